@@ -1,0 +1,92 @@
+// swift-tools-version:6.1
+//
+// ezreport — the batch reporting engine behind EZWallet.
+//
+// Targets are layered so data flows one way:
+//   ledger (EZLedger) → figures (EZAnalytics) → renderers (EZCharts, EZPDF, EZXLSX, EZCSV) → files (EZBatch)
+// with EZCore (money, time, the ledger model) beneath everything and a thin `ezreport` executable on top.
+import PackageDescription
+
+let package = Package(
+    name: "ezreport",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "ezreport", targets: ["ezreport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: - C libraries (system packages)
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CXLSXWriter",
+            pkgConfig: "xlsxwriter",
+            providers: [.apt(["libxlsxwriter-dev"])]
+        ),
+
+        // MARK: - Foundation: money, time, the ledger model
+        .target(name: "EZCore"),
+        .target(
+            name: "EZLedger",
+            dependencies: [
+                "EZCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "EZSample",
+            dependencies: ["EZCore", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("schema.sql")]
+        ),
+
+        // MARK: - Figures
+        .target(name: "EZAnalytics", dependencies: ["EZCore"]),
+
+        // MARK: - Renderers
+        .target(name: "EZCharts", dependencies: ["EZCore", "CCairo"]),
+        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "CCairo"]),
+        .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "CXLSXWriter"]),
+        .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
+
+        // MARK: - The batch engine and the command line
+        .target(
+            name: "EZBatch",
+            dependencies: [
+                "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "ezreport",
+            dependencies: [
+                "EZCore", "EZLedger", "EZSample", "EZBatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "EZBench",
+            dependencies: ["EZCore", "EZLedger", "EZSample", "EZAnalytics", "EZBatch"],
+            path: "Sources/EZBench"
+        ),
+
+        // MARK: - Tests
+        .target(
+            name: "EZTestSupport",
+            dependencies: ["EZCore", "EZLedger", "EZSample", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/EZTestSupport"
+        ),
+        .testTarget(name: "EZCoreTests", dependencies: ["EZCore"]),
+        .testTarget(name: "EZLedgerTests", dependencies: ["EZCore", "EZLedger", "EZSample", "EZTestSupport"]),
+        .testTarget(name: "EZAnalyticsTests", dependencies: ["EZCore", "EZAnalytics", "EZLedger", "EZTestSupport"]),
+        .testTarget(name: "EZRenderingTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport"]),
+        .testTarget(name: "EZBatchTests", dependencies: ["EZCore", "EZLedger", "EZBatch", "EZTestSupport"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// libxlsxwriter, which writes ezreport's XLSX workbooks.
+#include <xlsxwriter.h>

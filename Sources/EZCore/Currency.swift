@@ -1,0 +1,57 @@
+/// An ISO-4217 currency and the number of minor-unit digits it uses.
+///
+/// Money in the ledger is always an integer count of minor units; the exponent says
+/// how many of them make one major unit (EUR 2: cents; JPY 0; BHD 3: fils).
+///
+/// ```swift
+/// let yen = try Currency("JPY")   // exponent 0
+/// ```
+public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The three-letter upper-case ISO-4217 code.
+    public let code: String
+    /// Minor-unit digits (0, 2 or 3).
+    public let exponent: Int
+
+    /// Makes the currency for a code, or throws when the code is not three upper-case ASCII letters.
+    public init(_ code: String) throws(CurrencyError) {
+        let bytes = Array(code.utf8)
+        guard bytes.count == 3, bytes.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+            throw CurrencyError(code: code)
+        }
+        self.code = code
+        self.exponent = Currency.exponent(of: code)
+    }
+
+    /// Euro: the default currency of the admin usage report.
+    public static let eur = try! Currency("EUR")
+
+    /// 10^exponent: minor units in one major unit.
+    public var minorPerMajor: Int64 {
+        var value: Int64 = 1
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    public var description: String { code }
+
+    public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
+
+    private static let zeroDigit: Set<String> = [
+        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF",
+        "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF",
+    ]
+    private static let threeDigit: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
+
+    private static func exponent(of code: String) -> Int {
+        if zeroDigit.contains(code) { return 0 }
+        if threeDigit.contains(code) { return 3 }
+        return 2
+    }
+}
+
+/// A currency code that is not three upper-case letters.
+public struct CurrencyError: Error, Equatable, CustomStringConvertible {
+    /// The offending code, as found.
+    public let code: String
+    public var description: String { "invalid currency code '\(code)' (expected three upper-case letters, e.g. EUR)" }
+}

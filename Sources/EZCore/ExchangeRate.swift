@@ -1,0 +1,100 @@
+/// An exchange rate as the exact decimal it was written as: `1 base = rate quote`.
+///
+/// The ledger stores rates as REAL. The engine reads them as the shortest decimal that
+/// reads back as the stored double (`1.609`, not `1.6089999999999999857891452847979962825775146484375`)
+/// and converts with exact integer arithmetic, rounding once, half-to-even, to the target's minor unit.
+public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
+    /// The decimal digits without the point: 1.609 → 1609.
+    public let significand: Int64
+    /// Digits after the point: 1.609 → 3. Negative for large whole numbers written with an exponent.
+    public let scale: Int
+
+    /// Parses the shortest round-trip decimal of `value`, or returns nil for non-positive, non-finite
+    /// or unrepresentably precise values.
+    public init?(_ value: Double) {
+        guard value.isFinite, value > 0 else { return nil }
+        self.init(decimalString: value.description)
+    }
+
+    /// Parses a plain or exponent-form decimal string such as `1.609`, `150`, `1.2e-05`.
+    public init?(decimalString text: String) {
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let exp = Int(text[text.index(after: e)...]) else { return nil }
+            exponent = exp
+            mantissa = text[..<e]
+        }
+        var digits: Int64 = 0
+        var fraction = 0
+        var seenPoint = false
+        var any = false
+        for ch in mantissa {
+            if ch == "." { if seenPoint { return nil }; seenPoint = true; continue }
+            guard let d = ch.wholeNumberValue, ch.isASCII else { return nil }
+            let (m, o1) = digits.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(Int64(d))
+            if o1 || o2 { return nil }
+            digits = s
+            any = true
+            if seenPoint { fraction += 1 }
+        }
+        guard any, digits > 0 else { return nil }
+        // Drop trailing zeros so equal rates compare equal.
+        var scale = fraction - exponent
+        while digits % 10 == 0 { digits /= 10; scale -= 1 }
+        self.significand = digits
+        self.scale = scale
+    }
+
+    public var description: String {
+        if scale <= 0 {
+            var s = String(significand)
+            for _ in 0..<(-scale) { s += "0" }
+            return s
+        }
+        var s = String(significand)
+        while s.count <= scale { s = "0" + s }
+        let cut = s.index(s.endIndex, offsetBy: -scale)
+        return s[..<cut] + "." + s[cut...]
+    }
+
+    /// Converts `minor` units of a currency with exponent `from` into minor units of a currency
+    /// with exponent `to`, multiplying by this rate (or dividing by it when `inverse`), rounding half-to-even.
+    public func convert(_ minor: Int64, fromExponent from: Int, toExponent to: Int, inverse: Bool) throws(MoneyError) -> Int64 {
+        let amount = Int128(minor)
+        let sig = Int128(significand)
+        var numerator: Int128
+        var denominator: Int128
+        // result = minor × rate × 10^(to − from), rate = sig × 10^−scale (or its inverse).
+        let power = inverse ? (to - from + scale) : (to - from - scale)
+        if inverse {
+            numerator = amount
+            denominator = sig
+        } else {
+            numerator = amount * sig
+            denominator = 1
+        }
+        if power >= 0 {
+            guard let p = Self.pow10(power) else { throw .overflow("conversion of \(minor) at rate \(self)") }
+            let (n, o) = numerator.multipliedReportingOverflow(by: p)
+            if o { throw .overflow("conversion of \(minor) at rate \(self)") }
+            numerator = n
+        } else {
+            guard let p = Self.pow10(-power) else { return 0 }
+            let (d, o) = denominator.multipliedReportingOverflow(by: p)
+            if o { return 0 }
+            denominator = d
+        }
+        let result = MinorUnits.divideRoundingHalfEven(numerator, denominator)
+        guard let exact = Int64(exactly: result) else { throw .overflow("conversion of \(minor) at rate \(self)") }
+        return exact
+    }
+
+    private static func pow10(_ n: Int) -> Int128? {
+        guard n <= 36 else { return nil }
+        var v: Int128 = 1
+        for _ in 0..<n { v *= 10 }
+        return v
+    }
+}

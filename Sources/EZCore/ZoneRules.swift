@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// The UTC offsets of one IANA time zone, as a table of transitions for fast lookup.
+///
+/// Built once per zone from the system's tz database (through Foundation's `TimeZone`) and
+/// shared: looking up an offset is a binary search, with no allocation and no formatter.
+public final class ZoneRules: Sendable {
+    /// The IANA identifier, e.g. `Europe/Rome`.
+    public let identifier: String
+    private let transitions: [Int64]   // UTC seconds at which `offsets[i + 1]` starts
+    private let offsets: [Int32]       // offsets.count == transitions.count + 1
+
+    private init(identifier: String, zone: TimeZone) {
+        self.identifier = identifier
+        var transitions: [Int64] = []
+        var offsets: [Int32] = [Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: -2_208_988_800)))]
+        var cursor = Date(timeIntervalSince1970: -2_208_988_800)   // 1900
+        let limit = 4_102_444_800.0                                 // 2100
+        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSince1970 < limit {
+            let offset = Int32(zone.secondsFromGMT(for: next))
+            if offset != offsets.last {
+                transitions.append(Int64(next.timeIntervalSince1970.rounded()))
+                offsets.append(offset)
+            }
+            cursor = next
+        }
+        self.transitions = transitions
+        self.offsets = offsets
+    }
+
+    /// The offset from UTC, in seconds, in force at `seconds` since the epoch.
+    @inlinable
+    public func offset(atUTCSeconds seconds: Int64) -> Int { lookup(seconds) }
+
+    @usableFromInline
+    func lookup(_ seconds: Int64) -> Int {
+        var lo = 0, hi = transitions.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if transitions[mid] <= seconds { lo = mid + 1 } else { hi = mid }
+        }
+        return Int(offsets[lo])
+    }
+
+    /// The rules for `identifier`, or nil when the system does not know the zone.
+    ///
+    /// Results are cached for the life of the process.
+    public static func named(_ identifier: String) -> ZoneRules? {
+        cache.withLock { cache in
+            if let hit = cache[identifier] { return hit }
+            guard identifier == "UTC" || identifier.contains("/") || identifier == "GMT",
+                  let zone = TimeZone(identifier: identifier) else {
+                cache[identifier] = .some(nil)
+                return nil
+            }
+            let rules = ZoneRules(identifier: identifier, zone: zone)
+            cache[identifier] = rules
+            return rules
+        }
+    }
+
+    /// UTC.
+    public static let utc: ZoneRules = named("UTC")!
+
+    private static let cache = Mutex<[String: ZoneRules?]>([:])
+}
