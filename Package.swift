@@ -16,7 +16,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: - C libraries (system packages)
@@ -24,6 +23,11 @@ let package = Package(
             name: "CCairo",
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
             name: "CXLSXWriter",
@@ -37,14 +41,13 @@ let package = Package(
             name: "EZLedger",
             dependencies: [
                 "EZCore",
+                "COpenSSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "EZSample",
-            dependencies: ["EZCore", .product(name: "GRDB", package: "GRDB.swift")],
-            resources: [.copy("schema.sql")]
+            dependencies: ["EZCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
         // MARK: - Figures
@@ -61,7 +64,6 @@ let package = Package(
             name: "EZBatch",
             dependencies: [
                 "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
