@@ -1,0 +1,52 @@
+import COpenSSL
+import Foundation
+
+/// SHA-256 of files and bytes, through OpenSSL's libcrypto.
+///
+/// Used for the ledger's fingerprint in every report's provenance and for the manifest's file hashes.
+public enum FileDigest {
+    /// The SHA-256 of the file at `path`, lower-case hex. Reads in 1 MiB chunks; memory stays flat.
+    public static func sha256(ofFile path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LedgerError.cannotOpen(path: path, reason: "no such file or not readable")
+        }
+        defer { try? handle.close() }
+        let digest = Digest()
+        while true {
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { break }
+            chunk.withUnsafeBytes { digest.update($0) }
+        }
+        return digest.hexFinal()
+    }
+
+    /// The SHA-256 of `bytes`, lower-case hex.
+    public static func sha256(_ bytes: some ContiguousBytes) -> String {
+        let digest = Digest()
+        bytes.withUnsafeBytes { digest.update($0) }
+        return digest.hexFinal()
+    }
+
+    /// Owns one OpenSSL digest context.
+    private final class Digest {
+        private let context: OpaquePointer
+        init() {
+            context = EVP_MD_CTX_new()
+            EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        }
+        deinit { EVP_MD_CTX_free(context) }
+        func update(_ buffer: UnsafeRawBufferPointer) {
+            if buffer.count > 0 { EVP_DigestUpdate(context, buffer.baseAddress, buffer.count) }
+        }
+        func hexFinal() -> String {
+            var out = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            EVP_DigestFinal_ex(context, &out, &length)
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            var s = [UInt8]()
+            s.reserveCapacity(64)
+            for b in out.prefix(Int(length)) { s.append(hex[Int(b >> 4)]); s.append(hex[Int(b & 15)]) }
+            return String(decoding: s, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import EZCore
+import GRDB
+
+/// What `ezreport check` reports about a ledger: rows per table and every quarantined row.
+public struct LedgerHealth: Sendable {
+    /// Rows per contract table (all rows, soft-deleted included), in contract order.
+    public var rowCounts: [(table: String, rows: Int)]
+    /// Every row that breaks the contract, sorted by table, id and reason.
+    public var quarantined: [QuarantinedRow]
+    /// Whether no row was quarantined.
+    public var isClean: Bool { quarantined.isEmpty }
+
+    /// Quarantined rows grouped by table and reason, largest group first, with the first ids of each.
+    public func groupedQuarantine(firstIds: Int = 5) -> [(table: String, reason: String, count: Int, firstIds: [Int64])] {
+        var groups: [String: (table: String, reason: String, ids: [Int64])] = [:]
+        for q in quarantined {
+            let key = q.table + "\u{0}" + Self.reasonShape(q.reason)
+            groups[key, default: (q.table, Self.reasonShape(q.reason), [])].ids.append(q.id)
+        }
+        return groups.values
+            .map { ($0.table, $0.reason, $0.ids.count, Array($0.ids.sorted().prefix(firstIds))) }
+            .sorted { ($1.2, $0.0, $0.1) < ($0.2, $1.0, $1.1) }
+    }
+
+    /// The reason with quoted values and numbers blanked, so that rows with the same problem group together.
+    static func reasonShape(_ reason: String) -> String {
+        var out = ""
+        var inQuote = false
+        for ch in reason {
+            if ch == "'" { inQuote.toggle(); if inQuote { out += "'…'" }; continue }
+            if inQuote { continue }
+            out.append(ch.isNumber ? "#" : ch)
+        }
+        while out.contains("##") { out = out.replacingOccurrences(of: "##", with: "#") }
+        return out
+    }
+}
+
+extension Ledger {
+    /// Validates every row of the ledger with the same rules the reports use.
+    ///
+    /// Each live user's slice is loaded as a report would load it, so `check` quarantines exactly
+    /// the rows a report leaves out; rows no user's report would reach (a transaction whose
+    /// user does not exist, a user row that breaks the contract) are found by direct queries.
+    public func health() throws(LedgerError) -> LedgerHealth {
+        let far = CivilDate(year: 9999, month: 12, day: 29)
+        let rates = self.rates
+        let path = self.path
+        return try read { db in
+            var counts: [(String, Int)] = []
+            for (table, _) in LedgerContract.tables {
+                counts.append((table, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0))
+            }
+            var bad = Set(quarantinedRates)
+            var validator = RowValidator(rates: rates)
+            let users = try Row.fetchAll(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
+            for row in users {
+                let id: Int64 = row[0]
+                switch validator.user(row) {
+                case .quarantined(let why): bad.insert(QuarantinedRow(table: "users", id: id, reason: why))
+                case .ignored: break
+                case .valid(let user):
+                    guard user.deletedAt == nil else { continue }
+                    var loader = UserLoader(db: db, rates: rates, through: far, path: path)
+                    _ = try loader.load(userId: id, withChildren: false)
+                    bad.formUnion(loader.quarantined)
+                }
+            }
+            // Rows of users that do not exist (or whose user row is quarantined): no report reaches them.
+            let orphans = try Row.fetchAll(db, sql: """
+                SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
+                WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
+                """)
+            for o in orphans {
+                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: "user_id \(o[1] as Int64? ?? 0) does not exist"))
+            }
+            return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
+        }
+    }
+}

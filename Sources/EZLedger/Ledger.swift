@@ -1,0 +1,147 @@
+import EZCore
+import Foundation
+import GRDB
+
+/// A ledger database opened read-only, checked against the contract.
+///
+/// The connection is read-only and `PRAGMA query_only` is set, so no statement can change the
+/// file; a locked database is waited for (``busyTimeout``) and then reported as ``LedgerError/busy(path:seconds:)``.
+/// Each report's reads run inside one read transaction (``read(_:)``), so a report sees one
+/// consistent snapshot while the app goes on writing.
+///
+/// ```swift
+/// let ledger = try Ledger(path: "samples/ledger.sqlite")
+/// let alice = try ledger.loadUser(id: 1, through: CivilDate(year: 2026, month: 10, day: 31))
+/// ```
+public final class Ledger: @unchecked Sendable {
+    /// The path as given.
+    public let path: String
+    /// Exchange rates, loaded once at open (quarantined rate rows excluded).
+    public let rates: RateTable
+    /// Rate rows that break the contract.
+    public let quarantinedRates: [QuarantinedRow]
+    /// Seconds a locked database is waited for before giving up.
+    public static let busyTimeout: Double = 10
+
+    let queue: DatabaseQueue
+
+    /// Opens `path` read-only and checks it against the ledger contract.
+    ///
+    /// - Throws: ``LedgerError`` naming the file and what is wrong with it.
+    public init(path: String) throws(LedgerError) {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .cannotOpen(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw .cannotOpen(path: path, reason: "it is a directory") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .cannotOpen(path: path, reason: "permission denied") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
+            throw .notADatabase(path: path, reason: "the file is empty")
+        }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(Ledger.busyTimeout)
+        config.label = "ledger"
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch {
+            throw Ledger.classify(error, path: path)
+        }
+        self.queue = queue
+        do {
+            let (rates, bad) = try queue.read { db throws -> (RateTable, [QuarantinedRow]) in
+                try Ledger.checkSchema(db, path: path)
+                return try Ledger.loadRates(db)
+            }
+            self.rates = rates
+            self.quarantinedRates = bad
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw Ledger.classify(error, path: path)
+        }
+    }
+
+    /// Runs `body` inside one read transaction: every read in it sees the same snapshot.
+    public func read<T>(_ body: (Database) throws -> T) throws(LedgerError) -> T {
+        do {
+            return try queue.read(body)
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw Ledger.classify(error, path: path)
+        }
+    }
+
+    /// Maps SQLite and GRDB errors to a ``LedgerError`` with the file's path.
+    static func classify(_ error: any Error, path: String) -> LedgerError {
+        if let db = error as? DatabaseError {
+            switch db.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return .notADatabase(path: path, reason: db.message ?? "file is not a database")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .busy(path: path, seconds: busyTimeout)
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+                return .cannotOpen(path: path, reason: db.message ?? "unable to open")
+            default:
+                return .readFailed(path: path, reason: db.message ?? "\(db.resultCode)")
+            }
+        }
+        return .readFailed(path: path, reason: "\(error)")
+    }
+
+    // MARK: - Schema
+
+    static func checkSchema(_ db: Database, path: String) throws {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard version == LedgerContract.userVersion else {
+            throw LedgerError.schemaMismatch(
+                path: path, problem: "PRAGMA user_version is \(version), expected \(LedgerContract.userVersion)")
+        }
+        for (table, columns) in LedgerContract.tables {
+            let present = try Set(Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+                .map { $0[0] as String })
+            guard !present.isEmpty else {
+                throw LedgerError.schemaMismatch(path: path, problem: "table '\(table)' is missing")
+            }
+            let missing = columns.filter { !present.contains($0) }
+            guard missing.isEmpty else {
+                throw LedgerError.schemaMismatch(
+                    path: path, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
+            }
+        }
+    }
+
+    // MARK: - Rates
+
+    static func loadRates(_ db: Database) throws -> (RateTable, [QuarantinedRow]) {
+        var table = RateTable()
+        var bad: [QuarantinedRow] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, day, base, quote, rate, typeof(rate) FROM exchange_rates ORDER BY rowid")
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            let dayText: String? = row[1]
+            let base: String? = row[2]
+            let quote: String? = row[3]
+            let type: String = row[5]
+            guard let dayText, let day = CivilDate(iso: dayText) else {
+                bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "day '\(row[1] as String? ?? "NULL")' is not a date"))
+                continue
+            }
+            guard let base, let quote, (try? Currency(base)) != nil, (try? Currency(quote)) != nil else {
+                bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "invalid currency pair '\(base ?? "NULL")'/'\(quote ?? "NULL")'"))
+                continue
+            }
+            guard type == "real" || type == "integer", let value = row[4] as Double?, let rate = DecimalRate(value) else {
+                bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "rate '\(row[4] as String? ?? "NULL")' is not a positive number"))
+                continue
+            }
+            table.add(day: day, base: base, quote: quote, rate: rate)
+        }
+        table.finish()
+        return (table, bad)
+    }
+}

@@ -1,0 +1,30 @@
+/// The tables and columns of the ledger contract, version 1 (docs/ledger-schema.md).
+///
+/// The schema check compares a database against this list at open, so that a ledger written by a
+/// different app version fails with one clear line instead of a confusing query error later.
+public enum LedgerContract {
+    /// `PRAGMA user_version` of a contract-1 ledger.
+    public static let userVersion = 1
+
+    /// Every table the engine reads and the columns it needs, in contract order.
+    public static let tables: [(name: String, columns: [String])] = [
+        ("users", ["id", "username", "email", "password_hash", "role", "currency", "timezone", "locale",
+                   "book_name", "monthly_limit_minor", "chart_style", "created_at", "deleted_at"]),
+        ("balances", ["id", "user_id", "name", "kind", "currency", "opening_minor", "created_at", "deleted_at"]),
+        ("categories", ["id", "user_id", "name", "color", "important", "position", "deleted_at"]),
+        ("transactions", ["id", "user_id", "balance_id", "category_id", "group_id", "kind", "to_balance_id",
+                          "amount_minor", "currency", "occurred_at", "method", "description", "recurrence_days",
+                          "created_at", "deleted_at"]),
+        ("splits", ["transaction_id", "user_id", "share_minor"]),
+        ("groups", ["id", "name", "owner_id", "currency", "created_at", "deleted_at"]),
+        ("group_members", ["group_id", "user_id", "joined_at", "left_at"]),
+        ("families", ["id", "name", "created_at"]),
+        ("family_members", ["family_id", "user_id", "role"]),
+        ("budgets", ["id", "user_id", "category_id", "period", "amount_minor", "currency", "starts_on", "ends_on"]),
+        ("budget_transfers", ["id", "user_id", "from_category_id", "to_category_id", "amount_minor",
+                              "period_start", "created_at"]),
+        ("savings_goals", ["id", "user_id", "name", "target_minor", "currency", "balance_id", "due_on"]),
+        ("exchange_rates", ["day", "base", "quote", "rate"]),
+        ("logins", ["user_id", "at"]),
+    ]
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import EZCore
+import EZLedger
+
+extension EZReport {
+    /// `ezreport check`: validates a ledger and prints a data-quality summary.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate a ledger against the contract and summarise its data quality.",
+            discussion: """
+                Prints the rows per table and the quarantined rows grouped by reason with their first ids.
+                Exit 0 when clean, 3 when rows were quarantined, 1 when the file cannot be used at all.
+
+                Example:
+                  ezreport check --db samples/ledger.sqlite
+                """
+        )
+
+        @Option(name: .long, help: "Path to the ledger SQLite database (opened read-only).")
+        var db: String
+
+        func run() throws {
+            let health: LedgerHealth
+            do {
+                let ledger = try Ledger(path: db)
+                health = try ledger.health()
+            } catch {
+                printError("\(error)")
+                throw ExitStatus.unusable
+            }
+            print("Ledger \(db)")
+            for (table, rows) in health.rowCounts {
+                print("  \(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(rows) rows")
+            }
+            if health.isClean {
+                print("Clean: no row breaks the ledger contract.")
+                return
+            }
+            print("Quarantined: \(health.quarantined.count) rows (left out of every figure)")
+            for g in health.groupedQuarantine() {
+                let ids = g.firstIds.map(String.init).joined(separator: ", ") + (g.count > g.firstIds.count ? ", …" : "")
+                print("  \(g.count) × \(g.table): \(g.reason) — ids \(ids)")
+            }
+            throw ExitStatus.quarantined
+        }
+    }
+}

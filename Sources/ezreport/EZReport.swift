@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `ezreport` command: the root that dispatches to the subcommands.
+@main
+struct EZReport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ezreport",
+        abstract: "Reports for EZWallet ledgers: monthly statements, on-demand exports and the admin usage report.",
+        discussion: """
+            Exit codes: 0 done; 1 could not run at all (bad or unreadable ledger, unwritable output);
+            2 some users failed; 3 done, with quarantined rows; 64 bad arguments.
+            """,
+        version: EngineVersion.current,
+        subcommands: [Check.self]
+    )
+}

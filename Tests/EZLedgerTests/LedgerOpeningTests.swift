@@ -1,0 +1,99 @@
+import EZCore
+import EZTestSupport
+import Foundation
+import XCTest
+@testable import EZLedger
+
+/// A file that cannot be used gives one clear error naming the file and the problem — never a crash.
+final class LedgerOpeningTests: XCTestCase {
+    private func tempFile(_ bytes: [UInt8]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-bad-\(UUID().uuidString).sqlite")
+        try Data(bytes).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url.path
+    }
+
+    func testMissingFileIsCannotOpen() {
+        XCTAssertThrowsError(try Ledger(path: "/nonexistent/ledger.sqlite")) { error in
+            XCTAssertEqual(error as? LedgerError, .cannotOpen(path: "/nonexistent/ledger.sqlite", reason: "no such file"))
+            XCTAssertEqual("\(error)", "cannot open ledger '/nonexistent/ledger.sqlite': no such file")
+        }
+    }
+
+    func testEmptyFileIsNotADatabase() throws {
+        let path = try tempFile([])
+        XCTAssertThrowsError(try Ledger(path: path)) { error in
+            XCTAssertEqual(error as? LedgerError, .notADatabase(path: path, reason: "the file is empty"))
+        }
+    }
+
+    func testTextFileIsNotADatabase() throws {
+        let path = try tempFile(Array("this is not sqlite at all, just some text that is long enough".utf8))
+        XCTAssertThrowsError(try Ledger(path: path)) { error in
+            guard case .notADatabase(let p, _)? = error as? LedgerError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(p, path)
+        }
+    }
+
+    func testTruncatedDatabaseIsReportedNotCrashed() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        for i in 0..<300 { try ledger.expense(alice, 100 + Int64(i), on: "2026-10-03", description: String(repeating: "x", count: 200)) }
+        let bytes = try ledger.bytes()
+        let path = try tempFile(Array(bytes.prefix(bytes.count / 3)))
+        do {
+            let opened = try Ledger(path: path)
+            _ = try opened.health()
+            XCTFail("a truncated ledger was read without an error")
+        } catch let error as LedgerError {
+            switch error {
+            case .notADatabase, .readFailed: break
+            default: XCTFail("unexpected \(error)")
+            }
+        }
+    }
+
+    func testWrongUserVersionIsASchemaMismatch() throws {
+        let ledger = try TestLedger()
+        try ledger.execute("PRAGMA user_version = 2")
+        XCTAssertThrowsError(try Ledger(path: ledger.path)) { error in
+            XCTAssertEqual("\(error)", "ledger '\(ledger.path)' does not match the ledger contract: PRAGMA user_version is 2, expected 1")
+        }
+    }
+
+    func testMissingTableIsNamed() throws {
+        let ledger = try TestLedger()
+        try ledger.execute("DROP TABLE budget_transfers")
+        XCTAssertThrowsError(try Ledger(path: ledger.path)) { error in
+            XCTAssertEqual(error as? LedgerError, .schemaMismatch(path: ledger.path, problem: "table 'budget_transfers' is missing"))
+        }
+    }
+
+    func testMissingColumnIsNamed() throws {
+        let ledger = try TestLedger()
+        try ledger.execute("DROP INDEX logins_by_user")
+        try ledger.execute("ALTER TABLE logins DROP COLUMN at")
+        XCTAssertThrowsError(try Ledger(path: ledger.path)) { error in
+            XCTAssertEqual(error as? LedgerError, .schemaMismatch(path: ledger.path, problem: "table 'logins' lacks column at"))
+        }
+    }
+
+    func testOpeningAndCheckingNeverChangesTheFile() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        try ledger.expense(alice, 1250, on: "2026-10-03T12:00:00+02:00")
+        let before = try ledger.bytes()
+        let attributesBefore = try FileManager.default.attributesOfItem(atPath: ledger.path)[.modificationDate] as? Date
+        let opened = try Ledger(path: ledger.path)
+        _ = try opened.health()
+        _ = try opened.loadUser(id: alice, through: CivilDate(year: 2026, month: 10, day: 31))
+        XCTAssertEqual(try ledger.bytes(), before)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: ledger.path)[.modificationDate] as? Date, attributesBefore)
+    }
+
+    func testConnectionRefusesWrites() throws {
+        let ledger = try TestLedger()
+        let opened = try Ledger(path: ledger.path)
+        XCTAssertThrowsError(try opened.read { db in try db.execute(sql: "DELETE FROM users") })
+    }
+}

@@ -1,0 +1,146 @@
+import EZCore
+import EZTestSupport
+import XCTest
+@testable import EZLedger
+
+/// Every kind of row that breaks the contract is quarantined with its reason, left out of the
+/// user's slice, and found by `check`.
+final class RowValidationTests: XCTestCase {
+    let october = CivilDate(year: 2026, month: 10, day: 31)
+
+    private func quarantined(_ build: (TestLedger, Int64) throws -> Int64) throws -> (QuarantinedRow?, LedgerHealth, UserLedger) {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        try ledger.expense(alice, 500, on: "2026-10-01")   // one good row
+        let badId = try build(ledger, alice)
+        let opened = try Ledger(path: ledger.path)
+        let health = try opened.health()
+        let slice = try opened.loadUser(id: alice, through: october)
+        XCTAssertFalse(slice.transactions.contains { $0.id == badId }, "a quarantined row reached the user's slice")
+        XCTAssertTrue(slice.transactions.contains { $0.amountMinor == 500 }, "the good row was lost")
+        XCTAssertEqual(slice.quarantined.map(\.id), health.quarantined.filter { $0.table == "transactions" }.map(\.id))
+        return (health.quarantined.first { $0.id == badId }, health, slice)
+    }
+
+    func testUnknownKindIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in try l.transaction(u, kind: "refund", 100, on: "2026-10-02") }
+        XCTAssertEqual(row?.reason, "unknown kind 'refund'")
+    }
+
+    func testNonPositiveAmountIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in try l.transaction(u, kind: "expense", 0, on: "2026-10-02") }
+        XCTAssertEqual(row?.reason, "amount_minor must be a positive integer (got 0)")
+    }
+
+    func testFractionalAmountIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in
+            let id = try l.expense(u, 100, on: "2026-10-02")
+            try l.execute("UPDATE transactions SET amount_minor = 12.5 WHERE id = ?", [id])
+            return id
+        }
+        XCTAssertEqual(row?.reason, "amount_minor must be a positive integer (got 12.5)")
+    }
+
+    func testUnparseableTimestampIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in try l.expense(u, 100, on: "last tuesday") }
+        XCTAssertEqual(row?.reason, "occurred_at 'last tuesday' is not an ISO-8601 timestamp")
+    }
+
+    func testImpossibleDateIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in try l.expense(u, 100, on: "2026-02-30T10:00:00Z") }
+        XCTAssertEqual(row?.reason, "occurred_at '2026-02-30T10:00:00Z' is not an ISO-8601 timestamp")
+    }
+
+    func testCurrencyWithNoRateIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in try l.expense(u, 100, on: "2026-10-02", currency: "USD") }
+        XCTAssertEqual(row?.reason, "no exchange rate USD→EUR on or before 2026-10-02")
+    }
+
+    func testRateAfterTheDateDoesNotCount() throws {
+        let (row, _, _) = try quarantined { l, u in
+            try l.rate("2026-10-05", "EUR", "USD", 1.08)
+            return try l.expense(u, 100, on: "2026-10-02", currency: "USD")
+        }
+        XCTAssertEqual(row?.reason, "no exchange rate USD→EUR on or before 2026-10-02")
+    }
+
+    func testDanglingCategoryIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in try l.expense(u, 100, on: "2026-10-02", category: 424242) }
+        XCTAssertEqual(row?.reason, "category_id 424242 does not exist")
+    }
+
+    func testAnotherUsersCategoryIsQuarantined() throws {
+        let (row, _, _) = try quarantined { l, u in
+            let bob = try l.user("bob")
+            let bobs = try l.category(bob, "Food")
+            return try l.expense(u, 100, on: "2026-10-02", category: bobs)
+        }
+        XCTAssertEqual(row?.reason.hasSuffix("belongs to another user"), true)
+    }
+
+    func testSplitsThatDoNotAddUpAreQuarantined() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        let bob = try ledger.user("bob")
+        let trip = try ledger.group("Trip", owner: alice, members: [alice, bob])
+        let good = try ledger.expense(alice, 1000, on: "2026-10-02", group: trip)
+        try ledger.splits(good, [(alice, 400), (bob, 600)])
+        let bad = try ledger.expense(alice, 1000, on: "2026-10-03", group: trip)
+        try ledger.splits(bad, [(alice, 400), (bob, 500)])
+        let opened = try Ledger(path: ledger.path)
+        let slice = try opened.loadUser(id: bob, through: october)
+        XCTAssertEqual(slice.groups.first?.expenses.map(\.id), [good])
+        XCTAssertEqual(slice.groups.first?.splits[good]?.map(\.shareMinor), [400, 600])
+        XCTAssertEqual(slice.quarantined, [QuarantinedRow(table: "transactions", id: bad, reason: "splits add up to 900, not the amount 1000")])
+        XCTAssertEqual(try opened.health().quarantined.map(\.id), [bad])
+    }
+
+    func testUnknownTimeZoneQuarantinesTheUser() throws {
+        let ledger = try TestLedger()
+        let mars = try ledger.user("marvin", timezone: "Mars/Olympus_Mons")
+        try ledger.expense(mars, 100, on: "2026-10-02")
+        let opened = try Ledger(path: ledger.path)
+        let health = try opened.health()
+        XCTAssertEqual(health.quarantined, [QuarantinedRow(table: "users", id: mars, reason: "unknown time zone 'Mars/Olympus_Mons'")])
+        XCTAssertThrowsError(try opened.loadUser(id: mars, through: october))
+    }
+
+    func testTransactionOfNonexistentUserIsFoundByCheck() throws {
+        let ledger = try TestLedger()
+        try ledger.user("alice")
+        try ledger.execute("PRAGMA foreign_keys = OFF")
+        try ledger.execute("INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_at, created_at) VALUES (77, 999999, 'expense', 5, 'EUR', '2026-10-01', '2026-10-01')")
+        let health = try Ledger(path: ledger.path).health()
+        XCTAssertEqual(health.quarantined, [QuarantinedRow(table: "transactions", id: 77, reason: "user_id 999999 does not exist")])
+    }
+
+    func testBadRateRowIsQuarantinedAndOthersStillWork() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        try ledger.rate("2026-10-01", "EUR", "USD", 1.08)
+        try ledger.execute("INSERT INTO exchange_rates (day, base, quote, rate) VALUES ('2026-10-02', 'EUR', 'USD', -3)")
+        try ledger.expense(alice, 100, on: "2026-10-02", currency: "USD")
+        let opened = try Ledger(path: ledger.path)
+        XCTAssertEqual(opened.quarantinedRates.map(\.reason), ["rate '-3.0' is not a positive number"])
+        XCTAssertEqual(try opened.loadUser(id: alice, through: october).transactions.count, 1)
+    }
+
+    func testSoftDeletedRowsAreIgnoredNotQuarantined() throws {
+        let (_, health, slice) = try quarantined { l, u in
+            try l.transaction(u, kind: "refund", 100, on: "2026-10-02", deletedAt: "2026-10-03T00:00:00Z")
+        }
+        XCTAssertTrue(health.isClean)
+        XCTAssertEqual(slice.transactions.count, 1)
+    }
+
+    func testGroupedQuarantineCountsByReasonShape() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        for d in 1...7 { try ledger.transaction(alice, kind: "refund\(d % 2)", 100, on: "2026-10-0\(d)") }
+        let groups = try Ledger(path: ledger.path).health().groupedQuarantine(firstIds: 3)
+        XCTAssertEqual(groups.count, 1)
+        XCTAssertEqual(groups.first?.count, 7)
+        XCTAssertEqual(groups.first?.reason, "unknown kind '…'")
+        XCTAssertEqual(groups.first?.firstIds.count, 3)
+    }
+}
