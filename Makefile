@@ -1,0 +1,44 @@
+# ezreport — the two commands a new user needs are `make demo` and `make test`.
+SWIFT ?= swift
+SAMPLE := samples/ledger.sqlite
+BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
+EZREPORT = $(BIN_DIR)/ezreport
+# The demo ledger: 50 users, 24 months ending October 2026; its statement is October's.
+SAMPLE_ARGS := --users 50 --months 24 --end 2026-10 --seed 1
+DEMO_ARGS := --period 2026-10 --as-of 2026-11-01
+
+.PHONY: demo test setup test-setup build sample bench bench-smoke clean
+
+## demo: install system packages, build (release), create the sample ledger if absent, write its reports to Reports/
+demo: setup build sample
+	$(EZREPORT) check --db $(SAMPLE) || [ $$? -eq 3 ]
+	$(EZREPORT) monthly --db $(SAMPLE) $(DEMO_ARGS) --out Reports
+	@echo "Reports written to Reports/2026-10/ (see Reports/README.md)"
+
+## test: the same set-up plus the test readers, then the whole test suite
+test: test-setup build sample
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+setup:
+	@scripts/setup.sh
+
+test-setup:
+	@scripts/setup.sh --test
+
+build:
+	$(SWIFT) build -c release --product ezreport
+
+sample: build
+	@if [ ! -f $(SAMPLE) ]; then $(EZREPORT) sample --out $(SAMPLE) $(SAMPLE_ARGS); fi
+
+## bench: benchmarks over generated ledgers of 50, 1,000 and 10,000 users (see docs/performance.md)
+bench: setup
+	scripts/bench.sh
+
+## bench-smoke: the benchmarks build and run on the 50-user ledger (what CI runs; no timing assertions)
+bench-smoke: setup
+	scripts/bench.sh --smoke
+
+clean:
+	rm -rf .build Reports/*/

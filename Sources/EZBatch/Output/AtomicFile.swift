@@ -1,0 +1,81 @@
+import Foundation
+
+/// Writes files so that they appear whole or not at all.
+///
+/// Each file is written under a temporary name in its own folder (`.<name>.tmp-<pid>`) and renamed
+/// into place; `rename(2)` within one folder is atomic, so a run killed at any moment (even with
+/// `kill -9`) leaves either the previous file or the new one under the final name, never a part.
+/// Leftover temporary files from a killed run are removed by ``removeLeftovers(in:)``.
+public enum AtomicFile {
+    /// Writes `bytes` to `path` atomically, creating the folder if needed.
+    public static func write(_ bytes: some ContiguousBytes, to path: String, durable: Bool = false) throws(OutputError) {
+        try write(to: path, durable: durable) { temp throws(OutputError) in
+            let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            let failure: Int32 = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    offset += n
+                }
+                return 0
+            }
+            if failure != 0 { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(failure))) }
+            if durable, fsync(fd) != 0 { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        }
+    }
+
+    /// Lets `produce` write a file at a temporary path (for C libraries that write files
+    /// themselves), then renames it to `path`. On any error the temporary file is removed.
+    public static func write(to path: String, durable: Bool = false, _ produce: (String) throws(OutputError) -> Void) throws(OutputError) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotWrite(path: path, reason: "cannot create folder '\(folder)': \(error.localizedDescription)")
+        }
+        let temp = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())"
+        do {
+            try produce(temp)
+        } catch {
+            unlink(temp)
+            throw error
+        }
+        if durable {
+            let fd = open(temp, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { fsync(fd); close(fd) }
+        }
+        guard rename(temp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temp)
+            throw .cannotWrite(path: path, reason: reason)
+        }
+    }
+
+    /// Removes temporary files left by a killed run anywhere under `folder`.
+    public static func removeLeftovers(in folder: String) {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
+        while let item = walker.nextObject() as? String {
+            let name = (item as NSString).lastPathComponent
+            if name.hasPrefix("."), name.contains(".tmp-") {
+                unlink(folder + "/" + item)
+            }
+        }
+    }
+}
+
+/// An output file or folder that could not be written.
+public enum OutputError: Error, Equatable, CustomStringConvertible {
+    case cannotWrite(path: String, reason: String)
+    public var description: String {
+        switch self {
+        case .cannotWrite(let path, let reason): return "cannot write '\(path)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import EZCore
+import EZLedger
+
+/// A hash of everything that feeds one user's report: their rows, their groups' and children's
+/// rows, the exchange rates, the period, the as-of date, the formats and the engine version.
+///
+/// Two runs with the same fingerprint would write the same files, so a re-run can skip the user
+/// when the fingerprint is unchanged and the files on disk still match the manifest's hashes.
+public enum InputFingerprint {
+    /// The fingerprint of `ledger` for a report with the given settings, lower-case hex SHA-256.
+    public static func of(_ ledger: UserLedger, settings: String, ratesDigest: String) -> String {
+        var sink = ByteSink()
+        sink.add(settings)
+        sink.add(ratesDigest)
+        sink.add(ledger)
+        return FileDigest.sha256(sink.bytes)
+    }
+
+    /// The digest of a rate table's contents, computed once per run.
+    public static func digest(of rates: [String]) -> String {
+        var sink = ByteSink()
+        for r in rates { sink.add(r) }
+        return FileDigest.sha256(sink.bytes)
+    }
+}
+
+/// Appends values unambiguously (length-prefixed strings, fixed-width integers).
+struct ByteSink {
+    var bytes: [UInt8] = []
+
+    mutating func add(_ s: String) { add(Int64(s.utf8.count)); bytes.append(contentsOf: s.utf8) }
+    mutating func add(_ s: String?) { if let s { add(Int64(1)); add(s) } else { add(Int64(0)) } }
+    mutating func add(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func add(_ v: Int64?) { if let v { add(Int64(1)); add(v) } else { add(Int64(-1)); add(Int64(0)) } }
+    mutating func add(_ v: Int) { add(Int64(v)) }
+    mutating func add(_ d: CivilDate) { add(Int64(d.dayNumber)) }
+    mutating func add(_ d: CivilDate?) { add(d.map { Int64($0.dayNumber) }) }
+    mutating func add(_ t: LedgerTime) {
+        switch t {
+        case .instant(let ms): add(Int64(1)); add(ms)
+        case .date(let d): add(Int64(2)); add(d)
+        }
+    }
+
+    mutating func add(_ l: UserLedger) {
+        let u = l.user
+        add(u.id); add(u.username); add(u.email); add(u.role.rawValue); add(u.currency.code); add(u.zone.identifier)
+        add(u.locale); add(u.bookName); add(u.monthlyLimitMinor); add(u.chartStyle.rawValue)
+        add(l.balances.count)
+        for b in l.balances { add(b.id); add(b.name); add(b.kind.rawValue); add(b.currency.code); add(b.openingMinor); add(b.createdAt) }
+        add(l.categories.count)
+        for c in l.categories { add(c.id); add(c.name); add(c.color); add(c.important ? 1 : 0); add(c.position) }
+        add(l.transactions.count)
+        for t in l.transactions { add(t) }
+        add(l.groups.count)
+        for g in l.groups {
+            add(g.group.id); add(g.group.name); add(g.group.currency.code); add(g.group.ownerId)
+            add(g.members.count)
+            for m in g.members { add(m.userId); add(m.username); add(m.joinedOn); add(m.leftOn) }
+            add(g.expenses.count)
+            for t in g.expenses {
+                add(t)
+                let splits = g.splits[t.id] ?? []
+                add(splits.count)
+                for s in splits { add(s.userId); add(s.shareMinor) }
+            }
+        }
+        add(l.budgets.count)
+        for b in l.budgets {
+            add(b.id); add(b.categoryId); add(b.period.rawValue); add(b.amountMinor); add(b.currency.code); add(b.startsOn); add(b.endsOn)
+        }
+        add(l.budgetTransfers.count)
+        for t in l.budgetTransfers { add(t.id); add(t.fromCategoryId); add(t.toCategoryId); add(t.amountMinor); add(t.periodStart) }
+        add(l.savingsGoals.count)
+        for g in l.savingsGoals { add(g.id); add(g.name); add(g.targetMinor); add(g.currency.code); add(g.balanceId); add(g.dueOn) }
+        add(l.family?.familyId); add(l.family?.familyName); add(l.family?.role.rawValue)
+        add(l.children.count)
+        for c in l.children { add(c) }
+        add(l.quarantined.count)
+        for q in l.quarantined { add(q.table); add(q.id); add(q.reason) }
+    }
+
+    mutating func add(_ t: Transaction) {
+        add(t.id); add(t.userId); add(t.balanceId); add(t.categoryId); add(t.categoryName); add(t.groupId)
+        add(t.kind.rawValue); add(t.toBalanceId); add(t.amountMinor); add(t.currency.code); add(t.occurredAt)
+        add(t.ownerDate); add(t.method); add(t.description); add(t.recurrenceDays.map(Int64.init)); add(t.createdAt)
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the system packages ezreport needs, skipping what is already present.
+# Uses sudo only when not root. Usage: scripts/setup.sh [--test]
+#   --test  also installs what the test suite's independent readers need
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl).
+set -euo pipefail
+
+packages=(
+  pkg-config libsqlite3-dev libssl-dev            # ledger access, SHA-256
+  libcairo2-dev libpango1.0-dev                   # charts and PDF
+  libxlsxwriter-dev                               # workbooks
+  fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
+  sqlite3                                         # benchmarks compare against the sqlite3 shell
+)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  sudo=""
+  if [[ "$(id -u)" -ne 0 ]]; then sudo="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--test" ]]; then
+  if ! python3 -c "import openpyxl" 2>/dev/null; then
+    echo "setup: installing openpyxl (test reader for XLSX files)"
+    python3 -m pip install --quiet openpyxl 2>/dev/null || python3 -m pip install --quiet --break-system-packages openpyxl
+  fi
+fi
