@@ -145,3 +145,20 @@ public final class Ledger: @unchecked Sendable {
         return (table, bad)
     }
 }
+
+// MARK: - Fingerprints
+
+extension Ledger {
+    /// A digest of the exchange_rates table's contents: when any rate changes, every report may change.
+    public func exchangeRatesDigest() throws(LedgerError) -> String {
+        let bytes: [UInt8] = try read { db in
+            var out: [UInt8] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT day, base, quote, CAST(rate AS TEXT) FROM exchange_rates ORDER BY day, base, quote")
+            while let row = try rows.next() {
+                for i in 0..<4 { out.append(contentsOf: (row[i] as String? ?? "").utf8); out.append(0) }
+            }
+            return out
+        }
+        return FileDigest.sha256(bytes)
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EZBatch
 
 /// The `ezreport` command: the root that dispatches to the subcommands.
 @main
@@ -11,6 +12,6 @@ struct EZReport: AsyncParsableCommand {
             2 some users failed; 3 done, with quarantined rows; 64 bad arguments.
             """,
         version: EngineVersion.current,
-        subcommands: [Check.self]
+        subcommands: [Monthly.self, Export.self, Admin.self, Check.self, Sample.self, ManifestCommand.self]
     )
 }

@@ -58,12 +58,15 @@ public enum AtomicFile {
         }
     }
 
-    /// Removes temporary files left by a killed run anywhere under `folder`.
+    /// Removes temporary files left by killed runs anywhere under `folder` (those of processes
+    /// still alive, such as a concurrent shard, are left alone).
     public static func removeLeftovers(in folder: String) {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
         while let item = walker.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
-            if name.hasPrefix("."), name.contains(".tmp-") {
+            guard name.hasPrefix("."), let r = name.range(of: ".tmp-", options: .backwards),
+                  let pid = Int32(name[r.upperBound...]) else { continue }
+            if pid == getpid() || kill(pid, 0) != 0 {
                 unlink(folder + "/" + item)
             }
         }

@@ -1,0 +1,71 @@
+import EZAnalytics
+import EZCore
+import EZLedger
+import Foundation
+
+/// One user's part of a run: load their slice, skip them if nothing changed, else compute the
+/// figures and write their files. Any failure is caught and recorded in the entry: one user's
+/// failure never stops the run.
+struct UserJob {
+    let settings: ReportSettings
+    let periodFolder: String
+    let ratesDigest: String
+    let force: Bool
+
+    /// The outcome for the manifest, whether the user was skipped as unchanged, and the ledger
+    /// slice (for the admin usage report; nil when loading failed).
+    struct Outcome {
+        var entry: Manifest.UserEntry
+        var skipped: Bool
+        var ledger: UserLedger?
+    }
+
+    func run(user ref: UserRef, ledger: Ledger, previous: Manifest.UserEntry?) -> Outcome {
+        let folder = "users/" + SafeName.userFolder(id: ref.id, username: ref.username)
+        var entry = Manifest.UserEntry(id: ref.id, status: "failed", folder: folder, currency: nil, incomeMinor: nil,
+                                       expensesMinor: nil, netMinor: nil, transactionCount: nil, files: [], quarantined: [],
+                                       error: nil, fingerprint: nil)
+        let slice: UserLedger
+        do {
+            slice = try ledger.loadUser(id: ref.id, through: max(settings.period.end, settings.asOf))
+        } catch {
+            entry.error = "\(error)"
+            return Outcome(entry: entry, skipped: false, ledger: nil)
+        }
+        let fingerprint = InputFingerprint.of(slice, settings: settings.fingerprintSettings, ratesDigest: ratesDigest)
+        if !force, let previous, previous.status == "ok", previous.fingerprint == fingerprint, previous.folder == folder,
+           Self.filesIntact(previous.files, in: periodFolder) {
+            return Outcome(entry: previous, skipped: true, ledger: slice)
+        }
+        entry.fingerprint = fingerprint
+        entry.currency = slice.user.currency.code
+        entry.quarantined = slice.quarantined.map { Manifest.QuarantineEntry(table: $0.table, id: $0.id, reason: $0.reason) }
+        do {
+            let figures = try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf)
+            let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
+                                              period: settings.period, asOf: settings.asOf,
+                                              engineVersion: EngineVersion.current, quarantined: slice.quarantined)
+            entry.incomeMinor = figures.kpis.income
+            entry.expensesMinor = figures.kpis.expenses
+            entry.netMinor = figures.kpis.net
+            entry.transactionCount = figures.transactions.count
+            entry.files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
+                                                   periodFolder: periodFolder, relativeFolder: folder, durable: settings.durable)
+            entry.status = "ok"
+        } catch {
+            entry.error = "\(error)"
+            entry.fingerprint = nil
+        }
+        return Outcome(entry: entry, skipped: false, ledger: slice)
+    }
+
+    /// Whether every file is present with the recorded size and hash.
+    static func filesIntact(_ files: [Manifest.FileEntry], in folder: String) -> Bool {
+        guard !files.isEmpty else { return false }
+        for f in files {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + f.path), data.count == f.bytes,
+                  FileDigest.sha256(data) == f.sha256 else { return false }
+        }
+        return true
+    }
+}

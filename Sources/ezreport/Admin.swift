@@ -1,0 +1,46 @@
+import ArgumentParser
+import EZBatch
+import EZCore
+import Foundation
+
+extension EZReport {
+    /// `ezreport admin`: the admin usage report alone.
+    struct Admin: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The admin usage report alone: aggregate figures only, nothing that identifies a person.",
+            discussion: """
+                Writes <out>/<period>/admin/usage.pdf, usage.xlsx and usage.csv. Figures about fewer
+                than 5 users are suppressed and shown as '<5'.
+
+                Example:
+                  ezreport admin --db ledger.sqlite --period 2026-10
+                """
+        )
+
+        @OptionGroup var ledger: LedgerOptions
+        @OptionGroup var period: PeriodOptions
+
+        @Option(name: .long, help: ArgumentHelp("The output folder.", valueName: "dir"))
+        var out: String = "Reports"
+
+        @Option(name: .long, help: ArgumentHelp("The currency volumes and spend are shown in.", valueName: "code"))
+        var currency: String = "EUR"
+
+        func validate() throws {
+            guard (try? Currency(currency)) != nil else { throw ValidationError("--currency must be an ISO-4217 code such as EUR") }
+        }
+
+        func run() throws {
+            let resolved = try period.resolvedPeriod()
+            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db), period: resolved,
+                                          asOf: try period.resolvedAsOf(), formats: [.pdf, .xlsx, .csv])
+            do {
+                let folder = out + "/" + resolved.name
+                let files = try AdminRun.run(settings: settings, folder: folder, currency: try Currency(currency), log: RunLog())
+                for f in files { print(folder + "/" + f.path) }
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import EZBatch
+import EZCore
+import Foundation
+
+extension EZReport {
+    /// `ezreport export`: one user's export, on demand.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export one user's statement for a period, on demand.",
+            discussion: """
+                Examples:
+                  ezreport export --db ledger.sqlite --user alice --period 2026-10 --format pdf --out -  > alice.pdf
+                  ezreport export --db ledger.sqlite --user 42 --period this-month --format all --out exports/42
+                """
+        )
+
+        @OptionGroup var ledger: LedgerOptions
+        @OptionGroup var period: PeriodOptions
+
+        @Option(name: .long, help: ArgumentHelp("The user's id or username.", valueName: "id|username"))
+        var user: String
+
+        @Option(name: .long, help: ArgumentHelp("pdf, xlsx, csv, png or all.", valueName: "format"))
+        var format: String = "all"
+
+        @Option(name: .long, help: ArgumentHelp("Output folder, or - for standard output (pdf or xlsx only). Default: Reports/exports/<period>/<user>.", valueName: "dir|-"))
+        var out: String?
+
+        func validate() throws {
+            let formats: [OutputFormat]
+            do { formats = try OutputFormat.parseList(format) } catch { throw ValidationError("\(error)") }
+            if out == "-", formats.count != 1 || formats[0] == .csv || formats[0] == .png {
+                throw ValidationError("--out - needs --format pdf or xlsx (csv and png write several files; give --out DIR)")
+            }
+        }
+
+        func run() throws {
+            let resolved = try period.resolvedPeriod()
+            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db), period: resolved,
+                                          asOf: try period.resolvedAsOf(), formats: try OutputFormat.parseList(format))
+            let destination: ExportRun.Destination = out == "-" ? .standardOutput
+                : .folder(out ?? "Reports/exports/\(resolved.name)/\(SafeName.sanitise(user))")
+            do {
+                let result = try ExportRun.run(settings: settings, user: user, destination: destination)
+                if let bytes = result.bytes {
+                    FileHandle.standardOutput.write(Data(bytes))
+                } else if case .folder(let folder) = destination {
+                    for f in result.files { print(folder + "/" + f.path) }
+                }
+                if !result.quarantined.isEmpty {
+                    printError("\(result.quarantined.count) rows were quarantined (left out of the figures); run 'ezreport check'")
+                    throw ExitStatus.quarantined
+                }
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import EZBatch
+import Foundation
+
+extension EZReport {
+    /// `ezreport manifest`: tools for run manifests.
+    struct ManifestCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "manifest",
+            abstract: "Work with run manifests.",
+            subcommands: [Merge.self]
+        )
+
+        /// `ezreport manifest merge`: joins the manifests of a sharded run.
+        struct Merge: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Join the manifests of a sharded run into the manifest one run would write.",
+                discussion: """
+                    Example:
+                      ezreport manifest merge Reports/2026-10/manifest.shard-*.json --out Reports/2026-10/manifest.json
+                    """
+            )
+
+            @Argument(help: "The shard manifests.")
+            var manifests: [String]
+
+            @Option(name: .long, help: "Where to write the merged manifest (default: standard output).")
+            var out: String?
+
+            func run() throws {
+                do {
+                    let parts = try manifests.map { path -> Manifest in
+                        guard let data = FileManager.default.contents(atPath: path) else {
+                            throw ValidationError("cannot read manifest '\(path)'")
+                        }
+                        do { return try Manifest.decode(data) } catch { throw ValidationError("'\(path)' is not an ezreport manifest") }
+                    }
+                    let merged = try Manifest.merge(parts).encoded()
+                    if let out { try AtomicFile.write(merged, to: out, durable: true) } else { FileHandle.standardOutput.write(merged) }
+                } catch {
+                    throw fail(error)
+                }
+            }
+        }
+    }
+}
