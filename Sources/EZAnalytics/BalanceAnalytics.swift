@@ -1,0 +1,71 @@
+import EZCore
+
+/// Running balances: a balance's opening amount plus its incomes and transfers in, minus
+/// everything paid or transferred out of it, in the balance's own currency. Rows in another
+/// currency are converted on their own date (a transfer's arriving amount into the destination's
+/// currency). A group expense leaves the payer's balance in full, whatever the shares.
+enum BalanceAnalytics {
+    /// Each live balance's value at the end of each of `ends` (ascending), in the balance's currency.
+    static func series(ledger: UserLedger, zone: ZoneRules, ends: [CivilDate]) throws(AnalyticsError) -> [BalanceSeries] {
+        let n = ends.count
+        let balances = ledger.balances
+        guard n > 0 else {
+            return balances.map { BalanceSeries(balanceId: $0.id, name: $0.name, kind: $0.kind, currency: $0.currency, values: []) }
+        }
+        var index: [Int64: Int] = [:]
+        for (i, b) in balances.enumerated() { index[b.id] = i }
+        var deltas = [Int64](repeating: 0, count: balances.count * n)
+        let user = ledger.user.id
+        let last = ends[n - 1]
+        for tx in ledger.transactions {
+            let from = tx.balanceId.flatMap { index[$0] }
+            let to = tx.kind == .transfer ? tx.toBalanceId.flatMap { index[$0] } : nil
+            guard from != nil || to != nil else { continue }
+            let day = tx.occurredAt.localDate(in: zone)
+            guard day <= last else { continue }
+            var lo = 0, hi = n - 1          // first end on or after `day`
+            while lo < hi { let mid = (lo + hi) >> 1; if ends[mid] >= day { hi = mid } else { lo = mid + 1 } }
+            if let f = from {
+                let c = balances[f].currency
+                let v = try ledger.rates.convert(tx.amountMinor, from: tx.currency, to: c, on: tx.ownerDate, user: user, transaction: tx.id)
+                deltas[f * n + lo] = try checkedAdd(deltas[f * n + lo], tx.kind == .income ? v : -v, user: user, transaction: tx.id)
+            }
+            if let t = to {
+                let c = balances[t].currency
+                let v = try ledger.rates.convert(tx.amountMinor, from: tx.currency, to: c, on: tx.ownerDate, user: user, transaction: tx.id)
+                deltas[t * n + lo] = try checkedAdd(deltas[t * n + lo], v, user: user, transaction: tx.id)
+            }
+        }
+        var out: [BalanceSeries] = []
+        out.reserveCapacity(balances.count)
+        for (i, b) in balances.enumerated() {
+            var running = b.openingMinor
+            var values = [Int64](repeating: 0, count: n)
+            for k in 0..<n {
+                running = try checkedAdd(running, deltas[i * n + k], user: user)
+                values[k] = running
+            }
+            out.append(BalanceSeries(balanceId: b.id, name: b.name, kind: b.kind, currency: b.currency, values: values))
+        }
+        return out
+    }
+
+    /// One balance's value at the end of `date` (opening plus everything in minus out), in `currency`
+    /// (the balance's own, when it is not live: then only its rows count).
+    static func value(of balanceId: Int64, ledger: UserLedger, zone: ZoneRules, through date: CivilDate,
+                      currency: Currency) throws(AnalyticsError) -> Int64 {
+        let user = ledger.user.id
+        var total: Int64 = 0
+        if let b = ledger.balances.first(where: { $0.id == balanceId }) {
+            total = try ledger.rates.convert(b.openingMinor, from: b.currency, to: currency,
+                                             on: min(date, b.createdAt.localDate(in: zone)), user: user, transaction: nil)
+        }
+        for tx in ledger.transactions where tx.balanceId == balanceId || (tx.kind == .transfer && tx.toBalanceId == balanceId) {
+            guard tx.occurredAt.localDate(in: zone) <= date else { continue }
+            let v = try ledger.rates.convert(tx.amountMinor, from: tx.currency, to: currency, on: tx.ownerDate, user: user, transaction: tx.id)
+            if tx.balanceId == balanceId { total = try checkedAdd(total, tx.kind == .income ? v : -v, user: user, transaction: tx.id) }
+            if tx.kind == .transfer, tx.toBalanceId == balanceId { total = try checkedAdd(total, v, user: user, transaction: tx.id) }
+        }
+        return total
+    }
+}

@@ -1,0 +1,133 @@
+import EZCore
+
+/// Budget consumption: each budget over each of its own windows that overlap a period.
+///
+/// - Windows are calendar months, ISO weeks (from Monday) or calendar years, clipped to the
+///   budget's `startsOn...endsOn`.
+/// - `spent` counts the window's expenses (category budgets: that category's, by name; overall:
+///   all) dated up to the end of the report's period.
+/// - Transfers are the budget transfers whose `periodStart` is the window's first day (calendar or clipped).
+/// - When no overall budget is active in the period and the user has a monthly limit, the limit is
+///   reported as an overall monthly budget with `budgetId` 0.
+/// - Amounts are in the view's currency; a budget in another currency is converted at the rate of
+///   its window's first day.
+/// - Status: over when spent > effective, warning at ≥ 80 %, else ok. An effective budget of 0 (or
+///   less) has no percent and is over as soon as anything is spent.
+enum BudgetAnalytics {
+    /// The budget id reported for the overall budget made from the user's monthly limit.
+    static let monthlyLimitId: Int64 = 0
+
+    /// Budget lines and the overall limit for the period.
+    static func build(view: LedgerView, ledger: UserLedger, period: Period, asOf: CivilDate) throws(AnalyticsError)
+        -> (lines: [BudgetLine], limit: LimitStatus?) {
+        var budgets = ledger.budgets.filter { b in
+            b.startsOn <= period.end && (b.endsOn.map { $0 >= period.start } ?? true)
+        }
+        if !budgets.contains(where: { $0.categoryId == nil }), let limit = ledger.user.monthlyLimitMinor {
+            budgets.append(Budget(id: monthlyLimitId, userId: ledger.user.id, categoryId: nil, period: .month,
+                                  amountMinor: limit, currency: ledger.user.currency,
+                                  startsOn: CivilDate(dayNumber: Int32.min / 2), endsOn: nil))
+        }
+        var lines: [(order: Int32, kind: Budget.Period, line: BudgetLine)] = []
+        for b in budgets {
+            var category: Int32? = nil
+            if let id = b.categoryId {
+                guard let c = view.categories.liveIndex(categoryId: id) else { continue }   // deleted category
+                category = c
+            }
+            var s = start(of: max(period.start, b.startsOn), b.period)
+            let last = min(period.end, b.endsOn ?? period.end)
+            while s <= last {
+                let natural = next(after: s, b.period).adding(days: -1)
+                let ws = max(s, b.startsOn), we = min(natural, b.endsOn ?? natural)
+                if ws <= we {
+                    let line = try self.line(budget: b, category: category, windowStart: ws, windowEnd: we, calendarStart: s,
+                                             view: view, ledger: ledger, spentThrough: min(we, period.end), asOf: asOf)
+                    lines.append((category.map { $0 + 1 } ?? 0, b.period, line))
+                }
+                s = next(after: s, b.period)
+            }
+        }
+        lines.sort { a, b in
+            if a.order != b.order { return a.order < b.order }
+            if a.line.windowStart != b.line.windowStart { return a.line.windowStart < b.line.windowStart }
+            return a.line.budgetId < b.line.budgetId
+        }
+        // The header's limit: the overall monthly windows (else the overall windows of one kind) summed.
+        let overall = lines.filter { $0.line.categoryName == nil }
+        let kind = overall.contains { $0.kind == .month } ? Budget.Period.month : overall.first?.kind
+        let chosen = overall.filter { $0.kind == kind }.map(\.line)
+        var limit: LimitStatus?
+        if !chosen.isEmpty {
+            let eff = chosen.reduce(Int64(0)) { $0 &+ $1.effective }, spent = chosen.reduce(Int64(0)) { $0 &+ $1.spent }
+            let (p, st) = status(spent: spent, effective: eff)
+            limit = LimitStatus(limit: eff, spent: spent, percent: p, status: st)
+        }
+        return (lines.map(\.line), limit)
+    }
+
+    static func line(budget b: Budget, category: Int32?, windowStart ws: CivilDate, windowEnd we: CivilDate,
+                     calendarStart: CivilDate, view: LedgerView, ledger: UserLedger, spentThrough: CivilDate,
+                     asOf: CivilDate) throws(AnalyticsError) -> BudgetLine {
+        let user = view.userId
+        func converted(_ minor: Int64) throws(AnalyticsError) -> Int64 {
+            if b.currency == view.currency { return minor }
+            do {
+                return try ledger.rates.convert(minor, from: b.currency, to: view.currency, on: calendarStart)
+            } catch {
+                throw AnalyticsError(userId: user, reason: "budget #\(b.id): \(error.description)")
+            }
+        }
+        var tIn: Int64 = 0, tOut: Int64 = 0
+        if let cid = b.categoryId {
+            for t in ledger.budgetTransfers where t.periodStart == calendarStart || t.periodStart == ws {
+                if t.toCategoryId == cid { tIn = try checkedAdd(tIn, t.amountMinor, user: user) }
+                if t.fromCategoryId == cid { tOut = try checkedAdd(tOut, t.amountMinor, user: user) }
+            }
+        }
+        let base = try converted(b.amountMinor)
+        tIn = try converted(tIn)
+        tOut = try converted(tOut)
+        let effective = base &+ tIn &- tOut
+        var spent: Int64 = 0
+        let lo = ws.dayNumber, hi = spentThrough.dayNumber
+        for e in view.entries where e.kind == .expense && e.day >= lo && e.day <= hi {
+            if let category, e.category != category { continue }
+            spent = try checkedAdd(spent, e.counted, user: user)
+        }
+        let days = Int64(ws.days(to: we) + 1)
+        let elapsed = min(max(Int64(ws.days(to: asOf) + 1), 0), days)
+        let projected = elapsed == 0 || elapsed == days
+            ? spent : Apportion.divideHalfEven(Int128(spent) * Int128(days), Int128(elapsed))
+        let (percent, status) = status(spent: spent, effective: effective)
+        return BudgetLine(budgetId: b.id, categoryName: category.map { view.categories.names[Int($0)] },
+                          windowStart: ws, windowEnd: we, base: base, transfersIn: tIn, transfersOut: tOut,
+                          effective: effective, spent: spent, remaining: effective &- spent, percent: percent,
+                          expectedPercent: Percent.of(elapsed, days), projected: projected, status: status)
+    }
+
+    /// Percent consumed (nil for a budget of 0 or less) and the status, from exact amounts.
+    static func status(spent: Int64, effective: Int64) -> (Percent?, BudgetStatus) {
+        guard effective > 0 else { return (nil, spent > effective || spent > 0 ? .over : .ok) }
+        let p = Percent.of(spent, effective)
+        if spent > effective { return (p, .over) }
+        if Int128(spent) * 5 >= Int128(effective) * 4 { return (p, .warning) }
+        return (p, .ok)
+    }
+
+    static func start(of d: CivilDate, _ k: Budget.Period) -> CivilDate {
+        switch k {
+        case .week: return d.startOfISOWeek
+        case .month: return d.startOfMonth
+        case .year: return CivilDate(year: d.year, month: 1, day: 1)
+        }
+    }
+
+    static func next(after s: CivilDate, _ k: Budget.Period) -> CivilDate {
+        switch k {
+        case .week: return s.adding(days: 7)
+        case .month: return s.adding(months: 1)
+        case .year: return s.adding(months: 12)
+        }
+    }
+}

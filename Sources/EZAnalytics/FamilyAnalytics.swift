@@ -1,0 +1,24 @@
+import EZCore
+
+/// A parent's view of their children: each child's income (allowance), expenses by category,
+/// budget lines and the budget windows they went over, in the parent's report currency and
+/// dated in the parent's zone. Built only for a parent, only from `ledger.children`: a child's
+/// figures go to their parents and no one else, and nothing of the parent reaches a child.
+enum FamilyAnalytics {
+    static func build(for ledger: UserLedger, period: Period, asOf: CivilDate) throws(AnalyticsError) -> FamilyFigures? {
+        guard let family = ledger.family, family.role == .parent else { return nil }
+        let parent = ledger.user
+        let from = min(period.start.startOfISOWeek, CivilDate(year: period.start.year, month: 1, day: 1))
+        var children: [ChildFigures] = []
+        for child in ledger.children.sorted(by: { $0.user.id < $1.user.id }) {
+            let view = try LedgerView(ledger: child, zone: parent.zone, currency: parent.currency, from: from, through: period.end)
+            let totals = try view.totals(from: period.start, through: period.end)
+            let shares = try CategorySharesBuilder.build(view: view, from: period.start, through: period.end)
+            let budgets = try BudgetAnalytics.build(view: view, ledger: child, period: period, asOf: asOf).lines
+            children.append(ChildFigures(userId: child.user.id, username: child.user.username, income: totals.income,
+                                         expenses: totals.expenses, categories: shares.rows, budgets: budgets,
+                                         overBudgets: budgets.filter { $0.status == .over }))
+        }
+        return FamilyFigures(familyName: family.familyName, children: children)
+    }
+}

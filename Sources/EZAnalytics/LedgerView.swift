@@ -1,0 +1,227 @@
+import EZCore
+
+// MARK: - Entries
+
+/// What one entry adds to a viewer's figures.
+enum EntryKind: UInt8 {
+    case income
+    case expense
+    case transfer
+    /// A group expense the viewer paid but has no share of: listed, adds nothing.
+    case zeroShare
+}
+
+/// One row (or one share of a group expense) as a viewer counts it: 24 bytes, no references.
+struct Entry {
+    /// The local date in the viewer's zone.
+    var day: Int32
+    var kind: EntryKind
+    /// Made by a recurring rule (recurrence_days set).
+    var recurring: Bool
+    /// Index into the viewer's ``CategoryIndex``.
+    var category: Int32
+    /// What it adds to income or expenses, in the view's currency (0 for transfers).
+    var counted: Int64
+}
+
+// MARK: - Categories
+
+/// A viewer's category names mapped once to small integers, so the hot loops index arrays
+/// instead of hashing strings.
+struct CategoryIndex {
+    /// Unique names in the viewer's order (position, then id); 'Others' is always present.
+    private(set) var names: [String] = []
+    private(set) var ledgerColors: [String?] = []
+    private var byName: [String: Int32] = [:]
+    private var byId: [Int64: Int32] = [:]
+    /// The index of 'Others'.
+    private(set) var others: Int32 = 0
+
+    init(_ categories: [Category]) {
+        for c in categories {
+            if let i = byName[c.name] {
+                byId[c.id] = i
+                if ledgerColors[Int(i)] == nil { ledgerColors[Int(i)] = c.color }
+            } else {
+                let i = Int32(names.count)
+                names.append(c.name); ledgerColors.append(c.color)
+                byName[c.name] = i; byId[c.id] = i
+            }
+        }
+        if let o = byName[Category.othersName] {
+            others = o
+        } else {
+            others = Int32(names.count)
+            names.append(Category.othersName); ledgerColors.append(nil)
+            byName[Category.othersName] = others
+        }
+    }
+
+    var count: Int { names.count }
+
+    /// The index for one of the viewer's own rows.
+    @inline(__always)
+    func index(ownCategoryId id: Int64?) -> Int32 {
+        guard let id else { return others }
+        return byId[id] ?? others
+    }
+
+    /// The index for a category name matched exactly to a live category, else 'Others'.
+    @inline(__always)
+    func index(name: String) -> Int32 { byName[name] ?? others }
+
+    /// The index of a live category id, nil when the category is not live.
+    func liveIndex(categoryId id: Int64) -> Int32? { byId[id] }
+
+    /// The colour: the ledger's, else the palette's.
+    func color(_ i: Int32) -> String { ledgerColors[Int(i)] ?? CategoryPalette.color(for: names[Int(i)]) }
+}
+
+// MARK: - Group shares
+
+enum GroupShares {
+    /// `user`'s share of a group expense in the expense's currency: the split row when the
+    /// expense has splits, else the equal split among the members on its date (remainder units to
+    /// the lowest user ids). `members` must be sorted by user id. An expense with no members on
+    /// its date stays with whoever paid it.
+    @inline(__always)
+    static func share(of user: Int64, in tx: Transaction, members: [GroupMember], splits: [Int64: [Split]]) -> Int64 {
+        if let rows = splits[tx.id], !rows.isEmpty {
+            for r in rows where r.userId == user { return r.shareMinor }
+            return 0
+        }
+        var n: Int64 = 0
+        var rank: Int64 = -1
+        for m in members where m.isMember(on: tx.ownerDate) {
+            if m.userId == user { rank = n }
+            n += 1
+        }
+        if n == 0 { return tx.userId == user ? tx.amountMinor : 0 }
+        guard rank >= 0 else { return 0 }
+        return tx.amountMinor / n + (rank < tx.amountMinor % n ? 1 : 0)
+    }
+
+    /// Every share of a group expense, in the expense's currency, by user id.
+    static func shares(of tx: Transaction, members: [GroupMember], splits: [Int64: [Split]]) -> [(userId: Int64, share: Int64)] {
+        if let rows = splits[tx.id], !rows.isEmpty {
+            return rows.map { ($0.userId, $0.shareMinor) }.sorted { $0.userId < $1.userId }
+        }
+        let on = members.filter { $0.isMember(on: tx.ownerDate) }
+        guard !on.isEmpty else { return [(tx.userId, tx.amountMinor)] }
+        let n = Int64(on.count)
+        let q = tx.amountMinor / n, r = tx.amountMinor % n
+        return on.enumerated().map { ($1.userId, q + (Int64($0) < r ? 1 : 0)) }
+    }
+}
+
+// MARK: - The view
+
+/// One viewer's rows and group shares as flat ``Entry`` values in one currency and zone, for the
+/// local dates `from...through`; optionally the statement rows of one period.
+///
+/// Money semantics (ledger contract): income is the viewer's own income rows; expenses are their
+/// own expense rows outside any group plus their share of every group expense (whoever paid),
+/// each row or share converted on its own date (the owner's local date) and then summed;
+/// transfers count as neither. Expenses of groups not in the ledger (deleted groups) are ignored.
+struct LedgerView {
+    let userId: Int64
+    let zone: ZoneRules
+    let currency: Currency
+    let categories: CategoryIndex
+    let from: CivilDate
+    let through: CivilDate
+    /// Every entry dated `from...through`, in no particular order.
+    private(set) var entries: [Entry] = []
+    /// The statement rows of `rowsPeriod`, unsorted.
+    private(set) var rows: [StatementRow] = []
+    /// Whether the viewer has any row or group expense at all (before `from` too).
+    private(set) var hasData = false
+
+    init(ledger: UserLedger, zone: ZoneRules, currency: Currency, from: CivilDate, through: CivilDate,
+         rowsPeriod: Period? = nil) throws(AnalyticsError) {
+        self.userId = ledger.user.id
+        self.zone = zone
+        self.currency = currency
+        self.categories = CategoryIndex(ledger.categories)
+        self.from = from
+        self.through = through
+        let lo = from.dayNumber, hi = through.dayNumber
+        let user = ledger.user.id
+        let rates = ledger.rates
+        entries.reserveCapacity(ledger.transactions.count / 2 + 16)
+        hasData = !ledger.transactions.isEmpty || ledger.groups.contains { !$0.expenses.isEmpty }
+        var balanceNames: [Int64: String] = [:]
+        if rowsPeriod != nil { for b in ledger.balances { balanceNames[b.id] = b.name } }
+
+        for tx in ledger.transactions {
+            if tx.kind == .expense, tx.groupId != nil { continue }   // counted from its group below
+            let day = tx.occurredAt.localDate(in: zone)
+            guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
+            let cat = categories.index(ownCategoryId: tx.categoryId)
+            var counted: Int64 = 0
+            let kind: EntryKind
+            switch tx.kind {
+            case .income: kind = .income
+            case .expense: kind = .expense
+            case .transfer: kind = .transfer
+            }
+            if kind != .transfer {
+                counted = try rates.convert(tx.amountMinor, from: tx.currency, to: currency, on: tx.ownerDate,
+                                            user: user, transaction: tx.id)
+            }
+            entries.append(Entry(day: day.dayNumber, kind: kind, recurring: tx.recurrenceDays != nil,
+                                 category: cat, counted: counted))
+            if let p = rowsPeriod, p.contains(day) {
+                rows.append(Self.row(tx, day: day, category: categories.names[Int(cat)],
+                                     balance: tx.balanceId.flatMap { balanceNames[$0] } ?? "",
+                                     counted: counted, group: "", paidBy: ""))
+            }
+        }
+
+        for g in ledger.groups {
+            let members = g.members.sorted { $0.userId < $1.userId }
+            for tx in g.expenses where tx.kind == .expense {
+                let day = tx.occurredAt.localDate(in: zone)
+                guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
+                let share = GroupShares.share(of: user, in: tx, members: members, splits: g.splits)
+                let paid = tx.userId == user
+                guard share > 0 || paid else { continue }
+                let cat = categories.index(name: tx.categoryName)
+                var counted: Int64 = 0
+                if share > 0 {
+                    counted = try rates.convert(share, from: tx.currency, to: currency, on: tx.ownerDate,
+                                                user: user, transaction: tx.id, group: g.group.id)
+                }
+                entries.append(Entry(day: day.dayNumber, kind: share > 0 ? .expense : .zeroShare,
+                                     recurring: false, category: cat, counted: counted))
+                if let p = rowsPeriod, p.contains(day) {
+                    let payer = members.first { $0.userId == tx.userId }?.username ?? (paid ? ledger.user.username : "")
+                    rows.append(Self.row(tx, day: day, category: categories.names[Int(cat)],
+                                         balance: paid ? (tx.balanceId.flatMap { balanceNames[$0] } ?? "") : "",
+                                         counted: counted, group: g.group.name, paidBy: payer))
+                }
+            }
+        }
+    }
+
+    private static func row(_ tx: Transaction, day: CivilDate, category: String, balance: String, counted: Int64,
+                            group: String, paidBy: String) -> StatementRow {
+        StatementRow(id: tx.id, date: day, time: tx.occurredAt, kind: tx.kind, category: category, balance: balance,
+                     method: tx.method ?? "", description: tx.description ?? "", amount: tx.amountMinor,
+                     currency: tx.currency, counted: counted, group: group, paidBy: paidBy)
+    }
+
+    /// Income and expenses over `from...through` (which must lie inside the view).
+    func totals(from: CivilDate, through: CivilDate) throws(AnalyticsError) -> (income: Int64, expenses: Int64) {
+        var income: Int64 = 0, expenses: Int64 = 0
+        let lo = from.dayNumber, hi = through.dayNumber
+        for e in entries where e.day >= lo && e.day <= hi {
+            switch e.kind {
+            case .income: income = try checkedAdd(income, e.counted, user: userId)
+            case .expense: expenses = try checkedAdd(expenses, e.counted, user: userId)
+            case .transfer, .zeroShare: break
+            }
+        }
+        return (income, expenses)
+    }
+}

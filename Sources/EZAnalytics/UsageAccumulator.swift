@@ -1,0 +1,175 @@
+import EZCore
+
+/// Aggregates the admin usage report one user at a time, keeping only counts and sums: no id,
+/// username, e-mail or row of anyone leaves it. Any figure about fewer than
+/// ``UsageFigures/minimumUsers`` users is `.suppressed` (printed `<5`).
+///
+/// Definitions (each user's dates in their own zone):
+/// - months: the 12 calendar months ending with the period's last month;
+/// - total: created on or before the month's end and not deleted by then; new / deleted: created /
+///   deleted in the month;
+/// - active: created a transaction (created_at) or signed in during the month; MAU: signed in;
+/// - transactions: rows created in the month (shown when at least 5 users created some);
+/// - volume: expenses (own rows outside groups plus group shares, as in statements) by their local
+///   date, converted to the report currency row by row (shown when at least 5 users spent);
+/// - budgets over: the share of budget windows ending in the month whose spending went over;
+/// - p50 / p90: nearest-rank percentiles of the month's spend per active user;
+/// - top categories: the 10 category names with the largest expense volume in the period, among
+///   names used by at least 5 users (a rarer name could identify its user, so it is never listed);
+/// - groups and families: members at the period's end (a size class is suppressed when it covers
+///   fewer than 5 people); cohorts: users by creation month, and the share active k months later.
+///
+/// ```swift
+/// var usage = UsageAccumulator(period: period, asOf: today)
+/// for ledger in everyUser { try usage.add(ledger) }
+/// let figures = usage.finish()
+/// ```
+public struct UsageAccumulator: Sendable {
+    private let period: Period
+    private let asOf: CivilDate
+    private let currency: Currency
+    private let months: [CivilDate]
+    private let firstMonthKey: Int
+    private var total = [Int](repeating: 0, count: 12), new = [Int](repeating: 0, count: 12)
+    private var deleted = [Int](repeating: 0, count: 12), active = [Int](repeating: 0, count: 12)
+    private var mau = [Int](repeating: 0, count: 12)
+    private var transactions = [Int](repeating: 0, count: 12), transactionUsers = [Int](repeating: 0, count: 12)
+    private var volume = [Int64](repeating: 0, count: 12), volumeUsers = [Int](repeating: 0, count: 12)
+    private var windows = [Int](repeating: 0, count: 12), windowsOver = [Int](repeating: 0, count: 12)
+    private var budgetUsers = [Int](repeating: 0, count: 12)
+    private var spend: [[Int64]] = Array(repeating: [], count: 12)
+    private var categories: [String: (volume: Int64, users: Int)] = [:]
+    private var groupSizes: [Int64: Int] = [:]
+    private var familyMembers: [Int64: Int] = [:]
+    private var cohortSize = [Int](repeating: 0, count: 12)
+    private var cohortActive: [[Int]] = Array(repeating: [Int](repeating: 0, count: 12), count: 12)
+
+    /// Starts an empty report for `period` (its last month is the last of the 12), converted to `currency`.
+    public init(period: Period, asOf: CivilDate, currency: Currency = .eur) {
+        self.period = period; self.asOf = asOf; self.currency = currency
+        let last = period.end.startOfMonth
+        months = (0..<12).map { last.adding(months: $0 - 11) }
+        firstMonthKey = Self.key(months[0])
+    }
+
+    private static func key(_ d: CivilDate) -> Int { let c = d.components; return c.year * 12 + c.month - 1 }
+
+    /// The month slot (0...11) of `d`, or nil outside the 12 months.
+    private func slot(_ d: CivilDate) -> Int? {
+        let k = Self.key(d) - firstMonthKey
+        return (0..<12).contains(k) ? k : nil
+    }
+
+    /// Adds one user (call for every user, including soft-deleted ones: their User has deletedAt set).
+    public mutating func add(_ ledger: UserLedger) throws {
+        let user = ledger.user
+        let zone = user.zone
+        let created = user.createdAt.localDate(in: zone)
+        let gone = user.deletedAt?.localDate(in: zone)
+        for i in 0..<12 {
+            let end = months[i].endOfMonth
+            if created <= end && (gone.map { $0 > end } ?? true) { total[i] += 1 }
+        }
+        if let c = slot(created), created <= period.end.endOfMonth { new[c] += 1 }
+        if let g = gone, let d = slot(g) { deleted[d] += 1 }
+
+        // Activity by month: rows created, sign-ins.
+        var made = [Int](repeating: 0, count: 12)
+        var signedIn: UInt16 = 0
+        for tx in ledger.transactions { if let m = slot(tx.createdAt.localDate(in: zone)) { made[m] += 1 } }
+        for t in ledger.logins { if let m = slot(t.localDate(in: zone)) { signedIn |= 1 << m } }
+        var activeMask: UInt16 = signedIn
+        for m in 0..<12 where made[m] > 0 {
+            activeMask |= 1 << m
+            transactions[m] += made[m]; transactionUsers[m] += 1
+        }
+        for m in 0..<12 {
+            if signedIn & (1 << m) != 0 { mau[m] += 1 }
+            if activeMask & (1 << m) != 0 { active[m] += 1 }
+        }
+
+        // Spending, converted row by row into the report currency.
+        let lastEnd = months[11].endOfMonth
+        let from = min(months[0], period.start)
+        let view = try LedgerView(ledger: ledger, zone: zone, currency: currency, from: from, through: max(lastEnd, period.end))
+        var monthSpend = [Int64](repeating: 0, count: 12)
+        var byCategory = [Int64](repeating: 0, count: view.categories.count)
+        for e in view.entries where e.kind == .expense {
+            let d = CivilDate(dayNumber: e.day)
+            if let m = slot(d) { monthSpend[m] = try checkedAdd(monthSpend[m], e.counted, user: user.id) }
+            if period.contains(d) { byCategory[Int(e.category)] = try checkedAdd(byCategory[Int(e.category)], e.counted, user: user.id) }
+        }
+        for m in 0..<12 {
+            if monthSpend[m] > 0 { volume[m] = try checkedAdd(volume[m], monthSpend[m], user: user.id); volumeUsers[m] += 1 }
+            if activeMask & (1 << m) != 0 { spend[m].append(monthSpend[m]) }
+        }
+        for (c, amount) in byCategory.enumerated() where amount > 0 {
+            let name = view.categories.names[c]
+            let old = categories[name] ?? (0, 0)
+            categories[name] = (old.volume &+ amount, old.users + 1)
+        }
+
+        // Budget windows ending in each month, in the user's own currency.
+        let budgetSpan = Period(kind: .range, start: months[0], end: lastEnd)
+        if !ledger.budgets.isEmpty || user.monthlyLimitMinor != nil {
+            let bfrom = min(CivilDate(year: months[0].year, month: 1, day: 1), months[0].startOfISOWeek)
+            let own = user.currency == currency && bfrom >= from
+                ? view : try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: bfrom, through: lastEnd)
+            let lines = try BudgetAnalytics.build(view: own, ledger: ledger, period: budgetSpan, asOf: asOf).lines
+            var counted: UInt16 = 0
+            for l in lines { if let m = slot(l.windowEnd) { windows[m] += 1; if l.status == .over { windowsOver[m] += 1 }; counted |= 1 << m } }
+            for m in 0..<12 where counted & (1 << m) != 0 { budgetUsers[m] += 1 }
+        }
+
+        // Groups (each once, whichever member brings it) and families, at the period's end.
+        let end = period.end
+        for g in ledger.groups where groupSizes[g.group.id] == nil {
+            groupSizes[g.group.id] = g.members.filter { $0.joinedOn <= end && ($0.leftOn.map { $0 > end } ?? true) }.count
+        }
+        if let f = ledger.family, created <= end, gone.map({ $0 > end }) ?? true { familyMembers[f.familyId, default: 0] += 1 }
+
+        // Sign-up cohort.
+        if let c = slot(created) {
+            cohortSize[c] += 1
+            for k in 0..<(12 - c) where activeMask & (1 << (c + k)) != 0 { cohortActive[c][k] += 1 }
+        }
+    }
+
+    /// The figures, with every cell about fewer than 5 users suppressed.
+    public func finish() -> UsageFigures {
+        let minimum = UsageFigures.minimumUsers
+        func guarded(_ n: Int) -> Guarded<Int> { n < minimum ? .suppressed : .shown(n) }
+        func guarded<V>(_ v: V, users: Int) -> Guarded<V> { users < minimum ? .suppressed : .shown(v) }
+        let rows = (0..<12).map { m in
+            let sorted = spend[m].sorted()
+            func rank(_ p: Int) -> Int64 { sorted[max(0, (sorted.count * p + 99) / 100 - 1)] }
+            return UsageMonth(
+                month: months[m], usersTotal: guarded(total[m]), usersNew: guarded(new[m]), usersDeleted: guarded(deleted[m]),
+                usersActive: guarded(active[m]), mau: guarded(mau[m]),
+                transactions: guarded(transactions[m], users: transactionUsers[m]),
+                volume: guarded(volume[m], users: volumeUsers[m]),
+                budgetsOverShare: budgetUsers[m] < minimum || windows[m] == 0
+                    ? .suppressed : .shown(Percent.of(Int64(windowsOver[m]), Int64(windows[m]))!),
+                spendP50: sorted.count < minimum ? .suppressed : .shown(rank(50)),
+                spendP90: sorted.count < minimum ? .suppressed : .shown(rank(90)))
+        }
+        let top = categories.filter { $0.value.users >= minimum }
+            .sorted { $0.value.volume != $1.value.volume ? $0.value.volume > $1.value.volume : $0.key < $1.key }
+            .prefix(10)
+            .map { CategoryVolume(name: $0.key, volume: .shown($0.value.volume), users: .shown($0.value.users)) }
+        func histogram(_ sizes: some Sequence<Int>) -> [SizeCount] {
+            var h: [Int: Int] = [:]
+            for s in sizes where s > 0 { h[s, default: 0] += 1 }
+            return h.keys.sorted().map { s in SizeCount(size: s, count: h[s]! * s < minimum ? .suppressed : .shown(h[s]!)) }
+        }
+        let cohorts = (0..<12).map { c in
+            CohortRow(month: months[c], size: guarded(cohortSize[c]),
+                      retention: (0..<(12 - c)).map { k in
+                          cohortSize[c] < minimum ? .suppressed : .shown(Percent.of(Int64(cohortActive[c][k]), Int64(cohortSize[c]))!)
+                      })
+        }
+        return UsageFigures(period: period, asOf: asOf, currency: currency, months: rows, topCategories: Array(top),
+                            groupSizes: histogram(groupSizes.values), familySizes: histogram(familyMembers.values),
+                            cohorts: cohorts)
+    }
+}
