@@ -142,6 +142,13 @@ public struct LocaleFormat: Hashable, Sendable {
         return attach(number + suffix, negative: minor < 0 && scaled != 0, currency)
     }
 
+    /// The divisor in minor units of the compact unit (1, k, M, B) chosen for `reference`.
+    static func compactDivisor(forMinor reference: Int64, _ currency: Currency) -> Int64 {
+        let major = reference.magnitude / UInt64(currency.minorPerMajor)
+        let unit: Int64 = major >= 1_000_000_000 ? 1_000_000_000 : major >= 1_000_000 ? 1_000_000 : major >= 1_000 ? 1_000 : 1
+        return unit * currency.minorPerMajor
+    }
+
     static func divideHalfEven(_ n: UInt128, _ d: UInt128) -> UInt128 {
         var q = n / d
         let r = n % d

@@ -13,12 +13,15 @@ public struct ChartData: Sendable, Hashable {
     public var targets: [Int64]?
     /// A marker per category for ``Mark/progress`` (e.g. where spending should be by now).
     public var markers: [Int64?]?
+    /// What the markers mean, written once under the rows ("expected by today").
+    public var markerCaption: String?
 
     /// Data with the given parts.
     public init(categories: [String], series: [Series], pointColors: [Color]? = nil, pointLabels: [String]? = nil,
-                targets: [Int64]? = nil, markers: [Int64?]? = nil) {
+                targets: [Int64]? = nil, markers: [Int64?]? = nil, markerCaption: String? = nil) {
         self.categories = categories; self.series = series; self.pointColors = pointColors
         self.pointLabels = pointLabels; self.targets = targets; self.markers = markers
+        self.markerCaption = markerCaption
     }
 }
 
