@@ -1,0 +1,188 @@
+import EZAnalytics
+import EZCore
+
+/// The CSV files of one user's statement, in the column contract of `docs/exports.md`.
+///
+/// The file names, and the columns in their order, are a contract that users' scripts rely
+/// on: columns may only ever be added at the end. Every file is produced even when it has no
+/// rows (its header alone).
+///
+/// ```swift
+/// let files = StatementCSV.files(for: figures)   // transactions.csv, categories.csv, …
+/// ```
+public enum StatementCSV {
+    /// The file names in the order ``files(for:)`` returns them.
+    public static let fileNames = [
+        "transactions.csv", "categories.csv", "trends.csv", "category-trends.csv",
+        "budgets.csv", "groups.csv", "settlements.csv", "savings.csv",
+    ]
+
+    /// Every statement CSV file for `figures`, in the order of ``fileNames``.
+    ///
+    /// - Complexity: O(rows) in the figures, with one byte buffer per file.
+    public static func files(for figures: StatementFigures) -> [CSVFile] {
+        [
+            transactions(figures), categories(figures), trends(figures), categoryTrends(figures),
+            budgets(figures), groups(figures), settlements(figures), savings(figures),
+        ]
+    }
+
+    // MARK: - Columns (the contract)
+
+    static let transactionColumns = [
+        "id", "date", "kind", "category", "balance", "method", "description", "amount", "currency",
+        "counted", "report_currency", "group", "paid_by",
+    ]
+    static let categoryColumns = ["category", "count", "amount", "percent", "currency"]
+    static let trendColumns = ["bucket_start", "income", "expenses", "net", "transaction_count", "currency"]
+    static let categoryTrendColumns = ["bucket_start", "category", "expenses", "currency"]
+    static let budgetColumns = [
+        "category", "window_start", "window_end", "base", "transfers_in", "transfers_out", "effective",
+        "spent", "remaining", "percent", "expected_percent", "projected", "status", "currency",
+    ]
+    static let groupColumns = ["group_id", "group", "member_id", "member", "paid", "share", "net", "outstanding", "currency"]
+    static let settlementColumns = ["group_id", "group", "from", "to", "amount", "currency", "plan"]
+    static let savingsColumns = ["goal", "target", "saved", "percent", "due_on", "monthly_needed", "currency"]
+
+    // MARK: - Files
+
+    static func transactions(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: transactionColumns, reserving: 160 + f.transactions.count * 120)
+        let reportExponent = f.currency.exponent
+        for row in f.transactions {
+            w.integer(row.id)
+            w.date(row.date)
+            w.raw(row.kind.rawValue)
+            w.text(row.category)
+            w.text(row.balance)
+            w.text(row.method)
+            w.text(row.description)
+            w.amount(row.amount, exponent: row.currency.exponent)
+            w.raw(row.currency.code)
+            w.amount(row.counted, exponent: reportExponent)
+            w.raw(f.currency.code)
+            w.text(row.group)
+            w.text(row.paidBy)
+            w.endRow()
+        }
+        return w.file(named: "transactions.csv")
+    }
+
+    static func categories(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: categoryColumns, reserving: 64 + f.categories.rows.count * 48)
+        for c in f.categories.rows {
+            w.text(c.name)
+            w.integer(c.count)
+            w.amount(c.amount, exponent: f.currency.exponent)
+            w.percent(tenths: c.percent.tenths)
+            w.raw(f.currency.code)
+            w.endRow()
+        }
+        return w.file(named: "categories.csv")
+    }
+
+    static func trends(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: trendColumns, reserving: 64 + f.trend.points.count * 64)
+        for p in f.trend.points {
+            w.date(p.start)
+            w.amount(p.income, exponent: f.currency.exponent)
+            w.amount(p.expenses, exponent: f.currency.exponent)
+            w.amount(p.net, exponent: f.currency.exponent)
+            w.integer(p.transactionCount)
+            w.raw(f.currency.code)
+            w.endRow()
+        }
+        return w.file(named: "trends.csv")
+    }
+
+    /// A complete grid: every bucket × every category of `Trend.categoryNames`, zeros included,
+    /// so that a script can pivot it without filling gaps.
+    static func categoryTrends(_ f: StatementFigures) -> CSVFile {
+        let names = f.trend.categoryNames
+        var w = CSVWriter(header: categoryTrendColumns, reserving: 64 + f.trend.points.count * names.count * 40)
+        for p in f.trend.points {
+            for name in names {
+                w.date(p.start)
+                w.text(name)
+                w.amount(p.expensesByCategory[name] ?? 0, exponent: f.currency.exponent)
+                w.raw(f.currency.code)
+                w.endRow()
+            }
+        }
+        return w.file(named: "category-trends.csv")
+    }
+
+    static func budgets(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: budgetColumns, reserving: 160 + f.budgets.count * 120)
+        let e = f.currency.exponent
+        for b in f.budgets {
+            w.text(b.categoryName ?? "")
+            w.date(b.windowStart)
+            w.date(b.windowEnd)
+            w.amount(b.base, exponent: e)
+            w.amount(b.transfersIn, exponent: e)
+            w.amount(b.transfersOut, exponent: e)
+            w.amount(b.effective, exponent: e)
+            w.amount(b.spent, exponent: e)
+            w.amount(b.remaining, exponent: e)
+            w.percent(tenths: b.percent?.tenths)
+            w.percent(tenths: b.expectedPercent?.tenths)
+            w.amount(b.projected, exponent: e)
+            w.raw(b.status.rawValue)
+            w.raw(f.currency.code)
+            w.endRow()
+        }
+        return w.file(named: "budgets.csv")
+    }
+
+    static func groups(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: groupColumns, reserving: 128 + f.groups.count * 256)
+        for g in f.groups {
+            for m in g.members {
+                w.integer(g.groupId)
+                w.text(g.name)
+                w.integer(m.userId)
+                w.text(m.username)
+                w.amount(m.paid, exponent: g.currency.exponent)
+                w.amount(m.share, exponent: g.currency.exponent)
+                w.amount(m.net, exponent: g.currency.exponent)
+                w.amount(m.outstanding, exponent: g.currency.exponent)
+                w.raw(g.currency.code)
+                w.endRow()
+            }
+        }
+        return w.file(named: "groups.csv")
+    }
+
+    static func settlements(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: settlementColumns, reserving: 128 + f.groups.count * 128)
+        for g in f.groups {
+            for s in g.settlement.transfers {
+                w.integer(g.groupId)
+                w.text(g.name)
+                w.text(s.fromUsername)
+                w.text(s.toUsername)
+                w.amount(s.amount, exponent: g.currency.exponent)
+                w.raw(g.currency.code)
+                w.raw(g.settlement.method.rawValue)
+                w.endRow()
+            }
+        }
+        return w.file(named: "settlements.csv")
+    }
+
+    static func savings(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: savingsColumns, reserving: 128 + f.savings.count * 80)
+        for s in f.savings {
+            w.text(s.name)
+            w.amount(s.target, exponent: s.currency.exponent)
+            w.amount(s.saved, exponent: s.currency.exponent)
+            w.percent(tenths: s.percent?.tenths)
+            w.date(s.dueOn)
+            w.amount(s.monthlyNeeded, exponent: s.currency.exponent)
+            w.raw(s.currency.code)
+            w.endRow()
+        }
+        return w.file(named: "savings.csv")
+    }
+}

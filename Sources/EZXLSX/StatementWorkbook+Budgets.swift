@@ -1,0 +1,44 @@
+import EZAnalytics
+import EZCore
+
+extension StatementWorkbook {
+    /// Budgets: one row per budget window; rows over budget are shaded red and rows in the
+    /// warning band amber by conditional formatting on the Status column.
+    static func writeBudgets(_ f: StatementFigures, to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        let c = f.currency
+        let columns: [Worksheet.Column] = [
+            .init("Category", 22), .init("Window start", 12), .init("Window end", 12), .init("Base", 14),
+            .init("Transfers in", 14), .init("Transfers out", 14), .init("Effective", 14), .init("Spent", 14),
+            .init("Remaining", 14), .init("Used", 8), .init("Expected", 9), .init("Projected", 14), .init("Status", 9),
+        ]
+        try sheet.writeHeader(columns, row: 0, styles: s)
+        try sheet.freezePanes(row: 1, column: 1)
+        for (i, b) in f.budgets.enumerated() {
+            let r = i + 1
+            if let name = b.categoryName { try sheet.write(name, row: r, column: 0) }
+            else { try sheet.write("Overall", row: r, column: 0, format: s.label) }
+            try sheet.write(date: b.windowStart, row: r, column: 1, styles: s)
+            try sheet.write(date: b.windowEnd, row: r, column: 2, styles: s)
+            try sheet.write(money: b.base, c, row: r, column: 3, styles: s)
+            try sheet.write(money: b.transfersIn, c, row: r, column: 4, styles: s)
+            try sheet.write(money: b.transfersOut, c, row: r, column: 5, styles: s)
+            try sheet.write(money: b.effective, c, row: r, column: 6, styles: s)
+            try sheet.write(money: b.spent, c, row: r, column: 7, styles: s)
+            try sheet.write(money: b.remaining, c, row: r, column: 8, styles: s)
+            try sheet.write(percentTenths: b.percent?.tenths, row: r, column: 9, styles: s)
+            try sheet.write(percentTenths: b.expectedPercent?.tenths, row: r, column: 10, styles: s)
+            try sheet.write(money: b.projected, c, row: r, column: 11, styles: s)
+            try sheet.write(b.status.rawValue, row: r, column: 12)
+        }
+        if f.budgets.isEmpty {
+            try sheet.write("No budgets in this period", row: 2, column: 0, format: s.note)
+            return
+        }
+        let last = f.budgets.count
+        let statusColumn = Worksheet.columnLetters(12)
+        try sheet.conditionalFormat(firstRow: 1, firstColumn: 0, lastRow: last, lastColumn: columns.count - 1,
+                                    when: "=$\(statusColumn)2=\"over\"", format: s.over)
+        try sheet.conditionalFormat(firstRow: 1, firstColumn: 0, lastRow: last, lastColumn: columns.count - 1,
+                                    when: "=$\(statusColumn)2=\"warning\"", format: s.warning)
+    }
+}

@@ -1,0 +1,54 @@
+import EZAnalytics
+import EZCore
+
+extension StatementWorkbook {
+    /// Groups: each member's balance in each group (as groups.csv), then the settlement plan
+    /// (as settlements.csv), amounts in each group's currency.
+    static func writeGroups(_ f: StatementFigures, to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        try sheet.write("Balances", row: 0, column: 0, format: s.section)
+        try sheet.writeHeader([
+            .init("Group ID", 10), .init("Group", 22), .init("Member ID", 11), .init("Member", 16), .init("Paid", 14),
+            .init("Share", 14), .init("Net", 14), .init("Outstanding", 14), .init("Currency", 9),
+        ], row: 1, styles: s)
+        var row = 2
+        for g in f.groups {
+            for m in g.members {
+                try sheet.write(number: Double(g.groupId), row: row, column: 0)
+                try sheet.write(g.name, row: row, column: 1)
+                try sheet.write(number: Double(m.userId), row: row, column: 2)
+                try sheet.write(m.username, row: row, column: 3)
+                try sheet.write(money: m.paid, g.currency, row: row, column: 4, styles: s)
+                try sheet.write(money: m.share, g.currency, row: row, column: 5, styles: s)
+                try sheet.write(money: m.net, g.currency, row: row, column: 6, styles: s)
+                try sheet.write(money: m.outstanding, g.currency, row: row, column: 7, styles: s)
+                try sheet.write(g.currency.code, row: row, column: 8)
+                row += 1
+            }
+        }
+        if f.groups.isEmpty {
+            try sheet.write("Not a member of any group", row: row, column: 0, format: s.note)
+            row += 1
+        }
+
+        row += 1
+        try sheet.write("Settlement plan", row: row, column: 0, format: s.section)
+        row += 1
+        try sheet.writeHeaderCells(["Group ID", "Group", "From", "To", "Amount", "Currency", "Plan"], row: row, styles: s)
+        row += 1
+        var any = false
+        for g in f.groups {
+            for t in g.settlement.transfers {
+                any = true
+                try sheet.write(number: Double(g.groupId), row: row, column: 0)
+                try sheet.write(g.name, row: row, column: 1)
+                try sheet.write(t.fromUsername, row: row, column: 2)
+                try sheet.write(t.toUsername, row: row, column: 3)
+                try sheet.write(money: t.amount, g.currency, row: row, column: 4, styles: s)
+                try sheet.write(g.currency.code, row: row, column: 5)
+                try sheet.write(g.settlement.method.rawValue, row: row, column: 6)
+                row += 1
+            }
+        }
+        if !any { try sheet.write("Nothing to settle", row: row, column: 0, format: s.note) }
+    }
+}

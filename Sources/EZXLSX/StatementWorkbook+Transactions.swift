@@ -1,0 +1,46 @@
+import EZAnalytics
+import EZCore
+
+extension StatementWorkbook {
+    static let transactionColumns: [Worksheet.Column] = [
+        .init("ID", 10), .init("Date", 11), .init("Kind", 9), .init("Category", 18), .init("Balance", 16),
+        .init("Method", 12), .init("Description", 44), .init("Amount", 15), .init("Currency", 9),
+        .init("Counted", 15), .init("Report currency", 9), .init("Group", 16), .init("Paid by", 14),
+    ]
+
+    /// One Transactions sheet: the rows of transactions.csv in `rows`, the date as a real
+    /// Excel date and amounts as numbers; frozen header, autofilter, no totals row.
+    static func writeTransactions(_ f: StatementFigures, rows: Range<Int>, to sheet: Worksheet,
+                                  styles s: Styles) throws(XLSXError) {
+        let columns = transactionColumns
+        try sheet.writeHeader(columns, row: 0, styles: s)
+        try sheet.freezePanes(row: 1, column: 0)
+        try sheet.autofilter(firstRow: 0, firstColumn: 0, lastRow: max(rows.count, 1), lastColumn: columns.count - 1)
+        let counted = try s.money(f.currency)
+        let reportCode = f.currency.code
+        var lastCurrency = f.currency
+        var amountFormat = counted
+        var r = 1
+        for i in rows {
+            let t = f.transactions[i]
+            if t.currency != lastCurrency {
+                lastCurrency = t.currency
+                amountFormat = try s.money(t.currency)
+            }
+            try sheet.write(number: Double(t.id), row: r, column: 0)
+            try sheet.write(number: t.date.excelSerial, row: r, column: 1, format: s.date)
+            try sheet.write(t.kind.rawValue, row: r, column: 2)
+            try sheet.write(t.category, row: r, column: 3)
+            try sheet.write(t.balance, row: r, column: 4)
+            try sheet.write(t.method, row: r, column: 5)
+            try sheet.write(t.description, row: r, column: 6)
+            try sheet.write(number: t.amount.majorUnits(t.currency), row: r, column: 7, format: amountFormat)
+            try sheet.write(t.currency.code, row: r, column: 8)
+            try sheet.write(number: t.counted.majorUnits(f.currency), row: r, column: 9, format: counted)
+            try sheet.write(reportCode, row: r, column: 10)
+            try sheet.write(t.group, row: r, column: 11)
+            try sheet.write(t.paidBy, row: r, column: 12)
+            r += 1
+        }
+    }
+}

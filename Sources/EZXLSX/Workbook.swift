@@ -1,0 +1,120 @@
+import CXLSXWriter
+import EZCore
+
+/// An XLSX file being written: the one owner of a libxlsxwriter `lxw_workbook`.
+///
+/// Nothing is written to disk until ``close()``, which assembles the zip and throws if that
+/// fails. A workbook dropped without closing is freed without writing a file. Worksheets,
+/// formats and charts hold a strong reference to their workbook and refuse to work once it is
+/// closed, so no libxlsxwriter pointer outlives the memory it points to.
+///
+/// ```swift
+/// let book = try Workbook(path: "out.xlsx", properties: props)
+/// let sheet = try book.addWorksheet("Summary")
+/// try sheet.write("Income", row: 0, column: 0)
+/// try book.close()
+/// ```
+final class Workbook {
+    private let handle: UnsafeMutablePointer<lxw_workbook>
+    /// The path the file is written to on close.
+    let path: String
+    private(set) var isClosed = false
+    private var worksheetNames: Set<String> = []
+
+    /// Starts a workbook that will be written to `path` on ``close()``.
+    init(path: String, properties: DocumentProperties) throws(XLSXError) {
+        // libxlsxwriter keeps its own copy of the file name and property strings.
+        guard let h = path.withCString({ workbook_new($0) }) else {
+            throw XLSXError(operation: "create workbook", context: path,
+                            message: "libxlsxwriter could not allocate the workbook")
+        }
+        handle = h
+        self.path = path
+        do {
+            try setProperties(properties)
+        } catch {
+            lxw_workbook_free(h)
+            isClosed = true
+            throw error
+        }
+    }
+
+    deinit {
+        // Not closed: free everything without writing a file.
+        if !isClosed { lxw_workbook_free(handle) }
+    }
+
+    /// Writes the file and frees the workbook. Throws with libxlsxwriter's message on failure.
+    func close() throws(XLSXError) {
+        try checkOpen("close workbook")
+        isClosed = true
+        // workbook_close frees the workbook whatever it returns.
+        try workbook_close(handle).check("write workbook", path)
+    }
+
+    // MARK: - Children
+
+    /// Adds a worksheet named `name` (at most 31 characters, no `[]:*?/\`, unique).
+    func addWorksheet(_ name: String) throws(XLSXError) -> Worksheet {
+        try checkOpen("add worksheet '\(name)'")
+        try name.withCString { workbook_validate_sheet_name(handle, $0) }
+            .check("add worksheet '\(name)'", path)
+        guard let ws = name.withCString({ workbook_add_worksheet(handle, $0) }) else {
+            throw XLSXError(operation: "add worksheet '\(name)'", context: path, message: "libxlsxwriter refused the sheet")
+        }
+        worksheetNames.insert(name)
+        return Worksheet(workbook: self, handle: ws, name: name)
+    }
+
+    /// Adds a cell format; configure it with ``Format``'s methods before writing with it.
+    func addFormat() throws(XLSXError) -> Format {
+        try checkOpen("add format")
+        guard let f = workbook_add_format(handle) else {
+            throw XLSXError(operation: "add format", context: path, message: "libxlsxwriter could not allocate a format")
+        }
+        return Format(workbook: self, handle: f)
+    }
+
+    /// Adds a native chart of `kind`; insert it into a worksheet with ``Worksheet/insert(_:row:column:scale:)``.
+    func addChart(_ kind: Chart.Kind) throws(XLSXError) -> Chart {
+        try checkOpen("add chart")
+        guard let c = workbook_add_chart(handle, kind.lxwType) else {
+            throw XLSXError(operation: "add chart", context: path, message: "libxlsxwriter could not allocate a chart")
+        }
+        return Chart(workbook: self, handle: c)
+    }
+
+    // MARK: - Internal
+
+    func checkOpen(_ operation: @autoclosure () -> String) throws(XLSXError) {
+        if isClosed { throw XLSXError(operation: operation(), context: path, message: "the workbook is already closed") }
+    }
+
+    private func setProperties(_ p: DocumentProperties) throws(XLSXError) {
+        // workbook_set_properties copies every string (lxw_strdup), so the C strings need only
+        // live for the call.
+        let created = time_t(Int64(p.created.dayNumber) * 86_400)
+        let status: lxw_error = p.title.withCString { title in
+            p.subject.withCString { subject in
+                p.author.withCString { author in
+                    p.company.withCString { company in
+                        p.keywords.withCString { keywords in
+                            p.comments.withCString { comments in
+                                var props = lxw_doc_properties()
+                                props.title = UnsafeMutablePointer(mutating: title)
+                                props.subject = UnsafeMutablePointer(mutating: subject)
+                                props.author = UnsafeMutablePointer(mutating: author)
+                                props.company = UnsafeMutablePointer(mutating: company)
+                                props.keywords = UnsafeMutablePointer(mutating: keywords)
+                                props.comments = UnsafeMutablePointer(mutating: comments)
+                                props.created = created
+                                return workbook_set_properties(handle, &props)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        try status.check("set document properties", path)
+    }
+}
