@@ -1,0 +1,184 @@
+import CCairo
+
+/// A Cairo drawing context on a ``CairoSurface``: paths, colours, transforms and pages.
+///
+/// Owns its `cairo_t` (destroyed in `deinit`) and keeps its surface alive. Cairo errors are sticky:
+/// drawing calls do not throw, ``checkStatus(_:)``, ``showPage()`` and the surface's `finish()` do.
+///
+/// ```swift
+/// let ctx = try CairoContext(surface: surface)
+/// ctx.setColor(.ink)
+/// ctx.rectangle(Rect(x: 10, y: 10, width: 100, height: 20))
+/// ctx.fill()
+/// try ctx.checkStatus("drawing the header")
+/// ```
+public final class CairoContext {
+    /// The `cairo_t`; never escapes this module.
+    let pointer: OpaquePointer
+    /// The surface drawn on.
+    public let surface: CairoSurface
+    /// Pango's context for this Cairo context, made on first use and shared by every ``TextLayout``.
+    private var pangoStorage: OpaquePointer?
+
+    /// A context drawing on `surface`.
+    public init(surface: CairoSurface) throws(CairoError) {
+        let cr = cairo_create(surface.pointer)!
+        let status = cairo_status(cr)
+        if status != CAIRO_STATUS_SUCCESS {
+            cairo_destroy(cr)
+            throw CairoError("creating a drawing context", status: status)
+        }
+        pointer = cr
+        self.surface = surface
+    }
+
+    deinit {
+        if let pango = pangoStorage { g_object_unref(UnsafeMutableRawPointer(pango)) }
+        cairo_destroy(pointer)
+    }
+
+    /// The `PangoContext` shared by this context's text layouts (font map, font options).
+    var pangoContext: OpaquePointer {
+        if let p = pangoStorage { return p }
+        let p = TextLayout.makePangoContext(for: pointer)
+        pangoStorage = p
+        return p
+    }
+
+    /// Throws the context's sticky error, if any call so far failed.
+    public func checkStatus(_ operation: @autoclosure () -> String = "drawing") throws(CairoError) {
+        try cairo_status(pointer).throwIfError(operation())
+    }
+
+    // MARK: - State
+
+    /// Pushes the graphics state (colour, line, transform, clip).
+    public func save() { cairo_save(pointer) }
+    /// Pops the graphics state pushed by the matching ``save()``.
+    public func restore() { cairo_restore(pointer) }
+
+    /// Runs `body` between ``save()`` and ``restore()``.
+    public func withSavedState<T>(_ body: () throws -> T) rethrows -> T {
+        save(); defer { restore() }
+        return try body()
+    }
+
+    // MARK: - Colour and line
+
+    /// Sets the source to a solid colour.
+    public func setColor(_ c: Color) { cairo_set_source_rgba(pointer, c.red, c.green, c.blue, c.alpha) }
+    /// Sets the line width in user units.
+    public func setLineWidth(_ w: Double) { cairo_set_line_width(pointer, w) }
+    /// Sets a dash pattern (on/off lengths); an empty array draws solid lines.
+    public func setDash(_ pattern: [Double], offset: Double = 0) {
+        pattern.withUnsafeBufferPointer { cairo_set_dash(pointer, $0.baseAddress, Int32($0.count), offset) }
+    }
+
+    /// How line ends are drawn.
+    public enum LineCap: Sendable { case butt, round, square }
+    /// How line corners are drawn.
+    public enum LineJoin: Sendable { case miter, round, bevel }
+
+    /// Sets the line cap.
+    public func setLineCap(_ cap: LineCap) {
+        switch cap {
+        case .butt: cairo_set_line_cap(pointer, CAIRO_LINE_CAP_BUTT)
+        case .round: cairo_set_line_cap(pointer, CAIRO_LINE_CAP_ROUND)
+        case .square: cairo_set_line_cap(pointer, CAIRO_LINE_CAP_SQUARE)
+        }
+    }
+
+    /// Sets the line join.
+    public func setLineJoin(_ join: LineJoin) {
+        switch join {
+        case .miter: cairo_set_line_join(pointer, CAIRO_LINE_JOIN_MITER)
+        case .round: cairo_set_line_join(pointer, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(pointer, CAIRO_LINE_JOIN_BEVEL)
+        }
+    }
+
+    // MARK: - Paths
+
+    /// Starts a new path, dropping the current one.
+    public func newPath() { cairo_new_path(pointer) }
+    /// Starts a new sub-path without a connecting line.
+    public func newSubPath() { cairo_new_sub_path(pointer) }
+    /// Closes the current sub-path.
+    public func closePath() { cairo_close_path(pointer) }
+    /// Moves the current point.
+    public func move(to p: Point) { cairo_move_to(pointer, p.x, p.y) }
+    /// Adds a line to `p`.
+    public func line(to p: Point) { cairo_line_to(pointer, p.x, p.y) }
+    /// Adds a cubic Bézier curve.
+    public func curve(to p: Point, control1 c1: Point, control2 c2: Point) {
+        cairo_curve_to(pointer, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+    }
+    /// Adds a rectangle sub-path.
+    public func rectangle(_ r: Rect) { cairo_rectangle(pointer, r.x, r.y, r.width, r.height) }
+
+    /// Adds a rectangle with rounded corners (radius clamped to half the shorter side).
+    public func roundedRectangle(_ r: Rect, radius: Double) {
+        let rad = max(0, min(radius, r.width / 2, r.height / 2))
+        if rad == 0 { rectangle(r); return }
+        newSubPath()
+        cairo_arc(pointer, r.maxX - rad, r.minY + rad, rad, -Double.pi / 2, 0)
+        cairo_arc(pointer, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
+        cairo_arc(pointer, r.minX + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
+        cairo_arc(pointer, r.minX + rad, r.minY + rad, rad, Double.pi, 3 * Double.pi / 2)
+        closePath()
+    }
+
+    /// Adds a clockwise arc (angles in radians, 0 = 3 o'clock, growing clockwise on screen).
+    public func arc(center: Point, radius: Double, from start: Double, to end: Double) {
+        cairo_arc(pointer, center.x, center.y, radius, start, end)
+    }
+
+    /// Adds a counter-clockwise arc.
+    public func arcNegative(center: Point, radius: Double, from start: Double, to end: Double) {
+        cairo_arc_negative(pointer, center.x, center.y, radius, start, end)
+    }
+
+    // MARK: - Painting
+
+    /// Fills the current path and clears it.
+    public func fill() { cairo_fill(pointer) }
+    /// Fills the current path and keeps it.
+    public func fillPreserve() { cairo_fill_preserve(pointer) }
+    /// Strokes the current path and clears it.
+    public func stroke() { cairo_stroke(pointer) }
+    /// Strokes the current path and keeps it.
+    public func strokePreserve() { cairo_stroke_preserve(pointer) }
+    /// Intersects the clip with the current path and clears it.
+    public func clip() { cairo_clip(pointer) }
+    /// Removes any clip.
+    public func resetClip() { cairo_reset_clip(pointer) }
+    /// Paints the source everywhere inside the clip.
+    public func paint() { cairo_paint(pointer) }
+
+    /// Fills `r` with `color` (a convenience for the most common drawing call).
+    public func fill(_ r: Rect, _ color: Color) {
+        setColor(color); rectangle(r); fill()
+    }
+
+    /// Strokes a straight line from `a` to `b`.
+    public func strokeLine(from a: Point, to b: Point, color: Color, width: Double) {
+        setColor(color); setLineWidth(width); move(to: a); line(to: b); stroke()
+    }
+
+    // MARK: - Transforms
+
+    /// Moves the origin.
+    public func translate(x: Double, y: Double) { cairo_translate(pointer, x, y) }
+    /// Scales user space.
+    public func scale(x: Double, y: Double) { cairo_scale(pointer, x, y) }
+    /// Rotates user space by `radians` (clockwise on screen).
+    public func rotate(_ radians: Double) { cairo_rotate(pointer, radians) }
+
+    // MARK: - Pages
+
+    /// Emits the current page (PDF) and starts a new one; throws any pending error.
+    public func showPage() throws(CairoError) {
+        cairo_show_page(pointer)
+        try checkStatus("finishing a page")
+    }
+}
