@@ -77,12 +77,14 @@ public enum MonthlyRun {
         let journal = try RunJournal(periodFolder: periodFolder, shard: shardTag)
 
         // The work, in parallel; results land in their user's slot so order never depends on timing.
+        let users = refs
+        let earlier = previous
         let job = UserJob(settings: settings, periodFolder: periodFolder, ratesDigest: ratesDigest, force: options.force)
-        let slots = Mutex<[Manifest.UserEntry?]>(Array(repeating: nil, count: refs.count))
+        let slots = Mutex<[Manifest.UserEntry?]>(Array(repeating: nil, count: users.count))
         let next = Atomic<Int>(0)
         let counters = Mutex<(done: Int, skipped: Int, failed: Int)>((0, 0, 0))
         let usage = Mutex(UsageAccumulator(period: settings.period, asOf: settings.asOf))
-        let workers = max(1, min(options.jobs, max(refs.count, 1)))
+        let workers = max(1, min(options.jobs, max(users.count, 1)))
         let openFailure = Mutex<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let connection: Ledger
@@ -94,15 +96,15 @@ public enum MonthlyRun {
             }
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < refs.count else { break }
-                let outcome = job.run(user: refs[i], ledger: connection, previous: previous[refs[i].id])
+                guard i < users.count else { break }
+                let outcome = job.run(user: users[i], ledger: connection, previous: earlier[users[i].id])
                 slots.withLock { $0[i] = outcome.entry }
                 if !outcome.skipped { journal.append(outcome.entry) }
                 if coversEveryone, let slice = outcome.ledger {
                     usage.withLock { try? $0.add(slice) }
                 }
                 if outcome.entry.status != "ok" {
-                    log.event("user failed", ["user": "\(refs[i].id)", "reason": outcome.entry.error ?? "unknown"])
+                    log.event("user failed", ["user": "\(users[i].id)", "reason": outcome.entry.error ?? "unknown"])
                 }
                 let c = counters.withLock { c -> (Int, Int, Int) in
                     c.done += 1
@@ -110,7 +112,7 @@ public enum MonthlyRun {
                     if outcome.entry.status != "ok" { c.failed += 1 }
                     return (c.done, c.skipped, c.failed)
                 }
-                log.progress(done: c.0, total: refs.count, skipped: c.1, failed: c.2)
+                log.progress(done: c.0, total: users.count, skipped: c.1, failed: c.2)
             }
         }
         if let failure = openFailure.withLock({ $0 }) { throw failure }
