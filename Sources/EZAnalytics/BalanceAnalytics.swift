@@ -6,7 +6,8 @@ import EZCore
 /// currency). A group expense leaves the payer's balance in full, whatever the shares.
 enum BalanceAnalytics {
     /// Each live balance's value at the end of each of `ends` (ascending), in the balance's currency.
-    static func series(ledger: UserLedger, zone: ZoneRules, ends: [CivilDate]) throws(AnalyticsError) -> [BalanceSeries] {
+    /// `days` holds each own transaction's local day (``LedgerView/ownDays``).
+    static func series(ledger: UserLedger, days: [Int32], ends: [CivilDate]) throws(AnalyticsError) -> [BalanceSeries] {
         let n = ends.count
         let balances = ledger.balances
         guard n > 0 else {
@@ -17,12 +18,14 @@ enum BalanceAnalytics {
         var deltas = [Int64](repeating: 0, count: balances.count * n)
         let user = ledger.user.id
         let last = ends[n - 1]
-        for tx in ledger.transactions {
-            let from = tx.balanceId.flatMap { index[$0] }
-            let to = tx.kind == .transfer ? tx.toBalanceId.flatMap { index[$0] } : nil
-            guard from != nil || to != nil else { continue }
-            let day = tx.occurredAt.localDate(in: zone)
+        let txs = ledger.transactions
+        for i in txs.indices {
+            let day = CivilDate(dayNumber: days[i])
             guard day <= last else { continue }
+            let from = txs[i].balanceId.flatMap { index[$0] }
+            let to = txs[i].kind == .transfer ? txs[i].toBalanceId.flatMap { index[$0] } : nil
+            guard from != nil || to != nil else { continue }
+            let tx = txs[i]
             var lo = 0, hi = n - 1          // first end on or after `day`
             while lo < hi { let mid = (lo + hi) >> 1; if ends[mid] >= day { hi = mid } else { lo = mid + 1 } }
             if let f = from {
@@ -52,7 +55,7 @@ enum BalanceAnalytics {
 
     /// One balance's value at the end of `date` (opening plus everything in minus out), in `currency`
     /// (the balance's own, when it is not live: then only its rows count).
-    static func value(of balanceId: Int64, ledger: UserLedger, zone: ZoneRules, through date: CivilDate,
+    static func value(of balanceId: Int64, ledger: UserLedger, zone: ZoneRules, days: [Int32], through date: CivilDate,
                       currency: Currency) throws(AnalyticsError) -> Int64 {
         let user = ledger.user.id
         var total: Int64 = 0
@@ -60,8 +63,10 @@ enum BalanceAnalytics {
             total = try ledger.rates.convert(b.openingMinor, from: b.currency, to: currency,
                                              on: min(date, b.createdAt.localDate(in: zone)), user: user, transaction: nil)
         }
-        for tx in ledger.transactions where tx.balanceId == balanceId || (tx.kind == .transfer && tx.toBalanceId == balanceId) {
-            guard tx.occurredAt.localDate(in: zone) <= date else { continue }
+        let txs = ledger.transactions
+        for i in txs.indices where days[i] <= date.dayNumber
+            && (txs[i].balanceId == balanceId || (txs[i].kind == .transfer && txs[i].toBalanceId == balanceId)) {
+            let tx = txs[i]
             let v = try ledger.rates.convert(tx.amountMinor, from: tx.currency, to: currency, on: tx.ownerDate, user: user, transaction: tx.id)
             if tx.balanceId == balanceId { total = try checkedAdd(total, tx.kind == .income ? v : -v, user: user, transaction: tx.id) }
             if tx.kind == .transfer, tx.toBalanceId == balanceId { total = try checkedAdd(total, v, user: user, transaction: tx.id) }

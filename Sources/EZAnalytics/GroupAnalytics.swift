@@ -24,25 +24,58 @@ enum GroupAnalytics {
             ids.append(id); names.append("user \(id)")      // a payer or split row outside the member list
             return ids.count - 1
         }
-        var paid: [Int64] = [], share: [Int64] = [], totalPaid: [Int64] = [], totalShare: [Int64] = []
+        var paid = [Int64](repeating: 0, count: ids.count), share = paid, totalPaid = paid, totalShare = paid
         func grow() { while paid.count < ids.count { paid.append(0); share.append(0); totalPaid.append(0); totalShare.append(0) } }
-        grow()
+        // Buffers reused for every expense: no allocation per row.
+        var slots: [Int] = [], weights: [Int64] = [], alloc: [Int64] = [], remainders: [Int128] = []
         let cur = g.group.currency
-        for tx in g.expenses where tx.kind == .expense {
-            let day = tx.occurredAt.localDate(in: zone)
+        let expenses = g.expenses
+        for i in expenses.indices where expenses[i].kind == .expense {
+            let day = expenses[i].occurredAt.localDate(in: zone)
             guard day <= period.end else { continue }
+            let tx = expenses[i]
             let inPeriod = day >= period.start
             let amount = try rates.convert(tx.amountMinor, from: tx.currency, to: cur, on: tx.ownerDate,
                                            user: viewer, transaction: tx.id, group: g.group.id)
-            let parts = GroupShares.shares(of: tx, members: members, splits: g.splits)
-            let allocated = Apportion.largestRemainder(total: amount, weights: parts.map(\.share))
-            let p = slot(tx.userId)
-            var slots = parts.map { slot($0.userId) }
+            slots.removeAll(keepingCapacity: true); weights.removeAll(keepingCapacity: true)
+            if let rows = g.splits[tx.id], !rows.isEmpty {
+                for r in rows where r.shareMinor > 0 { slots.append(slot(r.userId)); weights.append(r.shareMinor) }
+            } else {
+                var n: Int64 = 0
+                for m in members where m.isMember(on: tx.ownerDate) { n += 1 }
+                if n > 0 {
+                    let q = tx.amountMinor / n, r = tx.amountMinor % n
+                    var rank: Int64 = 0
+                    for (k, m) in members.enumerated() where m.isMember(on: tx.ownerDate) {
+                        slots.append(k); weights.append(q + (rank < r ? 1 : 0)); rank += 1
+                    }
+                }
+            }
+            let payer = slot(tx.userId)
             grow()
-            if parts.allSatisfy({ $0.share == 0 }) { slots = [p] }   // nothing to share: stays with the payer
-            let alloc = parts.allSatisfy({ $0.share == 0 }) ? [amount] : allocated
-            totalPaid[p] = try checkedAdd(totalPaid[p], amount, user: viewer, transaction: tx.id)
-            if inPeriod { paid[p] = try checkedAdd(paid[p], amount, user: viewer, transaction: tx.id) }
+            if slots.isEmpty { slots.append(payer); weights.append(tx.amountMinor) }   // nothing to share: stays with the payer
+            // Allocate the converted amount in proportion to the shares (exact when nothing was converted).
+            alloc.removeAll(keepingCapacity: true)
+            if amount == tx.amountMinor {
+                alloc.append(contentsOf: weights)
+            } else {
+                remainders.removeAll(keepingCapacity: true)
+                let whole = Int128(tx.amountMinor)
+                var assigned: Int64 = 0
+                for w in weights {
+                    let p = Int128(w) * Int128(amount)
+                    alloc.append(Int64(p / whole)); remainders.append(p % whole); assigned += Int64(p / whole)
+                }
+                var left = amount - assigned
+                while left > 0 {      // one unit each to the largest remainders, ties to the lowest user id
+                    var best = 0
+                    for k in 1..<remainders.count where remainders[k] > remainders[best]
+                        || (remainders[k] == remainders[best] && ids[slots[k]] < ids[slots[best]]) { best = k }
+                    alloc[best] += 1; remainders[best] = -1; left -= 1
+                }
+            }
+            totalPaid[payer] = try checkedAdd(totalPaid[payer], amount, user: viewer, transaction: tx.id)
+            if inPeriod { paid[payer] = try checkedAdd(paid[payer], amount, user: viewer, transaction: tx.id) }
             for (k, s) in slots.enumerated() {
                 totalShare[s] = try checkedAdd(totalShare[s], alloc[k], user: viewer, transaction: tx.id)
                 if inPeriod { share[s] = try checkedAdd(share[s], alloc[k], user: viewer, transaction: tx.id) }

@@ -100,18 +100,6 @@ enum GroupShares {
         guard rank >= 0 else { return 0 }
         return tx.amountMinor / n + (rank < tx.amountMinor % n ? 1 : 0)
     }
-
-    /// Every share of a group expense, in the expense's currency, by user id.
-    static func shares(of tx: Transaction, members: [GroupMember], splits: [Int64: [Split]]) -> [(userId: Int64, share: Int64)] {
-        if let rows = splits[tx.id], !rows.isEmpty {
-            return rows.map { ($0.userId, $0.shareMinor) }.sorted { $0.userId < $1.userId }
-        }
-        let on = members.filter { $0.isMember(on: tx.ownerDate) }
-        guard !on.isEmpty else { return [(tx.userId, tx.amountMinor)] }
-        let n = Int64(on.count)
-        let q = tx.amountMinor / n, r = tx.amountMinor % n
-        return on.enumerated().map { ($1.userId, q + (Int64($0) < r ? 1 : 0)) }
-    }
 }
 
 // MARK: - The view
@@ -136,6 +124,9 @@ struct LedgerView {
     private(set) var rows: [StatementRow] = []
     /// Whether the viewer has any row or group expense at all (before `from` too).
     private(set) var hasData = false
+    /// The local day (in `zone`) of each of the ledger's own transactions, by index: computed once
+    /// and shared by the balance and recurring-rule passes.
+    private(set) var ownDays: [Int32] = []
 
     init(ledger: UserLedger, zone: ZoneRules, currency: Currency, from: CivilDate, through: CivilDate,
          rowsPeriod: Period? = nil) throws(AnalyticsError) {
@@ -153,10 +144,15 @@ struct LedgerView {
         var balanceNames: [Int64: String] = [:]
         if rowsPeriod != nil { for b in ledger.balances { balanceNames[b.id] = b.name } }
 
-        for tx in ledger.transactions {
-            if tx.kind == .expense, tx.groupId != nil { continue }   // counted from its group below
-            let day = tx.occurredAt.localDate(in: zone)
+        let txs = ledger.transactions
+        ownDays = [Int32](repeating: 0, count: txs.count)
+        for i in txs.indices {
+            let day = txs[i].occurredAt.localDate(in: zone)
+            ownDays[i] = day.dayNumber
+            // Index access reads fields in place; copying a Transaction would retain its strings.
+            if txs[i].kind == .expense, txs[i].groupId != nil { continue }   // counted from its group below
             guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
+            let tx = txs[i]
             let cat = categories.index(ownCategoryId: tx.categoryId)
             var counted: Int64 = 0
             let kind: EntryKind
@@ -180,9 +176,11 @@ struct LedgerView {
 
         for g in ledger.groups {
             let members = g.members.sorted { $0.userId < $1.userId }
-            for tx in g.expenses where tx.kind == .expense {
-                let day = tx.occurredAt.localDate(in: zone)
+            let expenses = g.expenses
+            for i in expenses.indices where expenses[i].kind == .expense {
+                let day = expenses[i].occurredAt.localDate(in: zone)
                 guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
+                let tx = expenses[i]
                 let share = GroupShares.share(of: user, in: tx, members: members, splits: g.splits)
                 let paid = tx.userId == user
                 guard share > 0 || paid else { continue }

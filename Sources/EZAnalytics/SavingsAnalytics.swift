@@ -4,9 +4,9 @@ import EZCore
 /// goal's currency), percent of target, whole months left to the due date, and the monthly
 /// saving needed (rounded up to the minor unit, so that saving it each month reaches the target).
 enum SavingsAnalytics {
-    static func build(ledger: UserLedger, zone: ZoneRules, period: Period) throws(AnalyticsError) -> [SavingsLine] {
+    static func build(ledger: UserLedger, zone: ZoneRules, days: [Int32], period: Period) throws(AnalyticsError) -> [SavingsLine] {
         try ledger.savingsGoals.sorted { $0.id < $1.id }.map { g throws(AnalyticsError) in
-            let saved = try BalanceAnalytics.value(of: g.balanceId, ledger: ledger, zone: zone, through: period.end, currency: g.currency)
+            let saved = try BalanceAnalytics.value(of: g.balanceId, ledger: ledger, zone: zone, days: days, through: period.end, currency: g.currency)
             var monthsLeft: Int?
             var needed: Int64?
             if let due = g.dueOn {

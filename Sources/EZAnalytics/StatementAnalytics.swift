@@ -44,10 +44,10 @@ public enum StatementAnalytics {
             user: ReportUser(id: user.id, username: user.username, bookName: user.bookName, locale: user.locale,
                              timeZone: zone.identifier, chartStyle: user.chartStyle),
             period: period, asOf: asOf, currency: user.currency, kpis: kpis, trend: trend,
-            balances: try BalanceAnalytics.series(ledger: ledger, zone: zone, ends: trend.points.map(\.end)),
+            balances: try BalanceAnalytics.series(ledger: ledger, days: view.ownDays, ends: trend.points.map(\.end)),
             categories: try CategorySharesBuilder.build(view: view, from: period.start, through: period.end),
             budgets: budgets,
-            savings: try SavingsAnalytics.build(ledger: ledger, zone: zone, period: period),
+            savings: try SavingsAnalytics.build(ledger: ledger, zone: zone, days: view.ownDays, period: period),
             groups: try GroupAnalytics.build(ledger: ledger, zone: zone, period: period),
             family: try FamilyAnalytics.build(for: ledger, period: period, asOf: asOf),
             transactions: rows, quarantined: ledger.quarantined.sorted())

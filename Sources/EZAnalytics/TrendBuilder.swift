@@ -177,7 +177,9 @@ struct RecurringRule {
     /// The latest row on or before `asOf` of each of the user's recurring expense rules (outside groups), by row id.
     static func latest(in ledger: UserLedger, zone: ZoneRules, asOf: CivilDate) -> [RecurringRule] {
         var found: [Key: RecurringRule] = [:]
-        for tx in ledger.transactions where tx.kind == .expense && tx.groupId == nil {
+        let txs = ledger.transactions
+        for i in txs.indices where txs[i].recurrenceDays != nil && txs[i].kind == .expense && txs[i].groupId == nil {
+            let tx = txs[i]
             guard let every = tx.recurrenceDays else { continue }
             let day = tx.occurredAt.localDate(in: zone)
             guard day <= asOf else { continue }

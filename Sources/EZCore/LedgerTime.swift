@@ -48,7 +48,10 @@ public enum LedgerTime: Hashable, Sendable, Comparable {
                 i += 1
             }
             guard digits > 0 else { return nil }
-            for _ in digits..<3 where digits < 3 { millis *= 10 }
+            // Fewer than three digits are scaled up; further digits were dropped above. (A range
+            // `digits..<3` would trap for more than three digits.)
+            var scale = digits
+            while scale < 3 { millis *= 10; scale += 1 }
         }
         guard i < n else { return nil }
         var offsetSeconds = 0

@@ -1,0 +1,131 @@
+import XCTest
+import EZCore
+@testable import EZAnalytics
+
+final class GroupSplitTests: XCTestCase {
+    /// ann (1, viewer), bob (2), cy (3) in group 1 (EUR).
+    func fixture(expenses: [Transaction], splits: [Int64: [Split]] = [:], members: [GroupMember]? = nil,
+                 currency: Currency = eur) -> LedgerFixture {
+        var f = LedgerFixture()
+        let group = Group(id: 1, name: "Flat", ownerId: 1, currency: currency, createdAt: at("2025-01-01"))
+        f.ledger.groups = [GroupLedger(group: group, members: members ?? [member(1, "ann"), member(2, "bob"), member(3, "cy")],
+                                       expenses: expenses, splits: splits)]
+        for e in expenses where e.userId == 1 { f.ledger.transactions.append(e) }
+        return f
+    }
+
+    func testEqualSplitGivesRemainderCentsToLowestUserIds() throws {
+        // 100.00 among three: 33.34 (ann), 33.33, 33.33.
+        let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 10_000, time: "2026-10-05T12:00:00Z", group: 1)])
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.kpis.expenses, 3_334)
+        let g = try XCTUnwrap(s.groups.first)
+        XCTAssertEqual(g.members.map(\.share), [3_334, 3_333, 3_333])
+        XCTAssertEqual(g.members.map(\.paid), [0, 10_000, 0])
+        XCTAssertEqual(g.members.map(\.net), [-3_334, 6_667, -3_333])
+        XCTAssertEqual(g.members.reduce(0) { $0 + $1.outstanding }, 0)
+    }
+
+    func testAShareOfSomeoneElsesExpenseIsARowCountingTheShare() throws {
+        let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 9_000, time: "2026-10-05T12:00:00Z", group: 1, category: "Fun")])
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        let row = try XCTUnwrap(s.transactions.first)
+        XCTAssertEqual(row.amount, 9_000)
+        XCTAssertEqual(row.counted, 3_000)
+        XCTAssertEqual(row.category, "Fun")
+        XCTAssertEqual(row.group, "Flat")
+        XCTAssertEqual(row.paidBy, "bob")
+        XCTAssertEqual(row.balance, "")
+    }
+
+    func testWhatTheViewerPaidCountsOnlyTheirShareAndUnknownCategoriesGoToOthers() throws {
+        let f = fixture(expenses: [groupExpense(id: 1, payer: 1, amount: 9_000, time: "2026-10-05T12:00:00Z", group: 1, category: "Bowling")])
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.kpis.expenses, 3_000)
+        XCTAssertEqual(s.transactions.map(\.counted), [3_000])
+        XCTAssertEqual(s.categories.rows.map(\.name), ["Others"])
+        XCTAssertEqual(s.groups.first?.members.map(\.outstanding), [6_000, -3_000, -3_000])
+    }
+
+    func testCategoryNamesMatchCaseSensitively() throws {
+        let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 300, time: "2026-10-05T12:00:00Z", group: 1, category: "groceries")])
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.categories.rows.map(\.name), ["Others"])
+    }
+
+    func testExplicitSplitsAreUsedAndZeroSharesAreNotListed() throws {
+        let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 1_000, time: "2026-10-05T12:00:00Z", group: 1),
+                                   groupExpense(id: 2, payer: 3, amount: 500, time: "2026-10-06T12:00:00Z", group: 1)],
+                        splits: [1: [Split(transactionId: 1, userId: 1, shareMinor: 700), Split(transactionId: 1, userId: 2, shareMinor: 300)],
+                                 2: [Split(transactionId: 2, userId: 1, shareMinor: 0), Split(transactionId: 2, userId: 3, shareMinor: 500)]])
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.kpis.expenses, 700)
+        XCTAssertEqual(s.transactions.map(\.id), [1])
+        XCTAssertEqual(s.groups.first?.members.map(\.outstanding), [-700, 700, 0])
+    }
+
+    func testMembersShareOnlyWhileTheyBelongAndKeepTheirBalanceAfterLeaving() throws {
+        let members = [member(1, "ann"), member(2, "bob", left: "2026-10-10"), member(3, "cy", joined: "2026-10-10")]
+        let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 1_000, time: "2026-10-05T12:00:00Z", group: 1),
+                                   groupExpense(id: 2, payer: 1, amount: 1_000, time: "2026-10-12T12:00:00Z", group: 1)],
+                        members: members)
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.kpis.expenses, 1_000)   // 500 + 500
+        XCTAssertEqual(s.groups.first?.members.map(\.outstanding), [0, 500, -500])
+        XCTAssertEqual(s.groups.first?.settlement.transfers, [Settlement(fromUserId: 3, fromUsername: "cy", toUserId: 2, toUsername: "bob", amount: 500)])
+    }
+
+    func testForeignExpensesAreConvertedOnceAndSharesStillNetToZero() throws {
+        var f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 1_000, time: "2026-10-05T12:00:00Z", group: 1, currency: usd)])
+        f.rate("EUR", "USD", "1.3")
+        // 10.00 USD = 7.69 EUR in the group; the shares 3.34/3.33/3.33 USD become 2.57/2.56/2.56 EUR.
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        let g = try XCTUnwrap(s.groups.first)
+        XCTAssertEqual(g.members.map(\.paid), [0, 769, 0])
+        XCTAssertEqual(g.members.map(\.share), [257, 256, 256])
+        XCTAssertEqual(g.members.reduce(0) { $0 + $1.net }, 0)
+        XCTAssertEqual(s.kpis.expenses, 257)      // ann's 3.34 USD converted on its own
+    }
+
+    func testOutstandingRunsFromTheGroupsStartToThePeriodsEnd() throws {
+        let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 300, time: "2026-08-05T12:00:00Z", group: 1),
+                                   groupExpense(id: 2, payer: 3, amount: 600, time: "2026-10-05T12:00:00Z", group: 1),
+                                   groupExpense(id: 3, payer: 1, amount: 900, time: "2026-11-05T12:00:00Z", group: 1)])
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        let g = try XCTUnwrap(s.groups.first)
+        XCTAssertEqual(g.members.map(\.net), [-200, -200, 400])
+        XCTAssertEqual(g.members.map(\.outstanding), [-300, 0, 300])
+    }
+
+    func testRandomGroupsNetToExactlyZero() throws {
+        var rng = SplitMix(seed: 7)
+        for round in 0..<50 {
+            let n = Int(rng.next() % 6) + 2
+            var expenses: [Transaction] = []
+            for k in 0..<20 {
+                expenses.append(groupExpense(id: Int64(k + 1), payer: Int64(rng.next() % UInt64(n)) + 1,
+                                             amount: Int64(rng.next() % 100_000) + 1, time: "2026-10-0\(k % 9 + 1)T12:00:00Z",
+                                             group: 1, currency: k % 3 == 0 ? usd : eur))
+            }
+            var f = fixture(expenses: expenses, members: (1...n).map { member(Int64($0), "u\($0)") })
+            f.rate("EUR", "USD", "1.0873")
+            let g = try XCTUnwrap(try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01")).groups.first)
+            XCTAssertEqual(g.members.reduce(0) { $0 + $1.net }, 0, "round \(round)")
+            XCTAssertEqual(g.members.reduce(0) { $0 + $1.outstanding }, 0, "round \(round)")
+            XCTAssertEqual(g.members.reduce(0) { $0 + $1.paid }, g.members.reduce(0) { $0 + $1.share }, "round \(round)")
+        }
+    }
+}
+
+/// A tiny deterministic generator for property tests.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,61 @@
+import XCTest
+import EZCore
+@testable import EZAnalytics
+
+final class UsageAccumulatorTests: XCTestCase {
+    func user(_ id: Int64, created: String, deleted: String? = nil, spend: [(Int64, String)] = [], logins: [String] = []) -> UserLedger {
+        var f = LedgerFixture(id: id, name: "u\(id)", created: created)
+        for (amount, time) in spend { f.add(.expense, amount, time) }
+        f.ledger.logins = logins.map(at)
+        f.ledger.user.deletedAt = deleted.map(at)
+        return f.ledger
+    }
+
+    func testSmallCountsAreSuppressedAndLargerOnesShown() throws {
+        var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+        for id in 1...6 {
+            try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z",
+                               spend: [(Int64(id) * 1_000, "2026-10-05T10:00:00Z")], logins: ["2026-10-02T08:00:00Z"]))
+        }
+        try usage.add(user(7, created: "2026-10-03T10:00:00Z", deleted: "2026-10-20T10:00:00Z"))
+        let u = usage.finish()
+        XCTAssertEqual(u.months.count, 12)
+        XCTAssertEqual(u.months.first?.month, day("2025-11-01"))
+        let oct = try XCTUnwrap(u.months.last)
+        XCTAssertEqual(oct.usersTotal, .shown(6))         // the deleted user is gone by the month's end
+        XCTAssertEqual(oct.usersNew, .suppressed)         // 1
+        XCTAssertEqual(oct.usersDeleted, .suppressed)     // 1
+        XCTAssertEqual(oct.usersActive, .shown(6))
+        XCTAssertEqual(oct.mau, .shown(6))
+        XCTAssertEqual(oct.transactions, .shown(6))
+        XCTAssertEqual(oct.volume, .shown(21_000))
+        XCTAssertEqual(oct.spendP50, .shown(3_000))       // nearest rank of 1000…6000
+        XCTAssertEqual(oct.spendP90, .shown(6_000))
+        XCTAssertEqual(u.months[2].usersNew, .shown(6))   // January 2026
+        XCTAssertEqual(u.topCategories, [CategoryVolume(name: "Groceries", volume: .shown(21_000), users: .shown(6))])
+        XCTAssertEqual(u.cohorts[2].size, .shown(6))
+        XCTAssertEqual(u.cohorts[2].retention.last, .shown(Percent(tenths: 1000)))
+        XCTAssertEqual(u.cohorts[2].retention.first, .shown(Percent(tenths: 0)))
+        XCTAssertEqual(u.cohorts[11].size, .suppressed)
+    }
+
+    func testRareCategoryNamesNeverAppear() throws {
+        var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+        for id in 1...4 { try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z", spend: [(100, "2026-10-05T10:00:00Z")])) }
+        XCTAssertEqual(usage.finish().topCategories, [])
+    }
+
+    func testGroupsAreCountedOnceBySizeAndSmallClassesSuppressed() throws {
+        var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+        let g = GroupLedger(group: Group(id: 1, name: "x", ownerId: 1, currency: eur, createdAt: at("2025-01-01")),
+                            members: (1...5).map { member(Int64($0), "u\($0)") }, expenses: [], splits: [:])
+        let h = GroupLedger(group: Group(id: 2, name: "y", ownerId: 1, currency: eur, createdAt: at("2025-01-01")),
+                            members: (1...2).map { member(Int64($0), "u\($0)") }, expenses: [], splits: [:])
+        for id in 1...5 {
+            var l = user(Int64(id), created: "2026-01-10T10:00:00Z")
+            l.groups = id <= 2 ? [g, h] : [g]
+            try usage.add(l)
+        }
+        XCTAssertEqual(usage.finish().groupSizes, [SizeCount(size: 2, count: .suppressed), SizeCount(size: 5, count: .shown(1))])
+    }
+}

@@ -1,0 +1,63 @@
+import XCTest
+@testable import EZCore
+
+final class DecimalRateTests: XCTestCase {
+    func testRateReadsAsTheShortestDecimalOfTheStoredDouble() throws {
+        let r = try XCTUnwrap(DecimalRate(1.609))
+        XCTAssertEqual(r.significand, 1609)
+        XCTAssertEqual(r.scale, 3)
+        XCTAssertEqual(r.description, "1.609")
+        XCTAssertEqual(DecimalRate(1.2e-05)?.description, "0.000012")
+        XCTAssertEqual(DecimalRate(150.0)?.description, "150")
+        XCTAssertNil(DecimalRate(0))
+        XCTAssertNil(DecimalRate(-1))
+        XCTAssertNil(DecimalRate(.nan))
+    }
+
+    func testConversionAtOnePointSixZeroNineIsExact() throws {
+        let r = try XCTUnwrap(DecimalRate(1.609))
+        // 1000.00 × 1.609 = 1609.00 exactly (a double product would give 1608.9999…).
+        XCTAssertEqual(try r.convert(100_000, fromExponent: 2, toExponent: 2, inverse: false), 160_900)
+        // 0.05 × 1.609 = 0.08045 → 0.08 (half-to-even at the cent).
+        XCTAssertEqual(try r.convert(5, fromExponent: 2, toExponent: 2, inverse: false), 8)
+    }
+
+    func testHalfwayConversionsRoundToEven() throws {
+        let half = try XCTUnwrap(DecimalRate(decimalString: "0.5"))
+        XCTAssertEqual(try half.convert(5, fromExponent: 2, toExponent: 2, inverse: false), 2)    // 2.5 → 2
+        XCTAssertEqual(try half.convert(7, fromExponent: 2, toExponent: 2, inverse: false), 4)    // 3.5 → 4
+        XCTAssertEqual(try half.convert(-7, fromExponent: 2, toExponent: 2, inverse: false), -4)
+    }
+
+    func testInverseRatesDivide() throws {
+        let r = try XCTUnwrap(DecimalRate(decimalString: "1.3"))
+        XCTAssertEqual(try r.convert(1_000, fromExponent: 2, toExponent: 2, inverse: true), 769)   // 10 / 1.3 = 7.6923
+    }
+
+    func testExponentsChangeBetweenJPYAndBHD() throws {
+        let r = try XCTUnwrap(DecimalRate(decimalString: "160.5"))        // 1 EUR = 160.5 JPY
+        XCTAssertEqual(try r.convert(1_001, fromExponent: 2, toExponent: 0, inverse: false), 1_607)  // 10.01 × 160.5 = 1606.605
+        XCTAssertEqual(try r.convert(1_607, fromExponent: 0, toExponent: 2, inverse: true), 1_001)   // 1607 / 160.5 = 10.0125 → 10.01
+        let bhd = try XCTUnwrap(DecimalRate(decimalString: "0.41"))        // 1 EUR = 0.41 BHD
+        XCTAssertEqual(try bhd.convert(1_234, fromExponent: 2, toExponent: 3, inverse: false), 5_059) // 12.34 × 0.41 = 5.0594
+    }
+
+    func testConversionOverflowThrows() throws {
+        let r = try XCTUnwrap(DecimalRate(decimalString: "1000"))
+        XCTAssertThrowsError(try r.convert(.max, fromExponent: 2, toExponent: 2, inverse: false))
+    }
+
+    func testRateTableUsesTheLatestRateOnOrBeforeTheDateDirectOrInverse() throws {
+        var t = RateTable()
+        t.add(day: CivilDate(iso: "2026-10-10")!, base: "EUR", quote: "USD", rate: DecimalRate(decimalString: "1.2")!)
+        t.add(day: CivilDate(iso: "2026-10-01")!, base: "EUR", quote: "USD", rate: DecimalRate(decimalString: "1.1")!)
+        t.finish()
+        let eur = Currency.eur, usd = try Currency("USD")
+        XCTAssertEqual(try t.convert(1_000, from: eur, to: usd, on: CivilDate(iso: "2026-10-09")!), 1_100)
+        XCTAssertEqual(try t.convert(1_000, from: eur, to: usd, on: CivilDate(iso: "2026-10-10")!), 1_200)
+        XCTAssertEqual(try t.convert(1_200, from: usd, to: eur, on: CivilDate(iso: "2026-12-01")!), 1_000)
+        XCTAssertThrowsError(try t.convert(1, from: eur, to: usd, on: CivilDate(iso: "2026-09-30")!)) {
+            XCTAssertEqual(($0 as? ConversionError)?.description, "no exchange rate EUR→USD on or before 2026-09-30")
+        }
+    }
+}

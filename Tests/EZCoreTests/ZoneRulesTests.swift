@@ -1,0 +1,34 @@
+import XCTest
+@testable import EZCore
+
+final class ZoneRulesTests: XCTestCase {
+    func seconds(_ s: String) -> Int64 {
+        guard case .instant(let ms) = LedgerTime(parsing: s)! else { fatalError() }
+        return ms / 1000
+    }
+
+    func testRomeChangesOffsetOnTheEuropeanDSTDays() {
+        let rome = ZoneRules.named("Europe/Rome")!
+        XCTAssertEqual(rome.offset(atUTCSeconds: seconds("2026-03-29T00:59:59Z")), 3_600)
+        XCTAssertEqual(rome.offset(atUTCSeconds: seconds("2026-03-29T01:00:00Z")), 7_200)
+        XCTAssertEqual(rome.offset(atUTCSeconds: seconds("2026-10-25T00:59:59Z")), 7_200)
+        XCTAssertEqual(rome.offset(atUTCSeconds: seconds("2026-10-25T01:00:00Z")), 3_600)
+    }
+
+    func testNewYorkChangesOffsetOnTheAmericanDSTDays() {
+        let ny = ZoneRules.named("America/New_York")!
+        XCTAssertEqual(ny.offset(atUTCSeconds: seconds("2026-03-08T06:59:59Z")), -18_000)
+        XCTAssertEqual(ny.offset(atUTCSeconds: seconds("2026-03-08T07:00:00Z")), -14_400)
+        XCTAssertEqual(ny.offset(atUTCSeconds: seconds("2026-11-01T06:00:00Z")), -18_000)
+        XCTAssertEqual(LedgerTime(parsing: "2026-11-01T04:30:00Z")!.localDate(in: ny), CivilDate(iso: "2026-11-01")!)
+        XCTAssertEqual(LedgerTime(parsing: "2026-03-08T04:30:00Z")!.localDate(in: ny), CivilDate(iso: "2026-03-07")!)
+    }
+
+    func testZonesWithoutDSTAndUnknownZones() {
+        XCTAssertEqual(ZoneRules.named("Asia/Tokyo")!.offset(atUTCSeconds: seconds("2026-07-01T00:00:00Z")), 32_400)
+        XCTAssertEqual(ZoneRules.named("Asia/Kolkata")!.offset(atUTCSeconds: seconds("2026-07-01T00:00:00Z")), 19_800)
+        XCTAssertEqual(ZoneRules.utc.offset(atUTCSeconds: 0), 0)
+        XCTAssertNil(ZoneRules.named("Mars/Olympus"))
+        XCTAssertNil(ZoneRules.named("CET-ish"))
+    }
+}
