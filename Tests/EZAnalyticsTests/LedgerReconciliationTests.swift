@@ -1,0 +1,180 @@
+import EZAnalytics
+import EZCore
+import EZLedger
+import EZSample
+import Foundation
+import GRDB
+import XCTest
+
+/// Every statement figure reconciles to the cent with the ledger, recomputed here independently:
+/// rows fetched with plain SQL, local dates from Foundation's ISO-8601 parser and Calendar (not
+/// the engine's parser and zone tables), conversions with Foundation's Decimal (not the engine's
+/// integer rate arithmetic), group shares re-derived from splits or the equal-split rule.
+final class LedgerReconciliationTests: XCTestCase {
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-reconcile-\(UUID().uuidString)")
+    static var path: String { folder.appendingPathComponent("ledger.sqlite").path }
+
+    override class func setUp() {
+        super.setUp()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try? SampleGenerator.generate(to: path, options: SampleOptions(users: 40, months: 14, endYear: 2026, endMonth: 10, seed: 11))
+    }
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+        super.tearDown()
+    }
+
+    // MARK: - The independent model
+
+    private struct Expected { var income: Int64 = 0; var expenses: Int64 = 0 }
+
+    private func localDate(_ text: String, zone: TimeZone) -> String {
+        if text.count == 10 { return text }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        guard let date = f.date(from: text) else { XCTFail("unparseable \(text)"); return "" }
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = zone
+        let c = cal.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+
+    private func exponent(_ code: String) -> Int { ["JPY": 0, "KRW": 0, "BHD": 3, "KWD": 3][code] ?? 2 }
+
+    private func convert(_ minor: Int64, _ from: String, _ to: String, on day: String, _ db: Database) throws -> Int64 {
+        if from == to { return minor }
+        var value: Decimal
+        if let direct = try Double.fetchOne(db, sql: "SELECT rate FROM exchange_rates WHERE base = ? AND quote = ? AND day <= ? ORDER BY day DESC LIMIT 1", arguments: [from, to, day]) {
+            value = Decimal(minor) * Decimal(string: direct.description)!
+        } else if let inverse = try Double.fetchOne(db, sql: "SELECT rate FROM exchange_rates WHERE base = ? AND quote = ? AND day <= ? ORDER BY day DESC LIMIT 1", arguments: [to, from, day]) {
+            value = Decimal(minor) / Decimal(string: inverse.description)!
+        } else {
+            XCTFail("no rate \(from)->\(to) on \(day)"); return 0
+        }
+        let shift = exponent(to) - exponent(from)
+        if shift > 0 { for _ in 0..<shift { value *= 10 } } else if shift < 0 { for _ in 0..<(-shift) { value /= 10 } }
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 0, .bankers)
+        return NSDecimalNumber(decimal: rounded).int64Value
+    }
+
+    private func expected(user: Int64, monthPrefix: String, _ db: Database) throws -> Expected {
+        let u = try Row.fetchOne(db, sql: "SELECT currency, timezone FROM users WHERE id = ?", arguments: [user])!
+        let currency: String = u[0]
+        let zone = TimeZone(identifier: u[1])!
+        var out = Expected()
+        for row in try Row.fetchAll(db, sql: """
+            SELECT kind, amount_minor, currency, occurred_at, group_id FROM transactions
+            WHERE user_id = ? AND deleted_at IS NULL AND kind IN ('income', 'expense') AND group_id IS NULL
+            """, arguments: [user]) {
+            let day = localDate(row[3], zone: zone)
+            guard day.hasPrefix(monthPrefix) else { continue }
+            let amount = try convert(row[1], row[2], currency, on: day, db)
+            if (row[0] as String) == "income" { out.income += amount } else { out.expenses += amount }
+        }
+        // Shares of group expenses in the user's live groups, whoever paid.
+        for row in try Row.fetchAll(db, sql: """
+            SELECT t.id, t.amount_minor, t.currency, t.occurred_at, pu.timezone, t.group_id
+            FROM transactions t JOIN users pu ON pu.id = t.user_id JOIN groups g ON g.id = t.group_id
+            WHERE t.deleted_at IS NULL AND pu.deleted_at IS NULL AND g.deleted_at IS NULL AND t.kind = 'expense'
+              AND t.group_id IN (SELECT group_id FROM group_members WHERE user_id = ?)
+            """, arguments: [user]) {
+            let viewerDay = localDate(row[3], zone: zone)
+            guard viewerDay.hasPrefix(monthPrefix) else { continue }
+            let payerDay = localDate(row[3], zone: TimeZone(identifier: row[4])!)
+            let amount: Int64 = row[1]
+            var share: Int64 = 0
+            let splits = try Row.fetchAll(db, sql: "SELECT user_id, share_minor FROM splits WHERE transaction_id = ?", arguments: [row[0] as Int64])
+            if !splits.isEmpty {
+                share = splits.first { ($0[0] as Int64) == user }.map { $0[1] } ?? 0
+            } else {
+                var members: [Int64] = []
+                for m in try Row.fetchAll(db, sql: """
+                    SELECT gm.user_id, gm.joined_at, gm.left_at, mu.timezone FROM group_members gm JOIN users mu ON mu.id = gm.user_id
+                    WHERE gm.group_id = ? ORDER BY gm.user_id
+                    """, arguments: [row[5] as Int64]) {
+                    let mz = TimeZone(identifier: m[3])!
+                    let joined = localDate(m[1], zone: mz)
+                    let left = (m[2] as String?).map { localDate($0, zone: mz) }
+                    if joined <= payerDay && (left.map { payerDay < $0 } ?? true) { members.append(m[0]) }
+                }
+                if let i = members.firstIndex(of: user) {
+                    let n = Int64(members.count)
+                    share = amount / n + (Int64(i) < amount % n ? 1 : 0)
+                }
+            }
+            if share > 0 { out.expenses += try convert(share, row[2], currency, on: payerDay, db) }
+        }
+        return out
+    }
+
+    // MARK: - Tests
+
+    func testIncomeAndExpensesReconcileWithIndependentSQLForEveryUser() throws {
+        let ledger = try Ledger(path: Self.path)
+        let period = try Period.parse("2026-09", asOf: CivilDate(year: 2026, month: 11, day: 1))
+        let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        var checked = 0
+        var nonZero = 0
+        for ref in try ledger.userRefs() where !ref.deleted {
+            let slice = try ledger.loadUser(id: ref.id, through: period.end)
+            XCTAssertTrue(slice.quarantined.isEmpty, "the sample ledger should be clean")
+            let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: CivilDate(year: 2026, month: 11, day: 1))
+            let want = try queue.read { try expected(user: ref.id, monthPrefix: "2026-09", $0) }
+            XCTAssertEqual(figures.kpis.income, want.income, "income of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.expenses, want.expenses, "expenses of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.net, want.income - want.expenses, "net of user \(ref.id)")
+            XCTAssertEqual(figures.categories.total, figures.kpis.expenses, "category total of user \(ref.id)")
+            XCTAssertEqual(figures.categories.rows.reduce(0) { $0 + $1.amount }, figures.kpis.expenses)
+            XCTAssertEqual(figures.transactions.filter { $0.kind == .expense }.reduce(0) { $0 + $1.counted }, figures.kpis.expenses,
+                           "transactions.csv counted of user \(ref.id)")
+            if figures.kpis.expenses > 0 { nonZero += 1 }
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 30)
+        XCTAssertGreaterThan(nonZero, 25, "the reconciliation must cover real spending, not empty statements")
+    }
+
+    func testGroupNetsAddUpToZeroAndMatchEveryMembersView() throws {
+        let ledger = try Ledger(path: Self.path)
+        let period = try Period.parse("2026-10", asOf: CivilDate(year: 2026, month: 11, day: 1))
+        var seen: [Int64: [Int64: Int64]] = [:]   // group → member → outstanding as seen by some member
+        var groups = 0
+        for ref in try ledger.userRefs() where !ref.deleted {
+            let figures = try StatementAnalytics.statement(for: try ledger.loadUser(id: ref.id, through: period.end), period: period,
+                                                           asOf: CivilDate(year: 2026, month: 11, day: 1))
+            for g in figures.groups {
+                XCTAssertEqual(g.members.reduce(0) { $0 + $1.net }, 0, "period nets of group \(g.groupId)")
+                XCTAssertEqual(g.members.reduce(0) { $0 + $1.outstanding }, 0, "outstanding of group \(g.groupId)")
+                let view = Dictionary(uniqueKeysWithValues: g.members.map { ($0.userId, $0.outstanding) })
+                if let other = seen[g.groupId] { XCTAssertEqual(other, view, "members disagree on group \(g.groupId)") } else { seen[g.groupId] = view; groups += 1 }
+            }
+        }
+        XCTAssertGreaterThan(groups, 2)
+    }
+
+    func testQuarantinedRowsNeverReachAFigure() throws {
+        // Copy the sample and break one expense of a user; their figures must drop exactly that row.
+        let copy = Self.folder.appendingPathComponent("broken.sqlite").path
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: Self.path, toPath: copy)
+        let period = try Period.parse("2026-09", asOf: CivilDate(year: 2026, month: 11, day: 1))
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let before = try Ledger(path: copy)
+        let user = try before.userRefs().first { !$0.deleted }!.id
+        let clean = try StatementAnalytics.statement(for: try before.loadUser(id: user, through: period.end), period: period, asOf: asOf)
+        guard let victim = clean.transactions.first(where: { $0.kind == .expense && $0.group.isEmpty && $0.currency.code == clean.currency.code }) else {
+            throw XCTSkip("user has no plain expense in the period")
+        }
+        let writer = try DatabaseQueue(path: copy)
+        try writer.write { try $0.execute(sql: "UPDATE transactions SET kind = 'refund' WHERE id = ?", arguments: [victim.id]) }
+        let after = try Ledger(path: copy)
+        let slice = try after.loadUser(id: user, through: period.end)
+        XCTAssertEqual(slice.quarantined.map(\.id), [victim.id])
+        let broken = try StatementAnalytics.statement(for: slice, period: period, asOf: asOf)
+        XCTAssertEqual(broken.kpis.expenses, clean.kpis.expenses - victim.counted)
+        XCTAssertFalse(broken.transactions.contains { $0.id == victim.id })
+        XCTAssertEqual(broken.quarantined.map(\.id), [victim.id])
+    }
+}
