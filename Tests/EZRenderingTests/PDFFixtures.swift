@@ -258,8 +258,10 @@ enum PDFFixtures {
         let cohorts = (0..<12).map { k -> CohortRow in
             let month = period.start.adding(months: -(11 - k))
             let size = 6 + (k * 7) % 25
-            let retention: [Guarded<Percent>] = (0..<(12 - k)).map { m in
-                size < 10 && m > 0 ? .suppressed : .shown(Percent(tenths: Int64(1000 - min(m, 6) * 90 - m * 15)))
+            var retention: [Guarded<Percent>] = []
+            for m in 0..<(12 - k) {
+                let tenths: Int = 1000 - min(m, 6) * 90 - m * 15
+                retention.append(size < 10 && m > 0 ? .suppressed : .shown(Percent(tenths: Int64(tenths))))
             }
             return CohortRow(month: month, size: .shown(size), retention: retention)
         }
