@@ -101,7 +101,7 @@ final class PDFComposer {
     private func configured(_ string: String, font: String, width: Double?, maxLines: Int?,
                             align: TextLayout.Alignment) -> TextLayout {
         let l = layout(font)
-        l.text = string
+        l.text = PDFComposer.leftToRightBase(string)
         l.width = width
         l.alignment = align
         l.wrap = .wordChar
@@ -131,6 +131,17 @@ final class PDFComposer {
         let l = configured(string, font: font, width: width, maxLines: width == nil ? nil : maxLines, align: align)
         if !isMeasuring { l.draw(at: point, color: color) }
         return l.size
+    }
+
+    /// `string` with a left-to-right mark in front when it holds right-to-left letters, so that a
+    /// Hebrew or Arabic name keeps its own order but sits in its column like every other row
+    /// (Pango would otherwise align a right-to-left paragraph to the other edge).
+    static func leftToRightBase(_ string: String) -> String {
+        for scalar in string.unicodeScalars where (0x0590...0x08FF).contains(scalar.value)
+            || (0xFB1D...0xFDFF).contains(scalar.value) || (0xFE70...0xFEFF).contains(scalar.value) {
+            return "\u{200E}" + string
+        }
+        return string
     }
 
     // MARK: - Shapes

@@ -104,7 +104,7 @@ extension PDFComposer {
                 text(s, font: PDFTheme.font(6.5, bold: true), at: Point(x: px, y: y + 3.2), width: pillWidth,
                      align: .center, color: color.contrastingText)
             case .bar(let fraction, let color, let label):
-                let labelWidth = 34.0
+                let labelWidth = 40.0
                 let barWidth = max(10, inner - labelWidth - 4)
                 let track = Rect(x: x + pad, y: y + 5, width: barWidth, height: 5)
                 fill(track, PDFTheme.rule, radius: 2.5)

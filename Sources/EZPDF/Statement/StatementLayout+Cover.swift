@@ -15,12 +15,17 @@ extension StatementLayout {
         c.fill(Rect(x: 0, y: 0, width: geometry.width, height: Self.bandHeight), band)
 
         let left = c.left
-        let limitWidth: Double = k.limit == nil ? 0 : 170
+        let limitWidth: Double = k.limit == nil ? 0 : 180
         let textWidth = c.width - limitWidth - (limitWidth > 0 ? 20 : 0)
         c.text("MONTHLY STATEMENT · \(periodLabel.uppercased())", font: PDFTheme.font(8, bold: true),
                at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
-        c.text(figures.user.bookName, font: PDFTheme.titleFont, at: Point(x: left, y: 48), width: textWidth,
-               color: onBand)
+        // The book's name shrinks to fit one line before it is cut.
+        var titleSize = 22.0
+        while titleSize > 14 && c.measure(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true)).width > textWidth {
+            titleSize -= 1
+        }
+        c.text(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true),
+               at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
         c.text("\(figures.user.username)  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
                font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
         c.text("As of \(format.date(figures.asOf))  ·  \(figures.currency.code)", font: PDFTheme.font(8),
@@ -47,8 +52,10 @@ extension StatementLayout {
         case .warning: status = "Close to limit"
         case .over: status = "Limit exceeded"
         }
-        c.text("\(percent(limit.percent)) used · \(status)", font: PDFTheme.font(8, bold: true),
-               at: Point(x: x, y: rect.y + 44), width: w, color: .white)
+        c.text("\(percent(limit.percent)) used", font: PDFTheme.font(8, bold: true),
+               at: Point(x: x, y: rect.y + 44), width: w * 0.5, color: .white)
+        c.text(status.uppercased(), font: PDFTheme.font(7, bold: true), at: Point(x: x + w * 0.4, y: rect.y + 45),
+               width: w * 0.6, align: .right, color: .white)
         // A progress track: full width is the limit; a tick marks 100 % when over.
         let track = Rect(x: x, y: rect.y + 63, width: w, height: 5)
         c.fill(track, Color.white.withAlpha(0.3), radius: 2.5)
@@ -59,7 +66,7 @@ extension StatementLayout {
     /// Five tiles: income, expenses, net, savings rate, and the change against the previous period.
     private func drawKPITiles(_ c: PDFComposer) throws {
         let k = figures.kpis
-        let previousName = figures.period.kind == .month ? "previous month" : "previous period"
+        let previousName = figures.period.kind == .month ? "last month" : "last period"
         var changeValue = "–"
         var changeColor = PDFTheme.ink
         if let p = k.expensesChange.percent {
@@ -71,10 +78,10 @@ extension StatementLayout {
         let tiles: [(label: String, value: String, color: Color, detail: String)] = [
             ("INCOME", money(k.income), PDFTheme.positive, "\(k.transactionCount) transactions"),
             ("EXPENSES", money(k.expenses), PDFTheme.ink, "\(figures.categories.rows.count) categories"),
-            ("NET", signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, "income − expenses"),
+            ("NET", signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, "after expenses"),
             ("SAVINGS RATE", percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? "no income" : "of income"),
             ("VS \(previousName.uppercased())", changeValue, changeColor,
-             "\(signedMoney(k.expensesChange.absolute)) expenses"),
+             "\(signedMoney(k.expensesChange.absolute))"),
         ]
         let gap = 8.0, height = 66.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)

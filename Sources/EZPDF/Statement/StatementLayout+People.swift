@@ -25,9 +25,9 @@ extension StatementLayout {
             try c.draw(PDFTable(columns: [
                 .init(title: "Member", weight: 32), .init(title: "Paid", weight: 17, align: .right),
                 .init(title: "Share", weight: 17, align: .right), .init(title: "Net (period)", weight: 17, align: .right),
-                .init(title: "Owed (+) / owes (−)", weight: 22, align: .right),
+                .init(title: "Outstanding", weight: 22, align: .right),
             ], rows: rows), continuation: "\(g.name) (continued)")
-            c.y += 8
+            try c.note("Outstanding is what each member is owed (+) or owes (−) since the group began.")
             if g.settlement.transfers.isEmpty {
                 try c.note("Everyone is settled up.")
             } else {
@@ -77,9 +77,9 @@ extension StatementLayout {
             c.y += 8
             try c.subsection("Budgets exceeded", keepWith: PDFTable.rowHeight * 2)
             try c.draw(PDFTable(columns: [
-                .init(title: "Child", weight: 20), .init(title: "Budget", weight: 22),
-                .init(title: "Window", weight: 26), .init(title: "Budget", weight: 14, align: .right),
-                .init(title: "Spent", weight: 14, align: .right), .init(title: "Used", weight: 12, align: .right),
+                .init(title: "Child", weight: 18), .init(title: "Budget", weight: 18),
+                .init(title: "Window", weight: 32), .init(title: "Budget", weight: 13, align: .right),
+                .init(title: "Spent", weight: 13, align: .right), .init(title: "Used", weight: 11, align: .right),
             ], rows: over.map { name, b in
                 [.text(name), .text(b.categoryName ?? "Overall"),
                  .text("\(format.date(b.windowStart)) – \(format.date(b.windowEnd))", color: PDFTheme.muted),

@@ -34,9 +34,10 @@ extension StatementLayout {
             let moved = b.transfersIn - b.transfersOut
             let effective = money(b.effective) + (moved == 0 ? "" : " (\(signedMoney(moved)))")
             let used = b.percent.map { $0.fraction } ?? (b.spent > 0 ? 1 : 0)
+            let window = b.windowStart == figures.period.start && b.windowEnd == figures.period.end
+                ? "" : " · \(format.date(b.windowStart)) – \(format.date(b.windowEnd))"
             return [
-                .text(name, bold: b.categoryName == nil),
-                .text("\(format.date(b.windowStart)) – \(format.date(b.windowEnd))", color: PDFTheme.muted),
+                .text(name + window, bold: b.categoryName == nil),
                 .text(effective), .text(money(b.spent)),
                 .text(money(b.remaining), color: b.remaining < 0 ? PDFTheme.negative : PDFTheme.ink),
                 .bar(fraction: used, color: PDFTheme.color(for: b.status), label: percent(b.percent)),
@@ -44,15 +45,14 @@ extension StatementLayout {
             ]
         }
         let table = PDFTable(columns: [
-            .init(title: "Budget", weight: 19), .init(title: "Window", weight: 24),
-            .init(title: "Budget", weight: 19, align: .right), .init(title: "Spent", weight: 14, align: .right),
-            .init(title: "Left", weight: 14, align: .right), .init(title: "Used", weight: 22),
-            .init(title: "Status", weight: 11, align: .right),
+            .init(title: "Budget", weight: 24), .init(title: "Amount", weight: 21, align: .right),
+            .init(title: "Spent", weight: 14, align: .right), .init(title: "Left", weight: 14, align: .right),
+            .init(title: "Used", weight: 20), .init(title: "Status", weight: 12, align: .right),
         ], rows: rows)
         try c.draw(table, continuation: "Budgets (continued)")
         let moved = figures.budgets.contains { $0.transfersIn != 0 || $0.transfersOut != 0 }
         c.y += 4
-        try c.note("Budget is the base amount plus budget moved in, minus budget moved out"
+        try c.note("Amount is the base budget plus budget moved in, minus budget moved out"
             + (moved ? " (shown in brackets)." : ".") + " Projections assume the pace so far continues.")
     }
 
@@ -77,14 +77,14 @@ extension StatementLayout {
                 .bar(fraction: s.percent?.fraction ?? 0, color: done ? PDFTheme.positive : PDFTheme.accent,
                      label: percent(s.percent)),
                 .text(s.dueOn.map { format.date($0) } ?? "No due date", color: s.dueOn == nil ? PDFTheme.muted : PDFTheme.ink),
-                .text(done ? "Reached" : (s.monthlyNeeded.map { money($0, s.currency) + " / month" } ?? "–"),
+                .text(done ? "Reached" : (s.monthlyNeeded.map { money($0, s.currency) } ?? "–"),
                       color: done ? PDFTheme.positive : PDFTheme.ink),
             ]
         }
         let table = PDFTable(columns: [
-            .init(title: "Goal", weight: 26), .init(title: "Saved", weight: 15, align: .right),
-            .init(title: "Target", weight: 15, align: .right), .init(title: "Progress", weight: 22),
-            .init(title: "Due", weight: 14), .init(title: "Needed", weight: 19, align: .right),
+            .init(title: "Goal", weight: 27), .init(title: "Saved", weight: 15, align: .right),
+            .init(title: "Target", weight: 15, align: .right), .init(title: "Progress", weight: 21),
+            .init(title: "Due", weight: 15), .init(title: "Per month", weight: 15, align: .right),
         ], rows: rows)
         try c.draw(table, continuation: "Savings goals (continued)")
     }

@@ -35,11 +35,11 @@ extension StatementLayout {
             ])
         }
         let table = PDFTable(columns: [
-            .init(title: "Date", weight: 13), .init(title: "Description", weight: 40), .init(title: "Category", weight: 18),
-            .init(title: "Account", weight: 14), .init(title: "Amount", weight: 16, align: .right),
+            .init(title: "Date", weight: 16), .init(title: "Description", weight: 37), .init(title: "Category", weight: 17),
+            .init(title: "Account", weight: 15), .init(title: "Amount", weight: 15, align: .right),
         ], rows: rows, footer: [
-            .text(""), .text("\(figures.transactions.count) rows · expenses \(money(figures.kpis.expenses)) · income \(money(figures.kpis.income))"),
-            .text(""), .text(""), .text(signedMoney(figures.kpis.net)),
+            .text("Net"), .text("\(figures.transactions.count) rows"), .text(""), .text(""),
+            .text(signedMoney(figures.kpis.net), color: figures.kpis.net < 0 ? PDFTheme.negative : PDFTheme.positive, bold: true),
         ])
         try c.draw(table, continuation: "Transactions (continued)")
         c.y += 4
