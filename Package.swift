@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "EZAnalytics", dependencies: ["EZCore"]),
 
         // MARK: - Renderers
-        .target(name: "EZCharts", dependencies: ["EZCore", "CCairo"]),
+        .target(name: "EZCharts", dependencies: ["EZCore", "EZAnalytics", "CCairo"]),
         .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "CCairo"]),
         .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),

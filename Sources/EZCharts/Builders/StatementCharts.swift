@@ -1,0 +1,190 @@
+import EZAnalytics
+import EZCore
+
+/// The charts of a user's statement, built from its figures (no figure is computed here).
+///
+/// ```swift
+/// for named in StatementCharts.charts(for: figures) {
+///     try write(ChartRenderer.png(named.chart), to: "charts/" + named.fileName)
+/// }
+/// ```
+public enum StatementCharts {
+    /// Categories shown in the stacked bars before the rest is folded into 'Other'.
+    static let stackedCategoryLimit = 7
+
+    /// `categories.png`, `trend.png`, `category-trend.png`, `budgets.png`, `balances.png`, then
+    /// `groups.png` when the user has groups and `savings.png` when they have goals.
+    public static func charts(for figures: StatementFigures) -> [NamedChart] {
+        let f = LocaleFormat(locale: figures.user.locale)
+        var out = [
+            NamedChart(fileName: "categories.png", chart: categories(figures, f)),
+            NamedChart(fileName: "trend.png", chart: trend(figures, f)),
+            NamedChart(fileName: "category-trend.png", chart: categoryTrend(figures, f)),
+            NamedChart(fileName: "budgets.png", chart: budgets(figures, f)),
+            NamedChart(fileName: "balances.png", chart: balances(figures, f)),
+        ]
+        if !figures.groups.isEmpty { out.append(NamedChart(fileName: "groups.png", chart: groups(figures, f))) }
+        if !figures.savings.isEmpty { out.append(NamedChart(fileName: "savings.png", chart: savings(figures, f))) }
+        return out
+    }
+
+    // MARK: - Shared
+
+    /// A stable colour per category name: ranked by the period's amounts, then the trend's order,
+    /// so a category keeps its colour in the pie and in the stacked bars.
+    static func categoryColors(_ figures: StatementFigures) -> [String: Color] {
+        var map: [String: Color] = [:]
+        var next = 0
+        for name in figures.categories.rows.map(\.name) + figures.trend.categoryNames where map[name] == nil {
+            map[name] = Palette.color(next); next += 1
+        }
+        return map
+    }
+
+    /// "mar 2026" for a monthly period, else "1 mar 2026 – 31 mar 2026".
+    static func periodLabel(_ p: Period, _ f: LocaleFormat) -> String {
+        p.kind == .month ? f.monthYearLabel(p.start) : f.date(p.start) + " – " + f.date(p.end)
+    }
+
+    /// Axis labels for trend buckets: the month, with the year under the first one and each January.
+    static func bucketLabels(_ trend: Trend, _ f: LocaleFormat) -> [String] {
+        trend.points.enumerated().map { i, p in
+            switch trend.bucket {
+            case .month:
+                let m = f.monthLabel(p.start)
+                return i == 0 || p.start.month == 1 ? m + "\n" + String(p.start.year) : m
+            case .year: return String(p.start.year)
+            default: return f.date(p.start)
+            }
+        }
+    }
+
+    // MARK: - Charts
+
+    static func categories(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+        let rows = figures.categories.folded
+        let colors = categoryColors(figures)
+        let total = f.money(figures.categories.total, figures.currency)
+        return Chart(
+            title: "Expenses by category",
+            subtitle: periodLabel(figures.period, f) + " · " + total,
+            mark: .arc(innerRadius: figures.user.chartStyle == .doughnut ? 0.58 : 0),
+            data: ChartData(categories: rows.map(\.name),
+                            series: [Series(name: "Expenses", values: rows.map { $0.amount }, color: Palette.color(0))],
+                            pointColors: rows.map { colors[$0.name] ?? Palette.other },
+                            pointLabels: rows.map { f.percent($0.percent) }),
+            valueFormat: .money(figures.currency), format: f)
+    }
+
+    static func trend(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+        let pts = figures.trend.points
+        return Chart(
+            title: "Income and expenses",
+            subtitle: "Last \(pts.count) months · " + figures.currency.code,
+            mark: .line,
+            data: ChartData(categories: bucketLabels(figures.trend, f), series: [
+                Series(name: "Income", values: pts.map { $0.income }, color: Palette.ok),
+                Series(name: "Expenses", values: pts.map { $0.expenses }, color: Palette.negative),
+                Series(name: "Net", values: pts.map { $0.net }, color: Palette.positive),
+                Series(name: "Expenses, 3-month average", values: pts.map { $0.movingAverageExpenses },
+                       color: Palette.negative.lightened(0.15), dashed: true, secondary: true),
+            ]),
+            valueFormat: .money(figures.currency), format: f)
+    }
+
+    static func categoryTrend(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+        let pts = figures.trend.points
+        var totals: [String: Int64] = [:]
+        for p in pts { for (k, v) in p.expensesByCategory { totals[k, default: 0] += v } }
+        let ranked = figures.trend.categoryNames.filter { (totals[$0] ?? 0) != 0 }
+            .sorted { (totals[$0]!, $1) > (totals[$1]!, $0) }
+        let shown = Array(ranked.prefix(ranked.count > stackedCategoryLimit + 1 ? stackedCategoryLimit : ranked.count))
+        let rest = Set(ranked.dropFirst(shown.count))
+        let colors = categoryColors(figures)
+        var series = shown.map { name in
+            Series(name: name, values: pts.map { $0.expensesByCategory[name] ?? 0 }, color: colors[name] ?? Palette.other)
+        }
+        if !rest.isEmpty {
+            series.append(Series(name: "Other (\(rest.count))", values: pts.map { p in
+                p.expensesByCategory.reduce(0) { rest.contains($1.key) ? $0 + $1.value : $0 }
+            }, color: Palette.other))
+        }
+        return Chart(title: "Expenses by category per month", subtitle: "Last \(pts.count) months · " + figures.currency.code,
+                     mark: .bar(stacked: true), data: ChartData(categories: bucketLabels(figures.trend, f), series: series),
+                     valueFormat: .money(figures.currency), format: f)
+    }
+
+    static func budgets(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+        let lines = figures.budgets
+        let c = figures.currency
+        func color(_ s: BudgetStatus) -> Color { s == .ok ? Palette.ok : s == .warning ? Palette.warning : Palette.over }
+        return Chart(
+            title: "Budgets",
+            subtitle: periodLabel(figures.period, f) + " · spent against the effective budget",
+            mark: .progress,
+            data: ChartData(
+                categories: lines.map { $0.categoryName ?? "Overall" },
+                series: [Series(name: "Spent", values: lines.map { $0.spent }, color: Palette.ok)],
+                pointColors: lines.map { color($0.status) },
+                pointLabels: lines.map { l in
+                    f.money(l.spent, c) + " / " + f.money(l.effective, c) + (l.percent.map { " · " + f.percent($0) } ?? "")
+                },
+                targets: lines.map { $0.effective },
+                markers: lines.map { l in
+                    l.expectedPercent.map { Int64(clamping: Int128(l.effective) * Int128($0.tenths) / 1000) }
+                },
+                markerCaption: "expected spend by \(f.date(figures.asOf)) at an even pace"),
+            valueFormat: .money(c), format: f)
+    }
+
+    static func balances(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+        // One axis needs one currency: the report currency's balances; others are named in the subtitle.
+        let same = figures.balances.filter { $0.currency == figures.currency }
+        let others = figures.balances.filter { $0.currency != figures.currency }
+        var subtitle = "Balance at the end of each month · " + figures.currency.code
+        if !others.isEmpty { subtitle += " (not shown: " + others.map { "\($0.name), \($0.currency.code)" }.joined(separator: "; ") + ")" }
+        return Chart(
+            title: "Balances over time", subtitle: subtitle, mark: .line,
+            data: ChartData(categories: bucketLabels(figures.trend, f),
+                            series: same.enumerated().map { i, b in Series(name: b.name, values: b.values.map { $0 }, color: Palette.color(i)) }),
+            valueFormat: .money(figures.currency), format: f)
+    }
+
+    static func groups(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+        let currency = figures.groups.first { $0.currency == figures.currency }?.currency ?? figures.groups[0].currency
+        let groups = figures.groups.filter { $0.currency == currency }
+        let many = groups.count > 1
+        var names: [String] = [], values: [Int64?] = []
+        for g in groups {
+            for m in g.members.sorted(by: { ($0.outstanding, $0.username) > ($1.outstanding, $1.username) }) {
+                names.append(many ? m.username + " · " + g.name : m.username)
+                values.append(m.outstanding)
+            }
+        }
+        return Chart(
+            title: many ? "Group balances" : "Group balances · " + groups[0].name,
+            subtitle: "What each member is owed (right) or owes (left), to date · " + currency.code,
+            mark: .horizontalBar,
+            data: ChartData(categories: names, series: [Series(name: "Outstanding", values: values, color: Palette.positive)]),
+            valueFormat: .money(currency), format: f)
+    }
+
+    static func savings(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+        let goals = figures.savings
+        return Chart(
+            title: "Savings goals", subtitle: "Saved against each goal's target",
+            mark: .progress,
+            data: ChartData(
+                categories: goals.map(\.name),
+                series: [Series(name: "Saved", values: goals.map { $0.saved }, color: Palette.positive)],
+                pointColors: goals.map { $0.saved >= $0.target ? Palette.ok : Palette.positive },
+                pointLabels: goals.map { g in
+                    var s = f.money(g.saved, g.currency) + " / " + f.money(g.target, g.currency)
+                    if let p = g.percent { s += " · " + f.percent(p) }
+                    if let due = g.dueOn { s += " · " + f.monthYearLabel(due) }
+                    return s
+                },
+                targets: goals.map { $0.target }),
+            valueFormat: .money(figures.currency), format: f)
+    }
+}

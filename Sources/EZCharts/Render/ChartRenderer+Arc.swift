@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import EZAnalytics
+
+// MARK: - Pie and doughnut
+
+extension ChartRenderer {
+    static func drawArc(_ chart: Chart, innerRadius: Double, painter: Painter, in body: Rect) {
+        let ctx = painter.ctx
+        let data = chart.data
+        let values = (data.series.first?.values ?? []).map { max(0, $0 ?? 0) }
+        let total = values.reduce(0, +)
+        let labels = ValueLabels(format: painter.format, valueFormat: chart.valueFormat)
+        let percents: [String] = data.pointLabels ?? values.map {
+            painter.format.percent(Percent.of($0, total) ?? Percent(tenths: 0))
+        }
+        let colors = data.pointColors ?? values.indices.map { Palette.color($0) }
+
+        // MARK: Legend column on the right: swatch, name, amount, percent
+        let legendW = chart.legend == .hidden ? 0 : min(300, body.width * 0.42)
+        let pieArea = Rect(x: body.x, y: body.y, width: body.width - legendW, height: body.height)
+        if legendW > 0 {
+            let rowH = min(22, body.height / Double(max(1, values.count)))
+            let top = body.midY - rowH * Double(values.count) / 2
+            let x = body.maxX - legendW + 12
+            let amountW = values.map { painter.measure(labels.full($0), .label).width }.max() ?? 0
+            let pctW = percents.map { painter.measure($0, .label).width }.max() ?? 0
+            for i in values.indices {
+                let cy = top + rowH * (Double(i) + 0.5)
+                ctx.setColor(colors[i % colors.count])
+                ctx.roundedRectangle(Rect(x: x, y: cy - 5, width: 10, height: 10), radius: 2)
+                ctx.fill()
+                let nameW = max(30, legendW - 12 - 16 - amountW - pctW - 20)
+                painter.text(data.categories[i], .label, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
+                             color: .ink, maxWidth: nameW)
+                painter.text(labels.full(values[i]), .label, anchor: Point(x: body.maxX - pctW - 10, y: cy), hAlign: 1,
+                             vAlign: 0.5, color: Palette.mutedText)
+                painter.text(percents[i], .labelBold, anchor: Point(x: body.maxX, y: cy), hAlign: 1, vAlign: 0.5, color: .ink)
+            }
+        }
+
+        // MARK: Slices
+        let center = pieArea.center
+        let radius = max(10, min(pieArea.width, pieArea.height) / 2 - 30)
+        let inner = radius * max(0, min(0.9, innerRadius))
+        var angle = -Double.pi / 2
+        var outside: [(mid: Double, text: String, color: Color)] = []
+        var inside: [(mid: Double, text: String, textColor: Color)] = []
+        for (i, v) in values.enumerated() where v > 0 {
+            let sweep = 2 * Double.pi * Double(v) / Double(total)
+            let end = angle + sweep
+            ctx.newPath()
+            if inner > 0 {
+                ctx.arc(center: center, radius: radius, from: angle, to: end)
+                ctx.arcNegative(center: center, radius: inner, from: end, to: angle)
+            } else {
+                ctx.move(to: center)
+                ctx.arc(center: center, radius: radius, from: angle, to: end)
+            }
+            ctx.closePath()
+            let color = colors[i % colors.count]
+            ctx.setColor(color); ctx.fillPreserve()
+            ctx.setColor(.white); ctx.setLineWidth(values.count > 1 ? 1.25 : 0); ctx.setLineJoin(.round)
+            if values.count > 1 { ctx.stroke() } else { ctx.newPath() }
+            let mid = angle + sweep / 2
+            // A label goes inside when the slice's arc at the label radius is wider than the text.
+            let labelR = inner > 0 ? (radius + inner) / 2 : radius * 0.66
+            let textW = painter.measure(percents[i], .labelBold).width
+            let ringDepth = inner > 0 ? radius - inner : radius * 0.5
+            if sweep * labelR > textW + 8 && ringDepth > 16 {
+                inside.append((mid, percents[i], color.contrastingText))
+            } else {
+                outside.append((mid, percents[i], color.darkened(0.25)))
+            }
+            angle = end
+        }
+        for l in inside {
+            let r = inner > 0 ? (radius + inner) / 2 : radius * 0.66
+            painter.text(l.text, .labelBold, anchor: Point(x: center.x + cos(l.mid) * r, y: center.y + sin(l.mid) * r),
+                         hAlign: 0.5, vAlign: 0.5, color: l.textColor)
+        }
+
+        // MARK: Outside labels with leader lines, spread apart so none overlap
+        let lineH = painter.measure("0%", .label).height + 1
+        for right in [true, false] {
+            var side = outside.filter { (cos($0.mid) >= 0) == right }
+                .map { (l) -> (mid: Double, text: String, color: Color, y: Double) in
+                    (l.mid, l.text, l.color, center.y + sin(l.mid) * (radius + 16))
+                }
+                .sorted { $0.y < $1.y }
+            guard !side.isEmpty else { continue }
+            for k in 1..<max(1, side.count) where side[k].y < side[k - 1].y + lineH { side[k].y = side[k - 1].y + lineH }
+            let overflow = (side.last!.y + lineH / 2) - (pieArea.maxY - 2)
+            if overflow > 0 { for k in side.indices { side[k].y -= overflow } }
+            for k in stride(from: side.count - 2, through: 0, by: -1) where side[k].y > side[k + 1].y - lineH {
+                side[k].y = side[k + 1].y - lineH
+            }
+            for l in side {
+                let edge = Point(x: center.x + cos(l.mid) * radius, y: center.y + sin(l.mid) * radius)
+                let elbow = Point(x: center.x + cos(l.mid) * (radius + 10), y: l.y)
+                let endX = center.x + (right ? 1 : -1) * (radius + 22)
+                let tip = Point(x: right ? max(endX, elbow.x + 6) : min(endX, elbow.x - 6), y: l.y)
+                ctx.setColor(Palette.axis); ctx.setLineWidth(0.9)
+                ctx.move(to: edge); ctx.line(to: elbow); ctx.line(to: tip); ctx.stroke()
+                painter.text(l.text, .label, anchor: Point(x: tip.x + (right ? 3 : -3), y: l.y), hAlign: right ? 0 : 1,
+                             vAlign: 0.5, color: .ink)
+            }
+        }
+
+        // MARK: Doughnut centre: the total
+        if inner > 24 {
+            var totalText = labels.full(total)
+            if painter.measure(totalText, .center).width > inner * 1.7 { totalText = labels.short(total) }
+            painter.text(totalText, .center, anchor: Point(x: center.x, y: center.y - 2), hAlign: 0.5, vAlign: 0.75,
+                         color: .ink, maxWidth: inner * 1.8)
+            painter.text(chart.data.series.first?.name ?? "", .small, anchor: Point(x: center.x, y: center.y + 4),
+                         hAlign: 0.5, vAlign: 0, color: Palette.mutedText, maxWidth: inner * 1.6)
+        }
+    }
+}

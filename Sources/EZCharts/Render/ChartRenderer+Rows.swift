@@ -1,0 +1,114 @@
+// MARK: - Horizontal (diverging) bars and progress rows
+
+extension ChartRenderer {
+    static func drawHorizontalBars(_ chart: Chart, painter: Painter, in body: Rect) {
+        let ctx = painter.ctx
+        let data = chart.data
+        let n = data.categories.count
+        let values = (data.series.first?.values ?? []).map { $0 ?? 0 }
+        let labels = ValueLabels(format: painter.format, valueFormat: chart.valueFormat)
+        let hasNegative = values.contains { $0 < 0 }
+        let valueText = values.map { ($0 > 0 && hasNegative ? "+" : "") + labels.full($0) }
+
+        let lo = min(0, values.min() ?? 0), hi = max(0, values.max() ?? 0)
+        let ticks = NiceTicks(from: Double(lo), to: Double(hi), count: chart.scale.tickCount, minimumExponent: 0)
+        let tickLabels = labels.ticks(ticks)
+        let labelW = min(body.width * 0.28, (data.categories.map { painter.measure($0, .label).width }.max() ?? 0) + 12)
+        let valueW = (valueText.map { painter.measure($0, .label).width }.max() ?? 0) + 8
+        let tickH = painter.measure("0", .small).height
+        let plot = Rect(x: body.x + labelW + (hasNegative ? valueW : 0), y: body.y,
+                        width: max(10, body.width - labelW - valueW - (hasNegative ? valueW : 0)),
+                        height: max(10, body.height - tickH - 8))
+        let dLo = ticks.lower.doubleValue, dHi = ticks.upper.doubleValue
+        func xPos(_ v: Double) -> Double { dHi == dLo ? plot.x : plot.x + (v - dLo) / (dHi - dLo) * plot.width }
+
+        // Grid and ticks, thinned so labels never touch.
+        var lastRight = -Double.infinity
+        for (t, label) in zip(ticks.values, tickLabels) {
+            let x = xPos(t.doubleValue).rounded() + 0.5
+            ctx.strokeLine(from: Point(x: x, y: plot.y), to: Point(x: x, y: plot.maxY),
+                           color: t.significand == 0 ? Palette.axis : Palette.grid, width: t.significand == 0 ? 1 : 0.75)
+            let w = painter.measure(label, .small).width
+            if x - w / 2 > lastRight + 6 {
+                painter.text(label, .small, anchor: Point(x: x, y: plot.maxY + 5), hAlign: 0.5, vAlign: 0, color: Palette.mutedText)
+                lastRight = x + w / 2
+            }
+        }
+
+        let rowH = min(44, plot.height / Double(max(1, n)))
+        let barH = max(4, rowH * 0.6)
+        let top = plot.y + (plot.height - rowH * Double(n)) / 2
+        let zeroX = xPos(0)
+        for i in 0..<n {
+            let cy = top + rowH * (Double(i) + 0.5)
+            painter.text(data.categories[i], .label, anchor: Point(x: body.x, y: cy), hAlign: 0, vAlign: 0.5, color: .ink,
+                         maxWidth: labelW - 10)
+            let v = values[i]
+            let x1 = xPos(Double(v))
+            let color = data.pointColors?[safe: i] ?? (v < 0 ? Palette.negative : Palette.positive)
+            if v != 0 {
+                ctx.setColor(color)
+                ctx.roundedRectangle(Rect(x: min(zeroX, x1), y: cy - barH / 2, width: max(1, abs(x1 - zeroX)), height: barH), radius: 2)
+                ctx.fill()
+            }
+            let right = v >= 0
+            painter.text(valueText[i], .label, anchor: Point(x: x1 + (right ? 5 : -5), y: cy), hAlign: right ? 0 : 1,
+                         vAlign: 0.5, color: v == 0 ? Palette.mutedText : color.darkened(0.2))
+        }
+    }
+
+    static func drawProgress(_ chart: Chart, painter: Painter, in body: Rect) {
+        let ctx = painter.ctx
+        let data = chart.data
+        let n = data.categories.count
+        let values = (data.series.first?.values ?? []).map { $0 ?? 0 }
+        let targets = data.targets ?? Array(repeating: 0, count: n)
+        let notes = data.pointLabels ?? []
+        let labelW = min(body.width * 0.26, (data.categories.map { painter.measure($0, .labelBold).width }.max() ?? 0) + 14)
+        let noteW = min(body.width * 0.36, (notes.map { painter.measure($0, .label).width }.max() ?? 0) + 14)
+        let trackX = body.x + labelW, trackW = max(20, body.width - labelW - noteW)
+        let rowH = min(56, body.height / Double(max(1, n)))
+        let barH = max(5, min(16, rowH * 0.4))
+        let top = body.y + max(0, (body.height - rowH * Double(n) - 16) / 2)
+        let hasMarkers = data.markers?.contains { $0 != nil } ?? false
+
+        for i in 0..<n {
+            let cy = top + rowH * (Double(i) + 0.5)
+            let v = max(0, values[i]), t = max(0, targets[safe: i] ?? 0)
+            let span = Double(max(t, v, 1))
+            let color = data.pointColors?[safe: i] ?? data.series.first?.color ?? Palette.positive
+            painter.text(data.categories[i], .labelBold, anchor: Point(x: body.x, y: cy), hAlign: 0, vAlign: 0.5, color: .ink,
+                         maxWidth: labelW - 12)
+            let track = Rect(x: trackX, y: cy - barH / 2, width: trackW, height: barH)
+            ctx.setColor(Palette.track); ctx.roundedRectangle(track, radius: barH / 2); ctx.fill()
+            let targetX = trackX + trackW * Double(t) / span
+            if v > 0 {
+                let fillW = max(barH, trackW * Double(v) / span)
+                ctx.setColor(color)
+                ctx.roundedRectangle(Rect(x: trackX, y: track.y, width: fillW, height: barH), radius: barH / 2)
+                ctx.fill()
+            }
+            if v > t && t > 0 {
+                // Where the budget ends, inside an over-spent bar.
+                ctx.strokeLine(from: Point(x: targetX, y: track.y - 3), to: Point(x: targetX, y: track.maxY + 3),
+                               color: .ink, width: 1.5)
+            }
+            if let m = data.markers?[safe: i] ?? nil, t > 0 {
+                let mx = trackX + trackW * Double(min(Int64(span), max(0, m))) / span
+                ctx.strokeLine(from: Point(x: mx, y: track.y - 4), to: Point(x: mx, y: track.maxY + 4), color: .ink, width: 1.25)
+                ctx.setColor(.ink)
+                ctx.move(to: Point(x: mx - 3.5, y: track.y - 8)); ctx.line(to: Point(x: mx + 3.5, y: track.y - 8))
+                ctx.line(to: Point(x: mx, y: track.y - 4)); ctx.closePath(); ctx.fill()
+            }
+            if let note = notes[safe: i] {
+                painter.text(note, .label, anchor: Point(x: body.maxX, y: cy), hAlign: 1, vAlign: 0.5,
+                             color: Palette.mutedText.darkened(0.35), maxWidth: noteW - 10)
+            }
+        }
+        if hasMarkers, let caption = data.markerCaption {
+            // The marker's meaning, written once under the rows.
+            painter.text("▼ " + caption, .small, anchor: Point(x: trackX, y: min(body.maxY, top + rowH * Double(n) + 4)),
+                         hAlign: 0, vAlign: 0, color: Palette.mutedText)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+@testable import EZCharts
+
+/// The Cairo boundary: surfaces, PNG encoding, PDF output and Pango text.
+final class ChartsCairoTests: XCTestCase {
+    func testImageSurfaceEncodesPNGWithExpectedSizeAndSignature() throws {
+        let surface = try CairoSurface(imageWidth: 320, height: 200)
+        let ctx = try CairoContext(surface: surface)
+        ctx.fill(Rect(x: 0, y: 0, width: 320, height: 200), .white)
+        let text = TextLayout(context: ctx, font: "Noto Sans 14")
+        text.text = "Caffè ☕ 東京 שלום 1.234,50 €"
+        text.draw(at: Point(x: 10, y: 10), color: .ink)
+        try ctx.checkStatus()
+        let png = try surface.pngData()
+        XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let info = try PNGInfo(png)
+        XCTAssertEqual(info.width, 320)
+        XCTAssertEqual(info.height, 200)
+        XCTAssertGreaterThan(text.size.width, 100)
+        try Data(png).write(to: URL(fileURLWithPath: "/tmp/ezcharts-smoke.png"))
+    }
+
+    func testInMemoryPDFHasHeaderMetadataAndOutline() throws {
+        let surface = try CairoSurface(pdfInMemoryWidth: 595.276, height: 841.89)
+        try surface.setMetadata(PDFMetadata(title: "Statement", author: "ezreport", subject: "March",
+                                            creator: "ezreport", createDate: "2026-03-31T00:00:00Z"))
+        let ctx = try CairoContext(surface: surface)
+        let text = TextLayout(context: ctx, font: "Noto Sans 12")
+        text.text = "Page one"
+        text.draw(at: Point(x: 40, y: 40), color: .ink)
+        try ctx.showPage()
+        text.text = "Page two"
+        text.draw(at: Point(x: 40, y: 40), color: .ink)
+        try ctx.showPage()
+        let first = try surface.addOutline(name: "Summary", page: 1)
+        try surface.addOutline(parent: first, name: "Details", page: 2)
+        try surface.finish()
+        let pdf = try surface.pdfData()
+        try Data(pdf).write(to: URL(fileURLWithPath: "/tmp/ezcharts-smoke.pdf"))
+        XCTAssertEqual(String(decoding: pdf.prefix(5), as: UTF8.self), "%PDF-")
+        let body = String(decoding: pdf, as: UTF8.self)
+        XCTAssertTrue(body.contains("/Title (Statement)"), "metadata title missing")
+        XCTAssertTrue(body.contains("/Outlines"), "outline missing")
+        // cairo 1.16 writes the date without the "D:" prefix; what matters is that it is ours, not the clock.
+        XCTAssertTrue(body.contains("/CreationDate (20260331000000Z)"), "creation date not taken from the given date")
+    }
+
+    func testAddingOutlineToImageSurfaceThrows() throws {
+        let surface = try CairoSurface(imageWidth: 10, height: 10)
+        XCTAssertThrowsError(try surface.addOutline(name: "x", page: 1))
+    }
+}

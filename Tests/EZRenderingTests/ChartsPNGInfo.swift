@@ -1,0 +1,57 @@
+import CCairo
+import Foundation
+
+/// An independent reading of a PNG for the chart tests: IHDR and the chunk list parsed by hand,
+/// pixels decoded by libpng (through cairo's PNG reader), not by the encoder under test.
+struct PNGInfo {
+    var width: Int
+    var height: Int
+    var colorType: UInt8
+    var chunkTypes: [String]
+    /// Number of distinct ARGB pixel values.
+    var distinctColors: Int
+    /// Share of pixels equal to the most common one (the background), 0…1.
+    var dominantShare: Double
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    init(_ png: [UInt8]) throws {
+        guard png.count > 33, Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
+            throw Failure(description: "not a PNG")
+        }
+        func u32(_ i: Int) -> Int { Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3]) }
+        var types: [String] = []
+        var i = 8
+        while i + 8 <= png.count {
+            let len = u32(i)
+            types.append(String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self))
+            i += 12 + len
+        }
+        guard types.first == "IHDR" else { throw Failure(description: "IHDR is not first") }
+        width = u32(16); height = u32(20); colorType = png[25]; chunkTypes = types
+
+        final class Reader { var bytes: [UInt8]; var at = 0; init(_ b: [UInt8]) { bytes = b } }
+        let reader = Reader(png)
+        let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
+            let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+            let n = Int(length)
+            guard r.at + n <= r.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
+            for k in 0..<n { data[k] = r.bytes[r.at + k] }
+            r.at += n
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(reader).toOpaque())!
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw Failure(description: "libpng could not decode: " + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
+        }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        var counts: [UInt32: Int] = [:]
+        for y in 0..<Int(cairo_image_surface_get_height(surface)) {
+            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<Int(cairo_image_surface_get_width(surface)) { counts[row[x], default: 0] += 1 }
+        }
+        distinctColors = counts.count
+        dominantShare = Double(counts.values.max() ?? 0) / Double(max(1, width * height))
+    }
+}
