@@ -80,8 +80,7 @@ extension StatementLayout {
             ("EXPENSES", money(k.expenses), PDFTheme.ink, "\(figures.categories.rows.count) categories"),
             ("NET", signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, "after expenses"),
             ("SAVINGS RATE", percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? "no income" : "of income"),
-            ("VS \(previousName.uppercased())", changeValue, changeColor,
-             "\(signedMoney(k.expensesChange.absolute))"),
+            ("EXPENSE CHANGE", changeValue, changeColor, "vs \(previousName)"),
         ]
         let gap = 8.0, height = 66.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)

@@ -33,8 +33,8 @@ struct StatementLayout {
                 createDate: PDFDate.iso(figures.asOf)))
         }
         try drawCover(c)
-        try drawCategories(c)
         try drawCharts(c)
+        try drawCategories(c)
         try drawBudgets(c)
         try drawGroups(c)
         try drawFamily(c)
