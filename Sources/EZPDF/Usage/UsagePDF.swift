@@ -35,6 +35,12 @@ struct UsageLayout {
 
     func count(_ g: Guarded<Int>) -> String { g.value.map { format.integer(Int64($0)) } ?? Self.suppressed }
     func money(_ g: Guarded<Int64>) -> String { g.value.map { format.money($0, usage.currency) } ?? Self.suppressed }
+    /// A short amount for a crowded table: `€235.1k`.
+    func compact(_ g: Guarded<Int64>) -> String { g.value.map { format.compactMoney($0, usage.currency) } ?? Self.suppressed }
+    /// Whole currency units: `€1,107`.
+    func whole(_ g: Guarded<Int64>) -> String {
+        g.value.map { format.compactMoney($0, usage.currency, scaleReference: 0, fractionDigits: 0) } ?? Self.suppressed
+    }
     func percent(_ g: Guarded<Percent>) -> String { g.value.map { format.percent($0) } ?? Self.suppressed }
 
     func compose(measuring: Bool, totalPages: Int?) throws -> (pages: Int, bytes: [UInt8]) {
@@ -98,19 +104,20 @@ struct UsageLayout {
         let rows: [[PDFTable.Cell]] = usage.months.map { m in
             [.text(format.monthYearLabel(m.month)), .text(count(m.usersTotal)), .text(count(m.usersNew)),
              .text(count(m.usersDeleted)), .text(count(m.usersActive)), .text(count(m.mau)),
-             .text(count(m.transactions)), .text(money(m.volume)), .text(percent(m.budgetsOverShare)),
-             .text(money(m.spendP50)), .text(money(m.spendP90))]
+             .text(count(m.transactions)), .text(compact(m.volume)), .text(percent(m.budgetsOverShare)),
+             .text(whole(m.spendP50)), .text(whole(m.spendP90))]
         }
         try c.draw(PDFTable(columns: [
-            .init(title: "Month", weight: 11), .init(title: "Users", weight: 8, align: .right),
-            .init(title: "New", weight: 6, align: .right), .init(title: "Gone", weight: 6, align: .right),
-            .init(title: "Active", weight: 8, align: .right), .init(title: "MAU", weight: 7, align: .right),
-            .init(title: "Tx", weight: 8, align: .right), .init(title: "Volume", weight: 14, align: .right),
-            .init(title: "Over budget", weight: 10, align: .right),
-            .init(title: "Spend p50", weight: 11, align: .right), .init(title: "p90", weight: 11, align: .right),
+            .init(title: "Month", weight: 12), .init(title: "Total", weight: 8, align: .right),
+            .init(title: "New", weight: 7, align: .right), .init(title: "Left", weight: 7, align: .right),
+            .init(title: "Active", weight: 9, align: .right), .init(title: "MAU", weight: 8, align: .right),
+            .init(title: "Tx", weight: 9, align: .right), .init(title: "Volume", weight: 11, align: .right),
+            .init(title: "Over", weight: 9, align: .right),
+            .init(title: "p50", weight: 9, align: .right), .init(title: "p90", weight: 9, align: .right),
         ], rows: rows), continuation: "Month by month (continued)")
         c.y += 4
-        try c.note("Over budget: share of budget windows ending in the month that went over. Spend p50/p90: median and "
+        try c.note("Volume: expense volume in \(usage.currency.code). Over: share of budget windows ending in the month "
+            + "that went over. p50/p90: median and "
             + "90th percentile of monthly spend per active user.")
     }
 
@@ -144,7 +151,7 @@ struct UsageLayout {
 
     /// Cohort retention as a table shaded like a heat map (darker is more retained).
     private func drawCohorts(_ c: PDFComposer) throws {
-        try c.section("Cohort retention", keepWith: 120)
+        try c.section("Cohort retention", keepWith: 16 * Double(usage.cohorts.count + 1))
         guard !usage.cohorts.isEmpty else { return try c.note("No sign-up cohorts in this period.") }
         let months = usage.cohorts.map(\.retention.count).max() ?? 0
         let cellCount = min(months, 12)
