@@ -33,6 +33,15 @@ struct PDFTable {
     static let rowHeight: Double = 15
     static let headerHeight: Double = 18
     static let cellPadding: Double = 5
+    /// Tables this short are never split over two pages.
+    static let keepTogetherRows = 15
+
+    /// The space a section title should keep with it: the whole table when it is short enough to
+    /// be kept together, else its header and a few rows.
+    static func keepHeight(rows: Int, footer: Bool = false) -> Double {
+        let shown = rows <= keepTogetherRows ? rows : 3
+        return headerHeight + rowHeight * Double(max(1, shown)) + (footer ? rowHeight + 2 : 0)
+    }
 }
 
 extension PDFComposer {
@@ -48,6 +57,13 @@ extension PDFComposer {
                                             firstPageSpace: remaining - footerHeight,
                                             fullPageSpace: geometry.contentHeight - PDFComposer.continuationHeight - footerHeight)
         if slices.isEmpty { slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<0)] }
+        // A short table that fits a page but not what is left of this one moves whole to the next page.
+        let wholeHeight = PDFTable.headerHeight + PDFTable.rowHeight * Double(table.rows.count) + footerHeight
+        if table.rows.count <= PDFTable.keepTogetherRows && wholeHeight > remaining
+            && wholeHeight <= geometry.contentHeight && !atPageTop {
+            try newPage()
+            slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<table.rows.count)]
+        }
         let widths = columnWidths(table)
         for (n, slice) in slices.enumerated() {
             if slice.pageOffset > 0 && (n > 0 || !atPageTop) {

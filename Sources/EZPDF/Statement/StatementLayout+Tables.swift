@@ -7,7 +7,7 @@ extension StatementLayout {
 
     /// Expenses per category, every category unfolded, with a share bar.
     func drawCategories(_ c: PDFComposer) throws {
-        try c.section("Spending by category")
+        try c.section("Spending by category", keepWith: PDFTable.keepHeight(rows: figures.categories.rows.count, footer: true))
         let shares = figures.categories
         guard !shares.rows.isEmpty else { return try c.note("No expenses in this period.") }
         let rows: [[PDFTable.Cell]] = shares.rows.map { s in
@@ -27,12 +27,12 @@ extension StatementLayout {
 
     /// Every budget window overlapping the period: effective budget, spent, remaining, pace and status.
     func drawBudgets(_ c: PDFComposer) throws {
-        try c.section("Budgets")
+        try c.section("Budgets", keepWith: PDFTable.keepHeight(rows: figures.budgets.count))
         guard !figures.budgets.isEmpty else { return try c.note("No budgets cover this period.") }
         let rows: [[PDFTable.Cell]] = figures.budgets.map { b in
             let name = b.categoryName ?? "Overall"
             let moved = b.transfersIn - b.transfersOut
-            let effective = money(b.effective) + (moved == 0 ? "" : " (\(signedMoney(moved)))")
+            let effective = money(b.effective) + (moved == 0 ? "" : " *")
             let used = b.percent.map { $0.fraction } ?? (b.spent > 0 ? 1 : 0)
             let window = b.windowStart == figures.period.start && b.windowEnd == figures.period.end
                 ? "" : " · \(format.date(b.windowStart)) – \(format.date(b.windowEnd))"
@@ -53,7 +53,7 @@ extension StatementLayout {
         let moved = figures.budgets.contains { $0.transfersIn != 0 || $0.transfersOut != 0 }
         c.y += 4
         try c.note("Amount is the base budget plus budget moved in, minus budget moved out"
-            + (moved ? " (shown in brackets)." : ".") + " Projections assume the pace so far continues.")
+            + (moved ? " (marked *)." : ".") + " Projections assume the pace so far continues.")
     }
 
     func statusLabel(_ s: BudgetStatus) -> String {
@@ -68,7 +68,7 @@ extension StatementLayout {
 
     /// Each savings goal's progress and what it needs per month.
     func drawSavings(_ c: PDFComposer) throws {
-        try c.section("Savings goals")
+        try c.section("Savings goals", keepWith: PDFTable.keepHeight(rows: figures.savings.count))
         guard !figures.savings.isEmpty else { return try c.note("No savings goals yet.") }
         let rows: [[PDFTable.Cell]] = figures.savings.map { s in
             let done = s.saved >= s.target

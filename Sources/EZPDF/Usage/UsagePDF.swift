@@ -99,7 +99,7 @@ struct UsageLayout {
     }
 
     private func drawMonths(_ c: PDFComposer) throws {
-        try c.section("Month by month")
+        try c.section("Month by month", keepWith: PDFTable.keepHeight(rows: usage.months.count))
         guard !usage.months.isEmpty else { return try c.note("No months to show.") }
         let rows: [[PDFTable.Cell]] = usage.months.map { m in
             [.text(format.monthYearLabel(m.month)), .text(count(m.usersTotal)), .text(count(m.usersNew)),
@@ -122,7 +122,7 @@ struct UsageLayout {
     }
 
     private func drawTopCategories(_ c: PDFComposer) throws {
-        try c.section("Top categories")
+        try c.section("Top categories", keepWith: PDFTable.keepHeight(rows: usage.topCategories.count))
         guard !usage.topCategories.isEmpty else { return try c.note("No expenses in this period.") }
         let top = usage.topCategories.compactMap { $0.volume.value }.max() ?? 0
         try c.draw(PDFTable(columns: [
