@@ -41,7 +41,7 @@ enum PDFFixtures {
             let day = period.start.adding(days: (i * days) / transactionCount)
             let id = Int64(1000 + i)
             if i == 0 || i == transactionCount / 2 {
-                let amount: Int64 = i == 0 ? 285_000 : 64_050
+                let amount: Int64 = i == 0 ? 385_000 : 64_050
                 rows.append(StatementRow(id: id, date: day, time: .date(day), kind: .income, category: "Stipendio",
                                          balance: "Conto corrente", method: "bonifico",
                                          description: i == 0 ? "Stipendio ottobre" : "Freelance — トヨタ project",
@@ -55,7 +55,7 @@ enum PDFFixtures {
                 continue
             }
             let c = categories[Int(rng.next() % UInt64(categories.count))]
-            let amount = Int64(350 + rng.next() % 9_000)
+            let amount = Int64(350 + rng.next() % 5_000)
             let shared = i % 11 == 3
             let share = shared ? amount / 4 : amount
             rows.append(StatementRow(id: id, date: day, time: .date(day), kind: .expense, category: c.name,
@@ -258,8 +258,10 @@ enum PDFFixtures {
         let cohorts = (0..<12).map { k -> CohortRow in
             let month = period.start.adding(months: -(11 - k))
             let size = 6 + (k * 7) % 25
-            let retention: [Guarded<Percent>] = (0..<(12 - k)).map { m in
-                size < 10 && m > 0 ? .suppressed : .shown(Percent(tenths: Int64(1000 - min(m, 6) * 90 - m * 15)))
+            var retention: [Guarded<Percent>] = []
+            for m in 0..<(12 - k) {
+                let tenths: Int = 1000 - min(m, 6) * 90 - m * 15
+                retention.append(size < 10 && m > 0 ? .suppressed : .shown(Percent(tenths: Int64(tenths))))
             }
             return CohortRow(month: month, size: .shown(size), retention: retention)
         }

@@ -65,3 +65,24 @@ final class PDFLayoutTests: XCTestCase {
         XCTAssertEqual(TablePagination.slices(rowHeights: [], headerHeight: 20, firstPageSpace: 100, fullPageSpace: 700), [])
     }
 }
+
+/// The clean-up of cairo 1.16's repeated XObject names.
+final class PDFResourceCleanupTests: XCTestCase {
+    func testRepeatedXObjectNamesAreBlankedKeepingEveryOffset() {
+        let text = "1 0 obj\n<<\n   /XObject << /x13 13 0 R /x62 62 0 R /x13 13 0 R /x13 13 0 R /x16 16 0 R >>\n>>\nendobj\n"
+        var bytes = Array(text.utf8)
+        PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
+        XCTAssertEqual(bytes.count, text.utf8.count)
+        let out = String(decoding: bytes, as: UTF8.self)
+        XCTAssertEqual(out.components(separatedBy: "/x13 13 0 R").count - 1, 1)
+        XCTAssertTrue(out.contains("/x62 62 0 R") && out.contains("/x16 16 0 R"))
+        XCTAssertTrue(out.hasSuffix(">>\n>>\nendobj\n"))
+    }
+
+    func testDictionariesWithoutRepeatsAreLeftAlone() {
+        let text = "\n   /XObject << /x1 1 0 R /x2 2 0 R >>\n"
+        var bytes = Array(text.utf8)
+        PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), text)
+    }
+}

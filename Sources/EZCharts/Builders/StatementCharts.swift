@@ -163,7 +163,7 @@ public enum StatementCharts {
         }
         return Chart(
             title: many ? "Group balances" : "Group balances · " + groups[0].name,
-            subtitle: "Owed to the member → · ← owed by the member · " + currency.code,
+            subtitle: "What each member is owed (right) or owes (left), to date · " + currency.code,
             mark: .horizontalBar,
             data: ChartData(categories: names, series: [Series(name: "Outstanding", values: values, color: Palette.positive)]),
             valueFormat: .money(currency), format: f)

@@ -123,6 +123,7 @@ public struct LocaleFormat: Hashable, Sendable {
     /// up to one, dropped when zero). Rounds half-to-even with integer arithmetic.
     public func compactMoney(_ minor: Int64, _ currency: Currency, scaleReference: Int64? = nil,
                              fractionDigits: Int? = nil) -> String {
+        if minor == 0 { return attach("0", negative: false, currency) }
         let ref = (scaleReference ?? minor).magnitude / UInt64(currency.minorPerMajor)
         let (divisorMajor, suffix): (UInt64, String)
         switch ref {

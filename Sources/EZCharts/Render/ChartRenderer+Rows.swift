@@ -35,7 +35,7 @@ extension ChartRenderer {
             }
         }
 
-        let rowH = min(34, plot.height / Double(max(1, n)))
+        let rowH = min(44, plot.height / Double(max(1, n)))
         let barH = max(4, rowH * 0.6)
         let top = plot.y + (plot.height - rowH * Double(n)) / 2
         let zeroX = xPos(0)
@@ -67,9 +67,9 @@ extension ChartRenderer {
         let labelW = min(body.width * 0.26, (data.categories.map { painter.measure($0, .labelBold).width }.max() ?? 0) + 14)
         let noteW = min(body.width * 0.36, (notes.map { painter.measure($0, .label).width }.max() ?? 0) + 14)
         let trackX = body.x + labelW, trackW = max(20, body.width - labelW - noteW)
-        let rowH = min(40, body.height / Double(max(1, n)))
-        let barH = max(5, min(14, rowH * 0.42))
-        let top = body.y + max(0, (body.height - rowH * Double(n)) / 3)
+        let rowH = min(56, body.height / Double(max(1, n)))
+        let barH = max(5, min(16, rowH * 0.4))
+        let top = body.y + max(0, (body.height - rowH * Double(n) - 16) / 2)
         let hasMarkers = data.markers?.contains { $0 != nil } ?? false
 
         for i in 0..<n {

@@ -1,0 +1,169 @@
+import EZCharts
+
+/// Lays a report out top to bottom on pages of one size: a cursor, page breaks, footers and bookmarks.
+///
+/// A report is composed twice with the same code: a measuring pass that draws nothing and only
+/// counts pages, then the drawing pass, which then knows N for its 'Page n of N' footers. Both
+/// passes measure text on a PDF surface so that line breaks, and hence page breaks, are identical.
+final class PDFComposer {
+    /// The page layout.
+    let geometry: PageGeometry
+    let surface: CairoSurface
+    let context: CairoContext
+    /// True in the measuring pass: layout happens, drawing does not.
+    let isMeasuring: Bool
+    /// The page count found by the measuring pass (nil while measuring).
+    let totalPages: Int?
+    /// The text on the left of every footer.
+    var footerTitle: String
+
+    /// The 1-based number of the page being composed.
+    private(set) var page = 1
+    /// The top of the free space on the current page.
+    var y: Double
+    /// Layouts by font description, reused for every string in that font.
+    private var layouts: [String: TextLayout] = [:]
+
+    init(geometry: PageGeometry, isMeasuring: Bool, totalPages: Int?, footerTitle: String) throws(CairoError) {
+        self.geometry = geometry
+        self.isMeasuring = isMeasuring
+        self.totalPages = totalPages
+        self.footerTitle = footerTitle
+        surface = try CairoSurface(pdfInMemoryWidth: geometry.width, height: geometry.height)
+        context = try CairoContext(surface: surface)
+        y = geometry.contentTop
+    }
+
+    // MARK: - Space and pages
+
+    /// The content area's left edge and width.
+    var left: Double { geometry.contentLeft }
+    var width: Double { geometry.contentWidth }
+    /// The height left on the current page.
+    var remaining: Double { geometry.contentBottom - y }
+    /// Whether nothing has been placed on the current page yet.
+    var atPageTop: Bool { y <= geometry.contentTop + 0.5 }
+
+    /// Starts a new page unless `height` still fits on this one.
+    func ensureSpace(_ height: Double) throws(CairoError) {
+        if height > remaining && !atPageTop { try newPage() }
+    }
+
+    /// Ends the current page (drawing its footer) and starts the next.
+    func newPage() throws(CairoError) {
+        drawFooter()
+        try context.showPage()
+        page += 1
+        y = geometry.contentTop
+    }
+
+    /// Adds a top-level bookmark to the current page; returns its id for sub-entries.
+    @discardableResult
+    func bookmark(_ title: String, parent: Int = CairoSurface.outlineRoot) throws(CairoError) -> Int {
+        try surface.addOutline(parent: parent, name: title, page: page)
+    }
+
+    /// Ends the last page and returns the document's bytes (empty in the measuring pass).
+    func finish() throws(CairoError) -> [UInt8] {
+        drawFooter()
+        try context.showPage()
+        try context.checkStatus("composing the PDF")
+        if isMeasuring { return [] }
+        try surface.finish()
+        var bytes = try surface.pdfData()
+        PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
+        return bytes
+    }
+
+    private func drawFooter() {
+        guard !isMeasuring else { return }
+        let baseline = geometry.height - geometry.footerOffset
+        context.strokeLine(from: Point(x: left, y: baseline - 8), to: Point(x: left + width, y: baseline - 8),
+                           color: PDFTheme.rule, width: 0.5)
+        let pageText = "Page \(page) of \(totalPages ?? page)"
+        let pageWidth = measure(pageText, font: PDFTheme.smallFont).width
+        text(pageText, font: PDFTheme.smallFont, at: Point(x: left + width - pageWidth, y: baseline - 4),
+             color: PDFTheme.muted)
+        text(footerTitle, font: PDFTheme.smallFont, at: Point(x: left, y: baseline - 4),
+             width: width - pageWidth - 24, color: PDFTheme.muted)
+    }
+
+    // MARK: - Text
+
+    /// The layout for `font`, with its per-call settings reset.
+    func layout(_ font: String) -> TextLayout {
+        if let l = layouts[font] { return l }
+        let l = TextLayout(context: context, font: font)
+        layouts[font] = l
+        return l
+    }
+
+    private func configured(_ string: String, font: String, width: Double?, maxLines: Int?,
+                            align: TextLayout.Alignment) -> TextLayout {
+        let l = layout(font)
+        l.text = PDFComposer.leftToRightBase(string)
+        l.width = width
+        l.alignment = align
+        l.wrap = .wordChar
+        if let maxLines {
+            l.ellipsize = .end
+            l.maxLines = maxLines
+        } else {
+            l.ellipsize = .none
+            l.maxLines = nil
+        }
+        return l
+    }
+
+    /// The size `string` takes in `font` (one line, ellipsized, when `maxLines` is 1).
+    func measure(_ string: String, font: String, width: Double? = nil, maxLines: Int? = 1,
+                 align: TextLayout.Alignment = .left) -> Size {
+        configured(string, font: font, width: width, maxLines: width == nil ? nil : maxLines, align: align).size
+    }
+
+    /// Draws `string` with its box's top-left at `point` and returns the box's size.
+    ///
+    /// With a `width` the text is aligned in it and cut with '…' after `maxLines` lines
+    /// (nil: wrap freely); without one it is a single unbounded line.
+    @discardableResult
+    func text(_ string: String, font: String, at point: Point, width: Double? = nil, maxLines: Int? = 1,
+              align: TextLayout.Alignment = .left, color: Color = PDFTheme.ink) -> Size {
+        let l = configured(string, font: font, width: width, maxLines: width == nil ? nil : maxLines, align: align)
+        if !isMeasuring { l.draw(at: point, color: color) }
+        return l.size
+    }
+
+    /// `string` with a left-to-right mark in front when it holds right-to-left letters, so that a
+    /// Hebrew or Arabic name keeps its own order but sits in its column like every other row
+    /// (Pango would otherwise align a right-to-left paragraph to the other edge).
+    static func leftToRightBase(_ string: String) -> String {
+        for scalar in string.unicodeScalars where (0x0590...0x08FF).contains(scalar.value)
+            || (0xFB1D...0xFDFF).contains(scalar.value) || (0xFE70...0xFEFF).contains(scalar.value) {
+            return "\u{200E}" + string
+        }
+        return string
+    }
+
+    // MARK: - Shapes
+
+    /// Fills a rectangle (skipped while measuring).
+    func fill(_ rect: Rect, _ color: Color, radius: Double = 0) {
+        guard !isMeasuring else { return }
+        context.setColor(color)
+        if radius > 0 { context.roundedRectangle(rect, radius: radius) } else { context.rectangle(rect) }
+        context.fill()
+    }
+
+    /// Draws a horizontal rule across `x…x+w` at `y`.
+    func rule(y: Double, x: Double? = nil, width w: Double? = nil, color: Color = PDFTheme.rule, lineWidth: Double = 0.5) {
+        guard !isMeasuring else { return }
+        let x0 = x ?? left
+        context.strokeLine(from: Point(x: x0, y: y), to: Point(x: x0 + (w ?? width), y: y), color: color, width: lineWidth)
+    }
+
+    /// Runs drawing code only in the drawing pass.
+    func draw(_ body: (CairoContext) throws -> Void) rethrows {
+        guard !isMeasuring else { return }
+        try context.withSavedState { try body(context) }
+    }
+}

@@ -1,0 +1,135 @@
+import EZCharts
+
+/// A table of single-line rows: columns with relative widths and alignments, a header row that is
+/// repeated on every page the table reaches, zebra stripes, and a few cell kinds (text, a status
+/// pill, a progress bar).
+struct PDFTable {
+    /// One column.
+    struct Column {
+        var title: String
+        /// Relative width (the table shares its width in proportion).
+        var weight: Double
+        var align: TextLayout.Alignment = .left
+    }
+
+    /// One cell.
+    enum Cell {
+        /// Text, cut with '…' when it does not fit.
+        case text(String, color: Color = PDFTheme.ink, bold: Bool = false)
+        /// A rounded coloured label such as a budget status.
+        case pill(String, Color)
+        /// A progress bar filled to `fraction` (clamped to 0…1) with a label to its right.
+        case bar(fraction: Double, color: Color, label: String)
+
+        /// Plain text in the default colour.
+        static func plain(_ s: String) -> Cell { .text(s) }
+    }
+
+    var columns: [Column]
+    var rows: [[Cell]]
+    /// A row drawn in bold under a rule after the rows (totals); not repeated.
+    var footer: [Cell]? = nil
+
+    static let rowHeight: Double = 15
+    static let headerHeight: Double = 18
+    static let cellPadding: Double = 5
+    /// Tables this short are never split over two pages.
+    static let keepTogetherRows = 15
+
+    /// The space a section title should keep with it: the whole table when it is short enough to
+    /// be kept together, else its header and a few rows.
+    static func keepHeight(rows: Int, footer: Bool = false) -> Double {
+        let shown = rows <= keepTogetherRows ? rows : 3
+        return headerHeight + rowHeight * Double(max(1, shown)) + (footer ? rowHeight + 2 : 0)
+    }
+}
+
+extension PDFComposer {
+    /// The caption drawn above a table's continuation on a later page.
+    static let continuationHeight: Double = 20
+
+    /// Draws `table` at the cursor, running over as many pages as it needs with its header repeated;
+    /// `continuation` captions the later pages ("Transactions (continued)").
+    func draw(_ table: PDFTable, continuation: String) throws(CairoError) {
+        let heights = Array(repeating: PDFTable.rowHeight, count: table.rows.count)
+        let footerHeight = table.footer == nil ? 0 : PDFTable.rowHeight + 2
+        var slices = TablePagination.slices(rowHeights: heights, headerHeight: PDFTable.headerHeight,
+                                            firstPageSpace: remaining - footerHeight,
+                                            fullPageSpace: geometry.contentHeight - PDFComposer.continuationHeight - footerHeight)
+        if slices.isEmpty { slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<0)] }
+        // A short table that fits a page but not what is left of this one moves whole to the next page.
+        let wholeHeight = PDFTable.headerHeight + PDFTable.rowHeight * Double(table.rows.count) + footerHeight
+        if table.rows.count <= PDFTable.keepTogetherRows && wholeHeight > remaining
+            && wholeHeight <= geometry.contentHeight && !atPageTop {
+            try newPage()
+            slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<table.rows.count)]
+        }
+        let widths = columnWidths(table)
+        for (n, slice) in slices.enumerated() {
+            if slice.pageOffset > 0 && (n > 0 || !atPageTop) {
+                try newPage()
+                text(continuation, font: PDFTheme.subsectionFont, at: Point(x: left, y: y), color: PDFTheme.muted)
+                y += PDFComposer.continuationHeight
+            }
+            drawHeader(table, widths: widths)
+            for (k, r) in slice.rows.enumerated() {
+                if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
+                drawRow(table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont)
+            }
+            rule(y: y, lineWidth: 0.6)
+        }
+        if let footer = table.footer {
+            y += 2
+            drawRow(footer, aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.font(8, bold: true))
+        }
+    }
+
+    private func columnWidths(_ table: PDFTable) -> [Double] {
+        let total = table.columns.reduce(0) { $0 + $1.weight }
+        return table.columns.map { width * $0.weight / total }
+    }
+
+    private func drawHeader(_ table: PDFTable, widths: [Double]) {
+        let h = PDFTable.headerHeight
+        var x = left
+        for (c, column) in table.columns.enumerated() {
+            text(column.title.uppercased(), font: PDFTheme.tableHeaderFont,
+                 at: Point(x: x + PDFTable.cellPadding, y: y + 4.5), width: widths[c] - 2 * PDFTable.cellPadding,
+                 align: column.align, color: PDFTheme.muted)
+            x += widths[c]
+        }
+        rule(y: y + h - 0.5, color: PDFTheme.muted, lineWidth: 0.8)
+        y += h
+    }
+
+    private func drawRow(_ cells: [PDFTable.Cell], aligns: [TextLayout.Alignment], widths: [Double], font: String) {
+        let pad = PDFTable.cellPadding
+        var x = left
+        for (c, cell) in cells.enumerated() where c < widths.count {
+            let inner = widths[c] - 2 * pad
+            let align = aligns[c]
+            switch cell {
+            case .text(let s, let color, let bold):
+                text(s, font: bold ? PDFTheme.font(8, bold: true) : font, at: Point(x: x + pad, y: y + 2.5),
+                     width: inner, align: align, color: color)
+            case .pill(let s, let color):
+                let size = measure(s, font: PDFTheme.font(6.5, bold: true))
+                let pillWidth = min(inner, size.width + 10)
+                let px = (align) == .right ? x + widths[c] - pad - pillWidth : x + pad
+                fill(Rect(x: px, y: y + 2.5, width: pillWidth, height: 10.5), color, radius: 5.25)
+                text(s, font: PDFTheme.font(6.5, bold: true), at: Point(x: px, y: y + 3.2), width: pillWidth,
+                     align: .center, color: color.contrastingText)
+            case .bar(let fraction, let color, let label):
+                let labelWidth = 40.0
+                let barWidth = max(10, inner - labelWidth - 4)
+                let track = Rect(x: x + pad, y: y + 5, width: barWidth, height: 5)
+                fill(track, PDFTheme.rule, radius: 2.5)
+                let f = min(1, max(0, fraction))
+                if f > 0 { fill(Rect(x: track.x, y: track.y, width: max(5, barWidth * f), height: 5), color, radius: 2.5) }
+                text(label, font: font, at: Point(x: track.maxX + 4, y: y + 2.5), width: labelWidth, align: .right)
+            }
+            x += widths[c]
+        }
+        y += PDFTable.rowHeight
+    }
+}

@@ -1,0 +1,91 @@
+import EZAnalytics
+import EZCharts
+import EZCore
+
+extension StatementLayout {
+    // MARK: - Categories
+
+    /// Expenses per category, every category unfolded, with a share bar.
+    func drawCategories(_ c: PDFComposer) throws {
+        try c.section("Spending by category", keepWith: PDFTable.keepHeight(rows: figures.categories.rows.count, footer: true))
+        let shares = figures.categories
+        guard !shares.rows.isEmpty else { return try c.note("No expenses in this period.") }
+        let rows: [[PDFTable.Cell]] = shares.rows.map { s in
+            [.text(s.name), .plain(String(s.count)), .text(money(s.amount)),
+             .bar(fraction: s.percent.fraction, color: Color(hex: s.color) ?? PDFTheme.accent, label: percent(s.percent))]
+        }
+        let table = PDFTable(
+            columns: [.init(title: "Category", weight: 36), .init(title: "Rows", weight: 8, align: .right),
+                      .init(title: "Amount", weight: 20, align: .right), .init(title: "Share", weight: 36)],
+            rows: rows,
+            footer: [.text("Total"), .text(String(shares.rows.reduce(0) { $0 + $1.count })), .text(money(shares.total)),
+                     .text("")])
+        try c.draw(table, continuation: "Spending by category (continued)")
+    }
+
+    // MARK: - Budgets
+
+    /// Every budget window overlapping the period: effective budget, spent, remaining, pace and status.
+    func drawBudgets(_ c: PDFComposer) throws {
+        try c.section("Budgets", keepWith: PDFTable.keepHeight(rows: figures.budgets.count))
+        guard !figures.budgets.isEmpty else { return try c.note("No budgets cover this period.") }
+        let rows: [[PDFTable.Cell]] = figures.budgets.map { b in
+            let name = b.categoryName ?? "Overall"
+            let moved = b.transfersIn - b.transfersOut
+            let effective = money(b.effective) + (moved == 0 ? "" : " *")
+            let used = b.percent.map { $0.fraction } ?? (b.spent > 0 ? 1 : 0)
+            let window = b.windowStart == figures.period.start && b.windowEnd == figures.period.end
+                ? "" : " · \(format.date(b.windowStart)) – \(format.date(b.windowEnd))"
+            return [
+                .text(name + window, bold: b.categoryName == nil),
+                .text(effective), .text(money(b.spent)),
+                .text(money(b.remaining), color: b.remaining < 0 ? PDFTheme.negative : PDFTheme.ink),
+                .bar(fraction: used, color: PDFTheme.color(for: b.status), label: percent(b.percent)),
+                .pill(statusLabel(b.status), PDFTheme.color(for: b.status)),
+            ]
+        }
+        let table = PDFTable(columns: [
+            .init(title: "Budget", weight: 24), .init(title: "Amount", weight: 21, align: .right),
+            .init(title: "Spent", weight: 14, align: .right), .init(title: "Left", weight: 14, align: .right),
+            .init(title: "Used", weight: 20), .init(title: "Status", weight: 12, align: .right),
+        ], rows: rows)
+        try c.draw(table, continuation: "Budgets (continued)")
+        let moved = figures.budgets.contains { $0.transfersIn != 0 || $0.transfersOut != 0 }
+        c.y += 4
+        try c.note("Amount is the base budget plus budget moved in, minus budget moved out"
+            + (moved ? " (marked *)." : ".") + " Projections assume the pace so far continues.")
+    }
+
+    func statusLabel(_ s: BudgetStatus) -> String {
+        switch s {
+        case .ok: return "OK"
+        case .warning: return "WARNING"
+        case .over: return "OVER"
+        }
+    }
+
+    // MARK: - Savings
+
+    /// Each savings goal's progress and what it needs per month.
+    func drawSavings(_ c: PDFComposer) throws {
+        try c.section("Savings goals", keepWith: PDFTable.keepHeight(rows: figures.savings.count))
+        guard !figures.savings.isEmpty else { return try c.note("No savings goals yet.") }
+        let rows: [[PDFTable.Cell]] = figures.savings.map { s in
+            let done = s.saved >= s.target
+            return [
+                .text(s.name), .text(money(s.saved, s.currency)), .text(money(s.target, s.currency)),
+                .bar(fraction: s.percent?.fraction ?? 0, color: done ? PDFTheme.positive : PDFTheme.accent,
+                     label: percent(s.percent)),
+                .text(s.dueOn.map { format.date($0) } ?? "No due date", color: s.dueOn == nil ? PDFTheme.muted : PDFTheme.ink),
+                .text(done ? "Reached" : (s.monthlyNeeded.map { money($0, s.currency) } ?? "–"),
+                      color: done ? PDFTheme.positive : PDFTheme.ink),
+            ]
+        }
+        let table = PDFTable(columns: [
+            .init(title: "Goal", weight: 27), .init(title: "Saved", weight: 15, align: .right),
+            .init(title: "Target", weight: 15, align: .right), .init(title: "Progress", weight: 21),
+            .init(title: "Due", weight: 15), .init(title: "Per month", weight: 15, align: .right),
+        ], rows: rows)
+        try c.draw(table, continuation: "Savings goals (continued)")
+    }
+}

@@ -1,0 +1,62 @@
+import EZAnalytics
+import EZCharts
+import EZCore
+
+extension StatementLayout {
+    /// Every row of the period (as transactions.csv lists them), running over pages with its header repeated.
+    func drawTransactions(_ c: PDFComposer) throws {
+        try c.section("Transactions", keepWith: PDFTable.headerHeight + 3 * PDFTable.rowHeight)
+        guard !figures.transactions.isEmpty else { return try c.note("No transactions in this period.") }
+        var rows: [[PDFTable.Cell]] = []
+        rows.reserveCapacity(figures.transactions.count)
+        for r in figures.transactions {
+            var description = r.description
+            if !r.group.isEmpty {
+                let payer = r.paidBy.isEmpty ? "" : ", paid by \(r.paidBy)"
+                description += (description.isEmpty ? "" : " · ") + "\(r.group)\(payer)"
+            }
+            let amount: PDFTable.Cell
+            switch r.kind {
+            case .income:
+                amount = .text("+" + money(r.counted), color: PDFTheme.positive)
+            case .expense:
+                amount = .text(money(-r.counted))
+            case .transfer:
+                amount = .text(money(r.amount, r.currency), color: PDFTheme.muted)
+            }
+            // A share of a group expense, or a row in another currency, says what the full row was.
+            if r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency) {
+                description += " (\(money(r.amount, r.currency)))"
+            }
+            let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : "Group share") : r.balance
+            rows.append([
+                .text(format.date(r.date), color: PDFTheme.muted), .text(description), .text(r.category),
+                .text(account, color: PDFTheme.muted), amount,
+            ])
+        }
+        let table = PDFTable(columns: [
+            .init(title: "Date", weight: 16), .init(title: "Description", weight: 37), .init(title: "Category", weight: 17),
+            .init(title: "Account", weight: 15), .init(title: "Amount", weight: 15, align: .right),
+        ], rows: rows, footer: [
+            .text("Net"), .text("\(figures.transactions.count) rows"), .text(""), .text(""),
+            .text(signedMoney(figures.kpis.net), color: figures.kpis.net < 0 ? PDFTheme.negative : PDFTheme.positive, bold: true),
+        ])
+        try c.draw(table, continuation: "Transactions (continued)")
+        c.y += 4
+        try c.note("Amounts count what each row adds to your income or expenses in \(figures.currency.code); "
+            + "for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero.")
+    }
+
+    /// Where the figures came from: the ledger's hash, the engine and the as-of date.
+    func drawProvenance(_ c: PDFComposer) throws {
+        try c.section("About this report", keepWith: 50)
+        let hash = String(provenance.ledgerSHA256.prefix(16))
+        var line = "Computed by ezreport \(provenance.engineVersion) from ledger SHA-256 \(hash)… "
+            + "for \(figures.period.name), as of \(format.date(provenance.asOf))."
+        let left = provenance.quarantined.count
+        if left > 0 {
+            line += " \(left) ledger row\(left == 1 ? " was" : "s were") left out because \(left == 1 ? "it breaks" : "they break") the ledger contract."
+        }
+        try c.paragraph(line, font: PDFTheme.font(8), color: PDFTheme.muted)
+    }
+}

@@ -1,0 +1,27 @@
+import EZAnalytics
+import EZCharts
+import EZCore
+
+/// The user's PDF statement: a cover with the KPIs under a header band coloured by the monthly
+/// limit's status, the charts, budgets, groups, family, savings goals, every transaction of the
+/// period, and a provenance note.
+///
+/// ```swift
+/// let bytes = try StatementPDF.render(figures, provenance: provenance)
+/// // write `bytes` to statement.pdf (atomically)
+/// ```
+///
+/// The paper is A4, or US Letter for US and Canadian locales. Money, percentages and dates follow
+/// the user's locale. Output is deterministic: the document's dates come from the as-of date, so
+/// the same figures always give the same bytes.
+public enum StatementPDF {
+    /// Renders the statement and returns the PDF's bytes.
+    ///
+    /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
+    public static func render(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [UInt8] {
+        let layout = StatementLayout(figures: figures, provenance: provenance)
+        // Pass 1 counts the pages so that pass 2 can print 'Page n of N'.
+        let pages = try layout.compose(measuring: true, totalPages: nil).pages
+        return try layout.compose(measuring: false, totalPages: pages).bytes
+    }
+}

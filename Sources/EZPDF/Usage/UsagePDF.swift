@@ -1,0 +1,194 @@
+import EZAnalytics
+import EZCharts
+import EZCore
+
+/// The admin usage report as a PDF: users, activity and volume per month, top categories, budget
+/// adherence, spend percentiles, group and family sizes and cohort retention.
+///
+/// Only aggregates: nothing in it identifies a person, and every figure about fewer than five
+/// users prints as `<5`.
+///
+/// ```swift
+/// let bytes = try UsagePDF.render(usage, provenance: provenance)
+/// ```
+public enum UsagePDF {
+    /// Renders the usage report and returns the PDF's bytes (A4, English, deterministic).
+    ///
+    /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
+    public static func render(_ usage: UsageFigures, provenance: ReportProvenance) throws -> [UInt8] {
+        let layout = UsageLayout(usage: usage, provenance: provenance)
+        let pages = try layout.compose(measuring: true, totalPages: nil).pages
+        return try layout.compose(measuring: false, totalPages: pages).bytes
+    }
+}
+
+/// Composes the usage report's pages (see ``UsagePDF``).
+struct UsageLayout {
+    let usage: UsageFigures
+    let provenance: ReportProvenance
+    /// Admin reports are written in English, with euros (or the chosen currency) in the en_GB style.
+    let format = LocaleFormat(locale: "en_GB")
+    let geometry = PageGeometry(paper: .a4)
+
+    /// `<5` for a withheld figure.
+    static let suppressed = "<5"
+
+    func count(_ g: Guarded<Int>) -> String { g.value.map { format.integer(Int64($0)) } ?? Self.suppressed }
+    func money(_ g: Guarded<Int64>) -> String { g.value.map { format.money($0, usage.currency) } ?? Self.suppressed }
+    /// A short amount for a crowded table: `€235.1k`.
+    func compact(_ g: Guarded<Int64>) -> String { g.value.map { format.compactMoney($0, usage.currency) } ?? Self.suppressed }
+    /// Whole currency units: `€1,107`.
+    func whole(_ g: Guarded<Int64>) -> String {
+        g.value.map { format.compactMoney($0, usage.currency, scaleReference: 0, fractionDigits: 0) } ?? Self.suppressed
+    }
+    func percent(_ g: Guarded<Percent>) -> String { g.value.map { format.percent($0) } ?? Self.suppressed }
+
+    func compose(measuring: Bool, totalPages: Int?) throws -> (pages: Int, bytes: [UInt8]) {
+        let periodLabel = PDFPeriodLabel.label(usage.period, format: format)
+        let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
+                                footerTitle: "EZWallet usage report · \(periodLabel) · aggregates only")
+        if !measuring {
+            try c.surface.setMetadata(PDFMetadata(
+                title: "EZWallet usage report — \(periodLabel)", author: "ezreport",
+                subject: "Aggregate usage for \(usage.period.name); no personal data",
+                keywords: "EZWallet, usage, admin, \(usage.period.name)",
+                creator: "ezreport \(provenance.engineVersion)", createDate: PDFDate.iso(usage.asOf)))
+        }
+        try drawCover(c, periodLabel: periodLabel)
+        try c.section("Charts", keepWith: PDFComposer.chartHeight)
+        for named in UsageCharts.charts(for: usage, locale: format.locale) where !named.chart.isEmpty {
+            try c.drawChart(named.chart, format: format)
+        }
+        try drawMonths(c)
+        try drawTopCategories(c)
+        try drawSizes(c)
+        try drawCohorts(c)
+        try c.section("About this report", keepWith: 50)
+        try c.paragraph("Computed by ezreport \(provenance.engineVersion) from ledger SHA-256 "
+            + "\(provenance.ledgerSHA256.prefix(16))… for \(usage.period.name), as of \(format.date(usage.asOf)). "
+            + "Figures about fewer than \(UsageFigures.minimumUsers) users are withheld and shown as \(Self.suppressed). "
+            + "Amounts are converted to \(usage.currency.code).", font: PDFTheme.font(8), color: PDFTheme.muted)
+        return (c.page, try c.finish())
+    }
+
+    private func drawCover(_ c: PDFComposer, periodLabel: String) throws {
+        try c.bookmark("Overview")
+        c.fill(Rect(x: 0, y: 0, width: geometry.width, height: 112), PDFTheme.neutralBand)
+        c.text("ADMIN · USAGE REPORT", font: PDFTheme.font(8, bold: true), at: Point(x: c.left, y: 34), width: c.width,
+               color: Color.white.withAlpha(0.82))
+        c.text("EZWallet usage · \(periodLabel)", font: PDFTheme.titleFont, at: Point(x: c.left, y: 48), width: c.width,
+               color: .white)
+        c.text("12 months to \(format.date(usage.period.end)) · as of \(format.date(usage.asOf)) · \(usage.currency.code)",
+               font: PDFTheme.subtitleFont, at: Point(x: c.left, y: 82), width: c.width, color: Color.white.withAlpha(0.9))
+        c.y = 132
+        guard let last = usage.months.last else { return try c.note("No usage recorded for this period.") }
+        let tiles = [("USERS", count(last.usersTotal)), ("ACTIVE", count(last.usersActive)), ("NEW", count(last.usersNew)),
+                     ("TRANSACTIONS", count(last.transactions)), ("VOLUME", money(last.volume))]
+        let gap = 8.0, height = 54.0
+        let w = (c.width - gap * 4) / 5
+        for (i, t) in tiles.enumerated() {
+            let x = c.left + Double(i) * (w + gap)
+            c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
+            c.text(t.0, font: PDFTheme.kpiLabelFont, at: Point(x: x + 10, y: c.y + 10), width: w - 20, color: PDFTheme.muted)
+            var size = 14.0
+            while size > 8 && c.measure(t.1, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
+            c.text(t.1, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 25), width: w - 20)
+        }
+        c.y += height + 6
+        try c.note("\(format.monthYearLabel(last.month)); nothing in this report identifies a person.")
+    }
+
+    private func drawMonths(_ c: PDFComposer) throws {
+        try c.section("Month by month", keepWith: PDFTable.keepHeight(rows: usage.months.count))
+        guard !usage.months.isEmpty else { return try c.note("No months to show.") }
+        let rows: [[PDFTable.Cell]] = usage.months.map { m in
+            [.text(format.monthYearLabel(m.month)), .text(count(m.usersTotal)), .text(count(m.usersNew)),
+             .text(count(m.usersDeleted)), .text(count(m.usersActive)), .text(count(m.mau)),
+             .text(count(m.transactions)), .text(compact(m.volume)), .text(percent(m.budgetsOverShare)),
+             .text(whole(m.spendP50)), .text(whole(m.spendP90))]
+        }
+        try c.draw(PDFTable(columns: [
+            .init(title: "Month", weight: 12), .init(title: "Total", weight: 8, align: .right),
+            .init(title: "New", weight: 7, align: .right), .init(title: "Left", weight: 7, align: .right),
+            .init(title: "Active", weight: 9, align: .right), .init(title: "MAU", weight: 8, align: .right),
+            .init(title: "Tx", weight: 9, align: .right), .init(title: "Volume", weight: 11, align: .right),
+            .init(title: "Over", weight: 9, align: .right),
+            .init(title: "p50", weight: 9, align: .right), .init(title: "p90", weight: 9, align: .right),
+        ], rows: rows), continuation: "Month by month (continued)")
+        c.y += 4
+        try c.note("Volume: expense volume in \(usage.currency.code). Over: share of budget windows ending in the month "
+            + "that went over. p50/p90: median and "
+            + "90th percentile of monthly spend per active user.")
+    }
+
+    private func drawTopCategories(_ c: PDFComposer) throws {
+        try c.section("Top categories", keepWith: PDFTable.keepHeight(rows: usage.topCategories.count))
+        guard !usage.topCategories.isEmpty else { return try c.note("No expenses in this period.") }
+        let top = usage.topCategories.compactMap { $0.volume.value }.max() ?? 0
+        try c.draw(PDFTable(columns: [
+            .init(title: "Category", weight: 34), .init(title: "Users", weight: 12, align: .right),
+            .init(title: "Volume", weight: 20, align: .right), .init(title: "Relative", weight: 34),
+        ], rows: usage.topCategories.map { cat in
+            let f = top > 0 ? Double(cat.volume.value ?? 0) / Double(top) : 0
+            return [.text(cat.name), .text(count(cat.users)), .text(money(cat.volume)),
+                    .bar(fraction: f, color: PDFTheme.accent, label: "")]
+        }), continuation: "Top categories (continued)")
+    }
+
+    private func drawSizes(_ c: PDFComposer) throws {
+        try c.section("Groups and families")
+        if usage.groupSizes.isEmpty && usage.familySizes.isEmpty { return try c.note("No groups or families yet.") }
+        let sizes = Set(usage.groupSizes.map(\.size) + usage.familySizes.map(\.size)).sorted()
+        let groups = Dictionary(usage.groupSizes.map { ($0.size, $0.count) }, uniquingKeysWith: { a, _ in a })
+        let families = Dictionary(usage.familySizes.map { ($0.size, $0.count) }, uniquingKeysWith: { a, _ in a })
+        try c.draw(PDFTable(columns: [
+            .init(title: "Members", weight: 20), .init(title: "Groups", weight: 20, align: .right),
+            .init(title: "Families", weight: 20, align: .right), .init(title: "", weight: 40),
+        ], rows: sizes.map { s in
+            [.text("\(s)"), .text(groups[s].map(count) ?? "0"), .text(families[s].map(count) ?? "0"), .text("")]
+        }), continuation: "Groups and families (continued)")
+    }
+
+    /// Cohort retention as a table shaded like a heat map (darker is more retained).
+    private func drawCohorts(_ c: PDFComposer) throws {
+        try c.section("Cohort retention", keepWith: 16 * Double(usage.cohorts.count + 1))
+        guard !usage.cohorts.isEmpty else { return try c.note("No sign-up cohorts in this period.") }
+        let months = usage.cohorts.map(\.retention.count).max() ?? 0
+        let cellCount = min(months, 12)
+        let labelWidth = 70.0, sizeWidth = 36.0
+        let cellWidth = (c.width - labelWidth - sizeWidth) / Double(max(1, cellCount))
+        let rowH = 16.0
+        try c.ensureSpace(rowH * Double(usage.cohorts.count + 1))
+        c.text("COHORT", font: PDFTheme.tableHeaderFont, at: Point(x: c.left, y: c.y + 3), width: labelWidth, color: PDFTheme.muted)
+        c.text("SIZE", font: PDFTheme.tableHeaderFont, at: Point(x: c.left + labelWidth, y: c.y + 3), width: sizeWidth - 4,
+               align: .right, color: PDFTheme.muted)
+        for k in 0..<cellCount {
+            c.text("+\(k)", font: PDFTheme.tableHeaderFont, at: Point(x: c.left + labelWidth + sizeWidth + Double(k) * cellWidth, y: c.y + 3),
+                   width: cellWidth, align: .center, color: PDFTheme.muted)
+        }
+        c.y += rowH
+        for row in usage.cohorts {
+            try c.ensureSpace(rowH)
+            c.text(format.monthYearLabel(row.month), font: PDFTheme.tableFont, at: Point(x: c.left, y: c.y + 3), width: labelWidth)
+            c.text(count(row.size), font: PDFTheme.tableFont, at: Point(x: c.left + labelWidth, y: c.y + 3),
+                   width: sizeWidth - 4, align: .right)
+            for (k, cell) in row.retention.prefix(cellCount).enumerated() {
+                let rect = Rect(x: c.left + labelWidth + sizeWidth + Double(k) * cellWidth + 1, y: c.y + 1,
+                                width: cellWidth - 2, height: rowH - 2)
+                let fill: Color
+                if let p = cell.value {
+                    fill = PDFTheme.accent.lightened(0.92 - 0.85 * min(1, max(0, p.fraction)))
+                } else {
+                    fill = PDFTheme.zebra
+                }
+                c.fill(rect, fill, radius: 2)
+                c.text(cell.value.map { format.wholePercent($0) } ?? Self.suppressed, font: PDFTheme.font(7),
+                       at: Point(x: rect.x, y: rect.y + 2.5), width: rect.width, align: .center,
+                       color: cell.value == nil ? PDFTheme.muted : fill.contrastingText)
+            }
+            c.y += rowH
+        }
+        c.y += 4
+        try c.note("Share of each sign-up month's users active k months later; \(Self.suppressed) where the cohort is too small to show.")
+    }
+}
