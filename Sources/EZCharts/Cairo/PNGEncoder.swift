@@ -23,8 +23,11 @@ public enum PNGEncoder {
         public init(level: Int32, filter: Filter, strategy: Int32 = 0) {
             self.level = level; self.filter = filter; self.strategy = strategy
         }
-        /// The default: fast and within the size budget for charts (see the report in the commit log).
-        public static let fast = Options(level: 2, filter: .up, strategy: 0)
+        /// The default: zlib level 1 without row filters. Measured on the statement charts
+        /// (1600 × 1000, loaded 2-core machine): 15.7 ms and 90.6 KB per chart against Cairo's
+        /// writer at 111 ms and 76.7 KB (1.18× the size). Flat chart colours compress better
+        /// unfiltered: deflate already matches the row above; the Up filter gave 99.9 KB.
+        public static let fast = Options(level: 1, filter: .none, strategy: 0)
         /// Smallest files, slowest.
         public static let small = Options(level: 9, filter: .up, strategy: 0)
     }
