@@ -86,7 +86,10 @@ let package = Package(
             path: "Tests/EZTestSupport"
         ),
         .testTarget(name: "EZCoreTests", dependencies: ["EZCore"]),
-        .testTarget(name: "EZLedgerTests", dependencies: ["EZCore", "EZLedger", "EZSample", "EZTestSupport"]),
+        .testTarget(
+            name: "EZLedgerTests",
+            dependencies: ["EZCore", "EZLedger", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "EZAnalyticsTests", dependencies: ["EZCore", "EZAnalytics", "EZLedger", "EZTestSupport"]),
         .testTarget(name: "EZRenderingTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport"]),
         .testTarget(name: "EZBatchTests", dependencies: ["EZCore", "EZLedger", "EZBatch", "EZTestSupport"]),

@@ -121,8 +121,9 @@ struct SamplePlan {
             let region = random.weighted(weights)
             let r = SampleCatalog.regions[region]
             let children = random.int(1...3)
-            // A family never takes the last id (kept for a soft-deleted user) nor the admin's.
-            if id > 1, id + 2 + children < count, random.chance(0.05) {
+            // A family never takes the last id (kept for a soft-deleted user) nor the admin's;
+            // every sample of a dozen users or more has at least one family.
+            if id > 1, id + 2 + children < count, random.chance(0.05) || (families.isEmpty && id >= 9) {
                 let last = random.below(r.lastNames.count)
                 let created = createdDay(&random)
                 var members: [(Int, Bool)] = []
@@ -220,7 +221,7 @@ struct SamplePlan {
                 members.append((p, joined, left))
             }
             members.sort { $0.index < $1.index }
-            let deleted: Int32? = random.chance(0.04) && activeFirst < activeLast
+            let deleted: Int32? = (random.chance(0.04) || (groups.count == 2 && count >= 3)) && activeFirst < activeLast
                 ? activeFirst + Int32(random.below(Int(activeLast - activeFirst))) : nil
             groups.append(SampleGroupPlan(kind: kind, name: random.pick(names), owner: owner, currency: currency,
                                           createdDay: created, deletedDay: deleted, activeFirst: activeFirst,

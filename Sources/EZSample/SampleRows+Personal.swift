@@ -41,7 +41,7 @@ extension SampleRows {
             try addBalance(.bank, it ? "Banca" : "Bank account", "bank", random.int(50_000...1_500_000))
             if random.chance(0.7) { try addBalance(.savings, it ? "Risparmi" : "Savings", "savings", random.int(0...2_000_000)) }
         }
-        if random.chance(0.05) {
+        if random.chance(0.05) || p.id == 2 {   // user 2 always has one, so every sample does
             let gone = plan.span.clamp(p.createdDay + Int32(random.int(30...300)))
             _ = try writer.balance(userId: p.id, name: "Old card", kind: "card", currency: p.currency, openingMinor: 0,
                                    createdAt: createdAt, deletedAt: localStamp(day: gone, second: 10 * 3600, zone: p.zone))
@@ -68,7 +68,7 @@ extension SampleRows {
         }
         // Some users had a 'Coffee' category they later deleted; rows filed under it count as 'Others'.
         var deletedCategory: (id: Int64, until: Int32)?
-        if !p.isChild, random.chance(0.1) {
+        if !p.isChild, random.chance(0.1) || p.id == 3 {
             let until = plan.span.clamp(max(p.createdDay, plan.span.first) + Int32(random.int(20...200)))
             let id = try writer.category(userId: p.id, name: "Coffee", color: "#6D4C41", important: false,
                                          position: spends.count, deletedAt: localStamp(day: until, second: 21 * 3600, zone: p.zone))
@@ -299,7 +299,7 @@ extension SampleRows {
                 let (balance, method) = payment(p, &random)
                 var category: Int64?
                 if let deletedCategory, day < deletedCategory.until, random.chance(0.4) { category = deletedCategory.id }
-                try row(p, &random, day: day, second: second(&random, from: random.chance(0.4) ? 12 : 19, to: random.chance(0.5) ? 15 : 23),
+                try row(p, &random, day: day, second: random.chance(0.4) ? second(&random, from: 12, to: 15) : second(&random, from: 19, to: 23),
                         bare: random.chance(0.03), kind: "expense", spend: .eatingOut, categoryId: category, balance: balance,
                         amount: p.price(random.skewed(350, 9_000)), method: method,
                         description: random.pick(SampleSpend.eatingOut.descriptions), deletable: true)
