@@ -51,3 +51,21 @@ final class ChartsCairoTests: XCTestCase {
         XCTAssertThrowsError(try surface.addOutline(name: "x", page: 1))
     }
 }
+
+extension ChartsCairoTests {
+    func testSamePDFDrawingGivesIdenticalBytes() throws {
+        func render() throws -> [UInt8] {
+            let surface = try CairoSurface(pdfInMemoryWidth: 595.276, height: 841.89)
+            try surface.setMetadata(PDFMetadata(title: "Statement", author: "ezreport", createDate: "2026-03-31T00:00:00Z"))
+            let ctx = try CairoContext(surface: surface)
+            let text = TextLayout(context: ctx, font: "Noto Sans 12")
+            text.text = "Caffè ☕ 東京 1.234,50 €"
+            text.draw(at: Point(x: 40, y: 40), color: .ink)
+            try ctx.showPage()
+            try surface.addOutline(name: "Summary", page: 1)
+            try surface.finish()
+            return try surface.pdfData()
+        }
+        XCTAssertEqual(try render(), try render())
+    }
+}

@@ -26,18 +26,24 @@ extension ChartRenderer {
             let rowH = min(22, body.height / Double(max(1, values.count)))
             let top = body.midY - rowH * Double(values.count) / 2
             let x = body.maxX - legendW + 12
-            let amountW = values.map { painter.measure(labels.full($0), .label).width }.max() ?? 0
-            let pctW = percents.map { painter.measure($0, .label).width }.max() ?? 0
+            let pctW = percents.map { painter.measure($0, .labelBold).width }.max() ?? 0
+            let longestName = data.categories.map { painter.measure($0, .label).width }.max() ?? 0
+            var amountW = values.map { painter.measure(labels.full($0), .label).width }.max() ?? 0
+            // In a narrow legend, names matter more than amounts: drop the amount column before
+            // names get cut short.
+            if legendW - 12 - 16 - amountW - pctW - 20 < min(longestName, 110) { amountW = 0 }
             for i in values.indices {
                 let cy = top + rowH * (Double(i) + 0.5)
                 ctx.setColor(colors[i % colors.count])
                 ctx.roundedRectangle(Rect(x: x, y: cy - 5, width: 10, height: 10), radius: 2)
                 ctx.fill()
-                let nameW = max(30, legendW - 12 - 16 - amountW - pctW - 20)
+                let nameW = max(30, legendW - 12 - 16 - amountW - pctW - (amountW > 0 ? 20 : 10))
                 painter.text(data.categories[i], .label, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
                              color: .ink, maxWidth: nameW)
-                painter.text(labels.full(values[i]), .label, anchor: Point(x: body.maxX - pctW - 10, y: cy), hAlign: 1,
-                             vAlign: 0.5, color: Palette.mutedText)
+                if amountW > 0 {
+                    painter.text(labels.full(values[i]), .label, anchor: Point(x: body.maxX - pctW - 10, y: cy), hAlign: 1,
+                                 vAlign: 0.5, color: Palette.mutedText)
+                }
                 painter.text(percents[i], .labelBold, anchor: Point(x: body.maxX, y: cy), hAlign: 1, vAlign: 0.5, color: .ink)
             }
         }
@@ -101,8 +107,8 @@ extension ChartRenderer {
             for l in side {
                 let edge = Point(x: center.x + cos(l.mid) * radius, y: center.y + sin(l.mid) * radius)
                 let elbow = Point(x: center.x + cos(l.mid) * (radius + 10), y: l.y)
-                let endX = center.x + (right ? 1 : -1) * (radius + 22)
-                let tip = Point(x: right ? max(endX, elbow.x + 6) : min(endX, elbow.x - 6), y: l.y)
+                // The label sits just beyond its elbow, close to its slice.
+                let tip = Point(x: elbow.x + (right ? 12 : -12), y: l.y)
                 ctx.setColor(Palette.axis); ctx.setLineWidth(0.9)
                 ctx.move(to: edge); ctx.line(to: elbow); ctx.line(to: tip); ctx.stroke()
                 painter.text(l.text, .label, anchor: Point(x: tip.x + (right ? 3 : -3), y: l.y), hAlign: right ? 0 : 1,

@@ -89,9 +89,9 @@ extension ChartRenderer {
                 ctx.fill()
             }
             if v > t && t > 0 {
-                // Where the budget ends, inside an over-spent bar.
-                ctx.strokeLine(from: Point(x: targetX, y: track.y - 3), to: Point(x: targetX, y: track.maxY + 3),
-                               color: .ink, width: 1.5)
+                // Where the budget ends, inside an over-spent bar: a white notch, unlike the dark pace marker.
+                ctx.strokeLine(from: Point(x: targetX, y: track.y), to: Point(x: targetX, y: track.maxY),
+                               color: .white, width: 2)
             }
             if let m = data.markers?[safe: i] ?? nil, t > 0 {
                 let mx = trackX + trackW * Double(min(Int64(span), max(0, m))) / span
