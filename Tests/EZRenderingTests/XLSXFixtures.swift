@@ -213,6 +213,16 @@ enum ExternalReader {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         let dir = NSTemporaryDirectory() + "ezreport-\(safe)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        made.append(dir)
         return dir
+    }
+
+    /// Directories made by ``temporaryDirectory(_:)`` (tests run one at a time).
+    nonisolated(unsafe) private static var made: [String] = []
+
+    /// Removes every directory made so far; called from the test classes' `tearDown`.
+    static func removeTemporaryDirectories() {
+        for dir in made { try? FileManager.default.removeItem(atPath: dir) }
+        made.removeAll()
     }
 }
