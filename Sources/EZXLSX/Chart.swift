@@ -48,7 +48,7 @@ final class Chart {
     /// Adds a series of `values` labelled by `categories`, named `name`; `dashed` draws its line
     /// dashed; `percentLabels` labels a pie's slices with their percentage and leader lines.
     func addSeries(name: String, categories: Range, values: Range, color: UInt32? = nil, dashed: Bool = false,
-                   percentLabels: Bool = false) throws(XLSXError) {
+                   percentLabels: Bool = false, pointColors: [UInt32] = []) throws(XLSXError) {
         try workbook.checkOpen("add chart series '\(name)'")
         guard let series = chart_add_series(handle, nil, nil) else {
             throw XLSXError(operation: "add chart series '\(name)'", context: workbook.path, message: "libxlsxwriter refused the series")
@@ -70,6 +70,23 @@ final class Chart {
             if dashed { line.dash_type = UInt8(LXW_CHART_LINE_DASH_DASH.rawValue) }
             chart_series_set_line(series, &line)
         }
+        if !pointColors.isEmpty {
+            // libxlsxwriter copies each point's fill, so these only need to live for the call.
+            var fills = pointColors.map { c -> lxw_chart_fill in
+                var f = lxw_chart_fill()
+                f.color = lxw_color_t(c)
+                return f
+            }
+            let status: lxw_error = fills.withUnsafeMutableBufferPointer { fillBuffer in
+                var points = (0..<fillBuffer.count).map { i in lxw_chart_point(line: nil, fill: fillBuffer.baseAddress! + i, pattern: nil) }
+                return points.withUnsafeMutableBufferPointer { pointBuffer in
+                    var list: [UnsafeMutablePointer<lxw_chart_point>?] = (0..<pointBuffer.count).map { pointBuffer.baseAddress! + $0 }
+                    list.append(nil)
+                    return list.withUnsafeMutableBufferPointer { chart_series_set_points(series, $0.baseAddress!) }
+                }
+            }
+            try status.check("colour chart points of '\(name)'", workbook.path)
+        }
         if percentLabels {
             chart_series_set_labels(series)
             chart_series_set_labels_options(series, 0, 0, 0)
@@ -83,6 +100,12 @@ final class Chart {
     func valueAxisFormat(_ code: String) throws(XLSXError) {
         try workbook.checkOpen("set chart axis format")
         code.withCString { chart_axis_set_num_format(handle.pointee.y_axis, $0) }
+    }
+
+    /// A number format for the category axis, e.g. `mmm yyyy` for dates.
+    func categoryAxisFormat(_ code: String) throws(XLSXError) {
+        try workbook.checkOpen("set chart axis format")
+        code.withCString { chart_axis_set_num_format(handle.pointee.x_axis, $0) }
     }
 
     /// Puts the legend at the bottom.

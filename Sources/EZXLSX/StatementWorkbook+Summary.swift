@@ -72,7 +72,8 @@ extension StatementWorkbook {
             try pie.title("Expenses by category, \(f.period.name)")
             let rows = firstShare...(firstShare + f.categories.folded.count - 1)
             try pie.addSeries(name: "Expenses", categories: .column(0, rows: rows, on: sheet.name),
-                              values: .column(1, rows: rows, on: sheet.name), percentLabels: true)
+                              values: .column(1, rows: rows, on: sheet.name), percentLabels: true,
+                              pointColors: f.categories.folded.map { Styles.rgb($0.color) ?? Styles.grey })
             try sheet.insert(pie, row: 3, column: 5, scale: (1.2, 1.2))
         }
         let points = f.trend.points.count
@@ -87,6 +88,7 @@ extension StatementWorkbook {
             try line.addSeries(name: "Expenses, 3-bucket average", categories: dates,
                                values: .column(6, rows: rows, on: trendSheet), color: Styles.grey, dashed: true)
             try line.valueAxisFormat(Styles.moneyCode(c))
+            try line.categoryAxisFormat(f.trend.bucket == .month ? "mmm yyyy" : "yyyy-mm-dd")
             try line.legendAtBottom()
             try sheet.insert(line, row: 22, column: 5, scale: (1.2, 1.2))
         }

@@ -26,6 +26,12 @@ final class Styles {
     static let green: UInt32 = 0x009E73
     static let grey: UInt32 = 0x7F7F7F
 
+    /// `#RRGGBB` as `0xRRGGBB`, or nil when malformed.
+    static func rgb(_ hex: String) -> UInt32? {
+        guard hex.utf8.count == 7, hex.hasPrefix("#") else { return nil }
+        return UInt32(hex.dropFirst(), radix: 16)
+    }
+
     init(_ book: Workbook) throws(XLSXError) {
         workbook = book
         title = try book.addFormat().bold().fontSize(16).fontColor(0x1F3864)

@@ -95,15 +95,18 @@ public enum UsageWorkbook {
         try users.addSeries(name: "Active", categories: months, values: .column(4, rows: rows, on: sheet.name), color: Styles.orange)
         try users.addSeries(name: "Deleted", categories: months, values: .column(3, rows: rows, on: sheet.name), color: Styles.grey)
         try users.legendAtBottom()
+        try users.categoryAxisFormat("mmm yyyy")
         try sheet.insert(users, row: n + 3, column: 0, scale: (1.3, 1.1))
         let transactions = try sheet.workbook.addChart(.column)
         try transactions.title("Transactions per month")
         try transactions.addSeries(name: "Transactions", categories: months, values: .column(6, rows: rows, on: sheet.name))
+        try transactions.categoryAxisFormat("mmm yyyy")
         try sheet.insert(transactions, row: n + 3, column: 7, scale: (1.1, 1.1))
         let volume = try sheet.workbook.addChart(.column)
         try volume.title("Expense volume per month (\(u.currency.code))")
         try volume.addSeries(name: "Volume", categories: months, values: .column(7, rows: rows, on: sheet.name))
         try volume.valueAxisFormat(Styles.moneyCode(u.currency))
+        try volume.categoryAxisFormat("mmm yyyy")
         try sheet.insert(volume, row: n + 21, column: 0, scale: (1.3, 1.1))
     }
 

@@ -6,6 +6,8 @@ import XCTest
 
 /// The statement CSV files, read back by Python's csv module (an independent reader).
 final class CSVStatementTests: XCTestCase {
+    override func tearDown() { ExternalReader.removeTemporaryDirectories() }
+
     /// The contract of docs/exports.md, spelled out independently of the implementation.
     let contract: [(String, String)] = [
         ("transactions.csv", "id,date,kind,category,balance,method,description,amount,currency,counted,report_currency,group,paid_by"),

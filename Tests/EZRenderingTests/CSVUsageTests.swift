@@ -6,6 +6,8 @@ import XCTest
 
 /// usage.csv, read back by Python's csv module.
 final class CSVUsageTests: XCTestCase {
+    override func tearDown() { ExternalReader.removeTemporaryDirectories() }
+
     func testUsageCSVHasTheContractColumnsAndSuppressedCellsAreLessThanFive() throws {
         let file = UsageCSV.file(for: RenderFixtures.usage())
         XCTAssertEqual(file.name, "usage.csv")

@@ -70,8 +70,10 @@ enum RenderFixtures {
         let total = expensesTotal
         let ordered = sums.sorted { $0.value.1 != $1.value.1 ? $0.value.1 > $1.value.1 : $0.key < $1.key }
         // Hand-checked: 51.4 + 22.6 + 19.4 + 6.6 = 100.0.
-        let rows = ordered.map { CategoryShare(name: $0.key, count: $0.value.0, amount: $0.value.1,
-                                               percent: Percent.of($0.value.1, total)!, color: "#0072B2") }
+        let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]
+        let rows = ordered.enumerated().map { i, c in
+            CategoryShare(name: c.key, count: c.value.0, amount: c.value.1, percent: Percent.of(c.value.1, total)!, color: palette[i % 4])
+        }
         return CategoryShares(total: total, rows: rows, folded: rows)
     }
 
@@ -213,6 +215,18 @@ enum ExternalReader {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         let dir = NSTemporaryDirectory() + "ezreport-\(safe)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        made.append(dir)
         return dir
+    }
+
+    /// Directories made by ``temporaryDirectory(_:)`` (tests run one at a time).
+    nonisolated(unsafe) private static var made: [String] = []
+
+    /// Removes every directory made so far; called from the test classes' `tearDown`.
+    /// Set `EZREPORT_KEEP_TEST_FILES=1` to keep them for a look.
+    static func removeTemporaryDirectories() {
+        if ProcessInfo.processInfo.environment["EZREPORT_KEEP_TEST_FILES"] != nil { made.removeAll(); return }
+        for dir in made { try? FileManager.default.removeItem(atPath: dir) }
+        made.removeAll()
     }
 }
