@@ -41,6 +41,14 @@ extension RateTable {
     }
 }
 
+/// Overflow-checked multiplication that reports the user it concerns.
+@inline(__always)
+func checkedMultiply(_ a: Int64, _ b: Int64, user: Int64, transaction: Int64? = nil) throws(AnalyticsError) -> Int64 {
+    let (r, o) = a.multipliedReportingOverflow(by: b)
+    if o { throw AnalyticsError(userId: user, transactionId: transaction, reason: "money overflow in \(a) × \(b)") }
+    return r
+}
+
 /// Overflow-checked addition that reports the user it concerns.
 @inline(__always)
 func checkedAdd(_ a: Int64, _ b: Int64, user: Int64, transaction: Int64? = nil) throws(AnalyticsError) -> Int64 {

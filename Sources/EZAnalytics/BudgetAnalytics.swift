@@ -59,7 +59,11 @@ enum BudgetAnalytics {
         let chosen = overall.filter { $0.kind == kind }.map(\.line)
         var limit: LimitStatus?
         if !chosen.isEmpty {
-            let eff = chosen.reduce(Int64(0)) { $0 &+ $1.effective }, spent = chosen.reduce(Int64(0)) { $0 &+ $1.spent }
+            var eff: Int64 = 0, spent: Int64 = 0
+            for c in chosen {
+                eff = try checkedAdd(eff, c.effective, user: view.userId)
+                spent = try checkedAdd(spent, c.spent, user: view.userId)
+            }
             let (p, st) = status(spent: spent, effective: eff)
             limit = LimitStatus(limit: eff, spent: spent, percent: p, status: st)
         }
@@ -88,7 +92,7 @@ enum BudgetAnalytics {
         let base = try converted(b.amountMinor)
         tIn = try converted(tIn)
         tOut = try converted(tOut)
-        let effective = base &+ tIn &- tOut
+        let effective = try checkedAdd(base, tIn, user: user) - tOut   // both terms ≥ 0: the difference fits
         var spent: Int64 = 0
         let lo = ws.dayNumber, hi = spentThrough.dayNumber
         for e in view.entries where e.kind == .expense && e.day >= lo && e.day <= hi {
@@ -102,7 +106,7 @@ enum BudgetAnalytics {
         let (percent, status) = status(spent: spent, effective: effective)
         return BudgetLine(budgetId: b.id, categoryName: category.map { view.categories.names[Int($0)] },
                           windowStart: ws, windowEnd: we, base: base, transfersIn: tIn, transfersOut: tOut,
-                          effective: effective, spent: spent, remaining: effective &- spent, percent: percent,
+                          effective: effective, spent: spent, remaining: try checkedAdd(effective, -spent, user: user), percent: percent,
                           expectedPercent: Percent.of(elapsed, days), projected: projected, status: status)
     }
 

@@ -200,6 +200,16 @@ struct LedgerView {
                 }
             }
         }
+        try checkBound()
+    }
+
+    /// Checks that the sum of every entry's counted amount fits in 64 bits. Every figure built
+    /// from the view sums a subset of these non-negative amounts (or subtracts one such sum from
+    /// another), so once this holds those sums cannot overflow and may use plain `&+`/`&-` in hot
+    /// loops; without it, a row with an absurd amount would wrap silently instead of failing.
+    private func checkBound() throws(AnalyticsError) {
+        var total: Int64 = 0
+        for e in entries { total = try checkedAdd(total, e.counted, user: userId) }
     }
 
     private static func row(_ tx: Transaction, day: CivilDate, category: String, balance: String, counted: Int64,

@@ -153,9 +153,10 @@ enum TrendBuilder {
             guard times > 0 else { continue }
             let amount = try ledger.rates.convert(rule.amountMinor, from: rule.currency, to: view.currency,
                                                   on: rule.ownerDate, user: view.userId, transaction: rule.transactionId)
-            due &+= amount &* times
+            due = try checkedAdd(due, try checkedMultiply(amount, times, user: view.userId, transaction: rule.transactionId),
+                                 user: view.userId, transaction: rule.transactionId)
         }
-        return max(spent, recurringSoFar &+ paced &+ due)
+        return max(spent, try checkedAdd(try checkedAdd(recurringSoFar, paced, user: view.userId), due, user: view.userId))
     }
 }
 

@@ -106,7 +106,7 @@ public struct UsageAccumulator: Sendable {
         for (c, amount) in byCategory.enumerated() where amount > 0 {
             let name = view.categories.names[c]
             let old = categories[name] ?? (0, 0)
-            categories[name] = (old.volume &+ amount, old.users + 1)
+            categories[name] = (try checkedAdd(old.volume, amount, user: user.id), old.users + 1)
         }
 
         // Budget windows ending in each month, in the user's own currency.

@@ -22,6 +22,19 @@ final class StatementKPITests: XCTestCase {
         XCTAssertEqual(s.transactions.filter { $0.kind == .expense }.reduce(0) { $0 + $1.counted }, s.kpis.expenses)
     }
 
+    func testSumsThatOverflowAreATypedErrorNeverAWrap() throws {
+        var f = LedgerFixture()
+        // Both in March: inside the 12-month trend but outside the period and the previous month,
+        // so only the trend's bucket sums would overflow.
+        f.add(.expense, Int64.max - 10, "2026-03-03T09:00:00Z")
+        f.add(.expense, 100, "2026-03-04T09:00:00Z")
+        XCTAssertThrowsError(try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))) { error in
+            guard let e = error as? AnalyticsError else { return XCTFail("expected AnalyticsError, got \(error)") }
+            XCTAssertEqual(e.userId, 1)
+            XCTAssertTrue(e.reason.hasPrefix("money overflow"), e.reason)
+        }
+    }
+
     func testAnInstantLateOnOctoberThirtyFirstUTCIsNovemberInRome() throws {
         var f = LedgerFixture()
         f.add(.expense, 700, "2026-10-31T23:30:00Z")
