@@ -27,7 +27,20 @@ final class LedgerReconciliationTests: XCTestCase {
 
     // MARK: - The independent model
 
-    private struct Expected { var income: Int64 = 0; var expenses: Int64 = 0 }
+    /// One row or share as the independent model sees it: the viewer's local date, kind, the
+    /// amount converted to the viewer's currency, and the viewer's category name.
+    private struct Entry { var day: String; var income: Bool; var amount: Int64; var category: String }
+
+    private struct Expected {
+        var entries: [Entry] = []
+        func income(_ prefix: String) -> Int64 { entries.filter { $0.income && $0.day.hasPrefix(prefix) }.reduce(0) { $0 + $1.amount } }
+        func expenses(_ prefix: String) -> Int64 { entries.filter { !$0.income && $0.day.hasPrefix(prefix) }.reduce(0) { $0 + $1.amount } }
+        func byCategory(_ prefix: String) -> [String: Int64] {
+            var out: [String: Int64] = [:]
+            for e in entries where !e.income && e.day.hasPrefix(prefix) && e.amount > 0 { out[e.category, default: 0] += e.amount }
+            return out
+        }
+    }
 
     private func localDate(_ text: String, zone: TimeZone) -> String {
         if text.count == 10 { return text }
@@ -59,29 +72,30 @@ final class LedgerReconciliationTests: XCTestCase {
         return NSDecimalNumber(decimal: rounded).int64Value
     }
 
-    private func expected(user: Int64, monthPrefix: String, _ db: Database) throws -> Expected {
+    private func expected(user: Int64, _ db: Database) throws -> Expected {
         let u = try Row.fetchOne(db, sql: "SELECT currency, timezone FROM users WHERE id = ?", arguments: [user])!
         let currency: String = u[0]
         let zone = TimeZone(identifier: u[1])!
+        let liveNames = Set(try String.fetchAll(db, sql: "SELECT name FROM categories WHERE user_id = ? AND deleted_at IS NULL", arguments: [user]))
         var out = Expected()
         for row in try Row.fetchAll(db, sql: """
-            SELECT kind, amount_minor, currency, occurred_at, group_id FROM transactions
-            WHERE user_id = ? AND deleted_at IS NULL AND kind IN ('income', 'expense') AND group_id IS NULL
+            SELECT t.kind, t.amount_minor, t.currency, t.occurred_at, CASE WHEN c.deleted_at IS NULL THEN c.name END
+            FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
+            WHERE t.user_id = ? AND t.deleted_at IS NULL AND t.kind IN ('income', 'expense') AND t.group_id IS NULL
             """, arguments: [user]) {
             let day = localDate(row[3], zone: zone)
-            guard day.hasPrefix(monthPrefix) else { continue }
             let amount = try convert(row[1], row[2], currency, on: day, db)
-            if (row[0] as String) == "income" { out.income += amount } else { out.expenses += amount }
+            out.entries.append(Entry(day: day, income: (row[0] as String) == "income", amount: amount, category: row[4] ?? "Others"))
         }
         // Shares of group expenses in the user's live groups, whoever paid.
         for row in try Row.fetchAll(db, sql: """
-            SELECT t.id, t.amount_minor, t.currency, t.occurred_at, pu.timezone, t.group_id
+            SELECT t.id, t.amount_minor, t.currency, t.occurred_at, pu.timezone, t.group_id, CASE WHEN c.deleted_at IS NULL THEN c.name END
             FROM transactions t JOIN users pu ON pu.id = t.user_id JOIN groups g ON g.id = t.group_id
+            LEFT JOIN categories c ON c.id = t.category_id
             WHERE t.deleted_at IS NULL AND pu.deleted_at IS NULL AND g.deleted_at IS NULL AND t.kind = 'expense'
               AND t.group_id IN (SELECT group_id FROM group_members WHERE user_id = ?)
             """, arguments: [user]) {
             let viewerDay = localDate(row[3], zone: zone)
-            guard viewerDay.hasPrefix(monthPrefix) else { continue }
             let payerDay = localDate(row[3], zone: TimeZone(identifier: row[4])!)
             let amount: Int64 = row[1]
             var share: Int64 = 0
@@ -104,27 +118,53 @@ final class LedgerReconciliationTests: XCTestCase {
                     share = amount / n + (Int64(i) < amount % n ? 1 : 0)
                 }
             }
-            if share > 0 { out.expenses += try convert(share, row[2], currency, on: payerDay, db) }
+            guard share > 0 else { continue }
+            let name: String = row[6] ?? "Others"
+            out.entries.append(Entry(day: viewerDay, income: false, amount: try convert(share, row[2], currency, on: payerDay, db),
+                                     category: liveNames.contains(name) ? name : "Others"))
         }
         return out
     }
 
     // MARK: - Tests
 
-    func testIncomeAndExpensesReconcileWithIndependentSQLForEveryUser() throws {
+    func testIncomeExpensesCategoriesTrendAndBudgetsReconcileWithIndependentSQLForEveryUser() throws {
         let ledger = try Ledger(path: Self.path)
         let period = try Period.parse("2026-09", asOf: CivilDate(year: 2026, month: 11, day: 1))
         let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         var checked = 0
         var nonZero = 0
+        var budgetsChecked = 0
         for ref in try ledger.userRefs() where !ref.deleted {
             let slice = try ledger.loadUser(id: ref.id, through: period.end)
             XCTAssertTrue(slice.quarantined.isEmpty, "the sample ledger should be clean")
             let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: CivilDate(year: 2026, month: 11, day: 1))
-            let want = try queue.read { try expected(user: ref.id, monthPrefix: "2026-09", $0) }
-            XCTAssertEqual(figures.kpis.income, want.income, "income of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.expenses, want.expenses, "expenses of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.net, want.income - want.expenses, "net of user \(ref.id)")
+            let want = try queue.read { try expected(user: ref.id, $0) }
+            XCTAssertEqual(figures.kpis.income, want.income("2026-09"), "income of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.expenses, want.expenses("2026-09"), "expenses of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.net, want.income("2026-09") - want.expenses("2026-09"), "net of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.previousExpenses, want.expenses("2026-08"), "previous month of user \(ref.id)")
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: figures.categories.rows.map { ($0.name, $0.amount) }), want.byCategory("2026-09"),
+                           "categories of user \(ref.id)")
+            for point in figures.trend.points {
+                let prefix = String(point.start.description.prefix(7))
+                XCTAssertEqual(point.expenses, want.expenses(prefix), "trend \(prefix) of user \(ref.id)")
+                XCTAssertEqual(point.income, want.income(prefix), "trend income \(prefix) of user \(ref.id)")
+            }
+            // Monthly category budgets: spent is the category's expenses in the month.
+            let monthly = try queue.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT b.id, c.name FROM budgets b JOIN categories c ON c.id = b.category_id
+                    WHERE b.user_id = ? AND b.period = 'month' AND c.deleted_at IS NULL
+                      AND b.starts_on <= '2026-09-01' AND (b.ends_on IS NULL OR b.ends_on >= '2026-09-30')
+                    """, arguments: [ref.id]).map { ($0[0] as Int64, $0[1] as String) }
+            }
+            for (budgetId, name) in monthly {
+                let line = figures.budgets.first { $0.budgetId == budgetId }
+                XCTAssertNotNil(line, "budget \(budgetId) of user \(ref.id) missing")
+                XCTAssertEqual(line?.spent, want.byCategory("2026-09")[name] ?? 0, "budget \(budgetId) spent of user \(ref.id)")
+                budgetsChecked += 1
+            }
             XCTAssertEqual(figures.categories.total, figures.kpis.expenses, "category total of user \(ref.id)")
             XCTAssertEqual(figures.categories.rows.reduce(0) { $0 + $1.amount }, figures.kpis.expenses)
             XCTAssertEqual(figures.transactions.filter { $0.kind == .expense }.reduce(0) { $0 + $1.counted }, figures.kpis.expenses,
@@ -134,6 +174,7 @@ final class LedgerReconciliationTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 30)
         XCTAssertGreaterThan(nonZero, 25, "the reconciliation must cover real spending, not empty statements")
+        XCTAssertGreaterThan(budgetsChecked, 20, "the reconciliation must cover real budgets")
     }
 
     func testGroupNetsAddUpToZeroAndMatchEveryMembersView() throws {
