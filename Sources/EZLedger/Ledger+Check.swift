@@ -22,17 +22,23 @@ public struct LedgerHealth: Sendable {
             .sorted { ($1.2, $0.0, $0.1) < ($0.2, $1.0, $1.1) }
     }
 
-    /// The reason with quoted values and numbers blanked, so that rows with the same problem group together.
+    /// The reason with quoted values and numeric tokens (ids, amounts, dates) blanked, so that rows
+    /// with the same problem group together: `splits add up to 900, not the amount 1000` →
+    /// `splits add up to #, not the amount #`. Words that contain digits (`ISO-8601`) are kept.
     static func reasonShape(_ reason: String) -> String {
-        var out = ""
+        var unquoted = ""
         var inQuote = false
         for ch in reason {
-            if ch == "'" { inQuote.toggle(); if inQuote { out += "'…'" }; continue }
-            if inQuote { continue }
-            out.append(ch.isNumber ? "#" : ch)
+            if ch == "'" { inQuote.toggle(); if inQuote { unquoted += "'…'" }; continue }
+            if !inQuote { unquoted.append(ch) }
         }
-        while out.contains("##") { out = out.replacingOccurrences(of: "##", with: "#") }
-        return out
+        return unquoted.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            guard let first = token.first, first.isNumber || (first == "-" && token.dropFirst().first?.isNumber == true) else {
+                return String(token)
+            }
+            let trailing = token.reversed().prefix { !$0.isNumber && !$0.isLetter }
+            return "#" + String(trailing.reversed())
+        }.joined(separator: " ")
     }
 }
 

@@ -144,3 +144,14 @@ final class RowValidationTests: XCTestCase {
         XCTAssertEqual(groups.first?.firstIds.count, 3)
     }
 }
+
+/// The check summary groups reasons by their shape, keeping words and blanking values.
+final class ReasonShapeTests: XCTestCase {
+    func testNumbersAndQuotedValuesAreBlankedButWordsWithDigitsStay() {
+        XCTAssertEqual(LedgerHealth.reasonShape("occurred_at 'yesterday' is not an ISO-8601 timestamp"),
+                       "occurred_at '…' is not an ISO-8601 timestamp")
+        XCTAssertEqual(LedgerHealth.reasonShape("splits add up to 900, not the amount 1000"), "splits add up to #, not the amount #")
+        XCTAssertEqual(LedgerHealth.reasonShape("no exchange rate USD→EUR on or before 2026-10-02"), "no exchange rate USD→EUR on or before #")
+        XCTAssertEqual(LedgerHealth.reasonShape("amount_minor must be a positive integer (got -5)"), "amount_minor must be a positive integer (got #)")
+    }
+}
