@@ -3,6 +3,7 @@ SWIFT ?= swift
 SAMPLE := samples/ledger.sqlite
 BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
 EZREPORT = $(BIN_DIR)/ezreport
+DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path)
 # The demo ledger: 50 users, 24 months ending October 2026; its statement is October's.
 SAMPLE_ARGS := --users 50 --months 24 --end 2026-10 --seed 1
 DEMO_ARGS := --period 2026-10 --as-of 2026-11-01
@@ -15,9 +16,11 @@ demo: setup build sample
 	$(EZREPORT) monthly --db $(SAMPLE) $(DEMO_ARGS) --out Reports
 	@echo "Reports written to Reports/2026-10/ (see Reports/README.md)"
 
-## test: the same set-up plus the test readers, then the whole test suite
-test: test-setup build sample
+## test: the same set-up (packages, build, sample ledger) plus the test readers, then the whole test suite.
+## It builds in debug only (the tests' configuration) and makes the sample with that build.
+test: test-setup
 	$(SWIFT) build --build-tests
+	@if [ ! -f $(SAMPLE) ]; then $(DEBUG_BIN)/ezreport sample --out $(SAMPLE) $(SAMPLE_ARGS); fi
 	$(SWIFT) test --skip-build
 
 setup:
