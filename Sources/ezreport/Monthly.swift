@@ -56,18 +56,12 @@ extension EZReport {
         var logFormat: String = "text"
 
         func validate() throws {
-            _ = try periodOptions().resolvedPeriod()
+            _ = try PeriodOptions.resolvePeriod(period, asOf: asOf)
             do { _ = try OutputFormat.parseList(formats) } catch { throw ValidationError("\(error)") }
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
             _ = try parsedUsers()
             _ = try parsedShard()
             guard RunLog.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
-        }
-
-        func periodOptions() throws -> PeriodOptions {
-            var p = try PeriodOptions.parse(["--period", period])
-            p.asOf = asOf
-            return p
         }
 
         func parsedUsers() throws -> [Int64]? {
@@ -87,9 +81,9 @@ extension EZReport {
         }
 
         func run() throws {
-            let p = try periodOptions()
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db),
-                                          period: try p.resolvedPeriod(), asOf: try p.resolvedAsOf(),
+                                          period: try PeriodOptions.resolvePeriod(period, asOf: asOf),
+                                          asOf: try PeriodOptions.resolveAsOf(asOf),
                                           formats: try OutputFormat.parseList(formats), durable: durable)
             let log = RunLog(format: RunLog.Format(rawValue: logFormat) ?? .text, quiet: quiet)
             let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: try parsedUsers(), jobs: jobs,
