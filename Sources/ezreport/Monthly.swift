@@ -38,7 +38,7 @@ extension EZReport {
         var users: String?
 
         @Option(name: .long, help: ArgumentHelp("Parallel workers (default: every core).", valueName: "n"))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        var jobs: Int?
 
         @Option(name: .long, help: ArgumentHelp("Handle only shard K of N (users whose id ≡ K mod N); join manifests with 'ezreport manifest merge'.", valueName: "K/N"))
         var shard: String?
@@ -58,7 +58,7 @@ extension EZReport {
         func validate() throws {
             _ = try PeriodOptions.resolvePeriod(period, asOf: asOf)
             do { _ = try OutputFormat.parseList(formats) } catch { throw ValidationError("\(error)") }
-            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
             _ = try parsedUsers()
             _ = try parsedShard()
             guard RunLog.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
@@ -86,7 +86,8 @@ extension EZReport {
                                           asOf: try PeriodOptions.resolveAsOf(asOf),
                                           formats: try OutputFormat.parseList(formats), durable: durable)
             let log = RunLog(format: RunLog.Format(rawValue: logFormat) ?? .text, quiet: quiet)
-            let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: try parsedUsers(), jobs: jobs,
+            let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: try parsedUsers(),
+                                             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                              shard: try parsedShard(), force: force)
             do {
                 let result = try MonthlyRun.run(options, log: log)
