@@ -9,20 +9,24 @@ extension EZReport {
         static let configuration = CommandConfiguration(
             abstract: "The scheduled run: every user's statement, the admin usage report and a manifest.",
             discussion: """
-                Writes <out>/<period>/users/<id>-<username>/ (statement.pdf, statement.xlsx, the CSV files,
-                charts/*.png), <out>/<period>/admin/usage.{pdf,xlsx,csv} and, last, <out>/<period>/manifest.json.
-                A re-run skips users whose inputs and files are unchanged; a killed run resumes where it stopped.
+                Writes <out>/<period>/users/<id>-<username>/ (statement.pdf, statement.xlsx,
+                the CSV files, charts/*.png), <out>/<period>/admin/usage.{pdf,xlsx,csv}
+                and, last, <out>/<period>/manifest.json. A re-run skips users whose inputs
+                and files are unchanged; a killed run resumes where it stopped.
 
                 Examples:
-                  ezreport monthly --db ledger.sqlite                       # last month, as of today
-                  ezreport monthly --db ledger.sqlite --period 2026-10 --as-of 2026-11-01 --jobs 2
-                  ezreport monthly --db ledger.sqlite --shard 0/4           # one of 4 machines
+                  # last month, as of today (the monthly schedule)
+                  ezreport monthly --db ledger.sqlite
+                  ezreport monthly --db ledger.sqlite --period 2026-10 \\
+                      --as-of 2026-11-01 --jobs 2
+                  # one of 4 machines; then 'ezreport manifest merge'
+                  ezreport monthly --db ledger.sqlite --shard 0/4
                 """
         )
 
         @OptionGroup var ledger: LedgerOptions
 
-        @Option(name: .long, help: ArgumentHelp("The period (default: last-month). Accepted: \(Period.acceptedForms).", valueName: "period"))
+        @Option(name: .long, help: ArgumentHelp("The period: \(Period.acceptedForms).", valueName: "period"))
         var period: String = "last-month"
 
         @Option(name: .customLong("as-of"), help: ArgumentHelp("The as-of date YYYY-MM-DD (default: today, UTC).", valueName: "date"))
