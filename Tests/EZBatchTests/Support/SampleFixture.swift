@@ -33,7 +33,8 @@ final class SampleFixture: @unchecked Sendable {
     let period = "2026-09"
     let asOf = "2026-10-01"
     /// A string found nowhere in the sample, planted in `markedUser`'s own descriptions.
-    let marker = "QZXMARKER4471"
+    let marker = SampleFixture.markerText
+    static let markerText = "QZXMARKER4471"
     let markedUser: Int64
     /// How many of the marked user's rows in the period carry the marker.
     let markedRows: Int
@@ -44,6 +45,7 @@ final class SampleFixture: @unchecked Sendable {
         // The marker goes to a live user in no family (whose rows a parent could see) and only on
         // their own rows outside groups (group members see group expenses by design).
         let db = try DatabaseQueue(path: ledger)
+        let marker = Self.markerText
         (markedUser, markedRows) = try db.write { db -> (Int64, Int) in
             let user = try Int64.fetchOne(db, sql: """
                 SELECT u.id FROM users u
