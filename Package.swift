@@ -93,6 +93,10 @@ let package = Package(
         .testTarget(name: "EZAnalyticsTests", dependencies: ["EZCore", "EZAnalytics", "EZLedger", "EZTestSupport"]),
         .testTarget(name: "EZRenderingTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["EZTestSupport"]),
-        .testTarget(name: "EZBatchTests", dependencies: ["EZCore", "EZLedger", "EZBatch", "EZTestSupport"]),
+        .testTarget(
+            name: "EZBatchTests",
+            dependencies: ["EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Golden"]
+        ),
     ]
 )

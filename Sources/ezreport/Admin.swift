@@ -9,8 +9,8 @@ extension EZReport {
         static let configuration = CommandConfiguration(
             abstract: "The admin usage report alone: aggregate figures only, nothing that identifies a person.",
             discussion: """
-                Writes <out>/<period>/admin/usage.pdf, usage.xlsx and usage.csv. Figures about fewer
-                than 5 users are suppressed and shown as '<5'.
+                Writes <out>/<period>/admin/usage.pdf, usage.xlsx and usage.csv. Figures
+                about fewer than 5 users are suppressed and shown as '<5'.
 
                 Example:
                   ezreport admin --db ledger.sqlite --period 2026-10

@@ -8,8 +8,9 @@ extension EZReport {
         static let configuration = CommandConfiguration(
             abstract: "Validate a ledger against the contract and summarise its data quality.",
             discussion: """
-                Prints the rows per table and the quarantined rows grouped by reason with their first ids.
-                Exit 0 when clean, 3 when rows were quarantined, 1 when the file cannot be used at all.
+                Prints the rows per table and the quarantined rows grouped by reason with
+                their first ids. Exit 0 when clean, 3 when rows were quarantined, 1 when
+                the file cannot be used at all.
 
                 Example:
                   ezreport check --db samples/ledger.sqlite

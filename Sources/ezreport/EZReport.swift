@@ -8,8 +8,9 @@ struct EZReport: AsyncParsableCommand {
         commandName: "ezreport",
         abstract: "Reports for EZWallet ledgers: monthly statements, on-demand exports and the admin usage report.",
         discussion: """
-            Exit codes: 0 done; 1 could not run at all (bad or unreadable ledger, unwritable output);
-            2 some users failed; 3 done, with quarantined rows; 64 bad arguments.
+            Exit codes: 0 done; 1 could not run at all (bad or unreadable ledger,
+            unwritable output); 2 some users failed; 3 done, with quarantined rows;
+            64 bad arguments.
             """,
         version: EngineVersion.current,
         subcommands: [Monthly.self, Export.self, Admin.self, Check.self, Sample.self, ManifestCommand.self]

@@ -10,8 +10,10 @@ extension EZReport {
             abstract: "Export one user's statement for a period, on demand.",
             discussion: """
                 Examples:
-                  ezreport export --db ledger.sqlite --user alice --period 2026-10 --format pdf --out -  > alice.pdf
-                  ezreport export --db ledger.sqlite --user 42 --period this-month --format all --out exports/42
+                  ezreport export --db ledger.sqlite --user alice --period 2026-10 \\
+                      --format pdf --out - > alice.pdf
+                  ezreport export --db ledger.sqlite --user 42 --period this-month \\
+                      --format all --out exports/42
                 """
         )
 

@@ -17,7 +17,8 @@ extension EZReport {
                 abstract: "Join the manifests of a sharded run into the manifest one run would write.",
                 discussion: """
                     Example:
-                      ezreport manifest merge Reports/2026-10/manifest.shard-*.json --out Reports/2026-10/manifest.json
+                      ezreport manifest merge Reports/2026-10/manifest.shard-*.json \\
+                          --out Reports/2026-10/manifest.json
                     """
             )
 

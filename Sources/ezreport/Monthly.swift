@@ -9,20 +9,24 @@ extension EZReport {
         static let configuration = CommandConfiguration(
             abstract: "The scheduled run: every user's statement, the admin usage report and a manifest.",
             discussion: """
-                Writes <out>/<period>/users/<id>-<username>/ (statement.pdf, statement.xlsx, the CSV files,
-                charts/*.png), <out>/<period>/admin/usage.{pdf,xlsx,csv} and, last, <out>/<period>/manifest.json.
-                A re-run skips users whose inputs and files are unchanged; a killed run resumes where it stopped.
+                Writes <out>/<period>/users/<id>-<username>/ (statement.pdf, statement.xlsx,
+                the CSV files, charts/*.png), <out>/<period>/admin/usage.{pdf,xlsx,csv}
+                and, last, <out>/<period>/manifest.json. A re-run skips users whose inputs
+                and files are unchanged; a killed run resumes where it stopped.
 
                 Examples:
-                  ezreport monthly --db ledger.sqlite                       # last month, as of today
-                  ezreport monthly --db ledger.sqlite --period 2026-10 --as-of 2026-11-01 --jobs 2
-                  ezreport monthly --db ledger.sqlite --shard 0/4           # one of 4 machines
+                  # last month, as of today (the monthly schedule)
+                  ezreport monthly --db ledger.sqlite
+                  ezreport monthly --db ledger.sqlite --period 2026-10 \\
+                      --as-of 2026-11-01 --jobs 2
+                  # one of 4 machines; then 'ezreport manifest merge'
+                  ezreport monthly --db ledger.sqlite --shard 0/4
                 """
         )
 
         @OptionGroup var ledger: LedgerOptions
 
-        @Option(name: .long, help: ArgumentHelp("The period (default: last-month). Accepted: \(Period.acceptedForms).", valueName: "period"))
+        @Option(name: .long, help: ArgumentHelp("The period: \(Period.acceptedForms).", valueName: "period"))
         var period: String = "last-month"
 
         @Option(name: .customLong("as-of"), help: ArgumentHelp("The as-of date YYYY-MM-DD (default: today, UTC).", valueName: "date"))
@@ -38,7 +42,7 @@ extension EZReport {
         var users: String?
 
         @Option(name: .long, help: ArgumentHelp("Parallel workers (default: every core).", valueName: "n"))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        var jobs: Int?
 
         @Option(name: .long, help: ArgumentHelp("Handle only shard K of N (users whose id ≡ K mod N); join manifests with 'ezreport manifest merge'.", valueName: "K/N"))
         var shard: String?
@@ -56,18 +60,12 @@ extension EZReport {
         var logFormat: String = "text"
 
         func validate() throws {
-            _ = try periodOptions().resolvedPeriod()
+            _ = try PeriodOptions.resolvePeriod(period, asOf: asOf)
             do { _ = try OutputFormat.parseList(formats) } catch { throw ValidationError("\(error)") }
-            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
             _ = try parsedUsers()
             _ = try parsedShard()
             guard RunLog.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
-        }
-
-        func periodOptions() throws -> PeriodOptions {
-            var p = try PeriodOptions.parse(["--period", period])
-            p.asOf = asOf
-            return p
         }
 
         func parsedUsers() throws -> [Int64]? {
@@ -87,12 +85,13 @@ extension EZReport {
         }
 
         func run() throws {
-            let p = try periodOptions()
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db),
-                                          period: try p.resolvedPeriod(), asOf: try p.resolvedAsOf(),
+                                          period: try PeriodOptions.resolvePeriod(period, asOf: asOf),
+                                          asOf: try PeriodOptions.resolveAsOf(asOf),
                                           formats: try OutputFormat.parseList(formats), durable: durable)
             let log = RunLog(format: RunLog.Format(rawValue: logFormat) ?? .text, quiet: quiet)
-            let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: try parsedUsers(), jobs: jobs,
+            let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: try parsedUsers(),
+                                             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                              shard: try parsedShard(), force: force)
             do {
                 let result = try MonthlyRun.run(options, log: log)

@@ -9,11 +9,13 @@ extension EZReport {
         static let configuration = CommandConfiguration(
             abstract: "Generate a realistic sample ledger that follows the contract (deterministic).",
             discussion: """
-                The same arguments give a byte-identical file. Refuses to overwrite an existing file.
+                The same arguments give a byte-identical file. Refuses to overwrite an
+                existing file.
 
                 Examples:
                   ezreport sample --out samples/ledger.sqlite
-                  ezreport sample --out /tmp/big.sqlite --users 10000 --months 24 --end 2026-10 --seed 7
+                  ezreport sample --out /tmp/big.sqlite --users 10000 --months 24 \\
+                      --end 2026-10 --seed 7
                 """
         )
 

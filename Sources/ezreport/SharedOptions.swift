@@ -19,15 +19,21 @@ struct PeriodOptions: ParsableArguments {
     var asOf: String?
 
     /// The as-of date, parsed.
-    func resolvedAsOf() throws -> CivilDate {
-        guard let text = asOf else { return Self.today() }
+    func resolvedAsOf() throws -> CivilDate { try Self.resolveAsOf(asOf) }
+
+    /// The period, resolved against the as-of date.
+    func resolvedPeriod() throws -> Period { try Self.resolvePeriod(period, asOf: asOf) }
+
+    /// `--as-of` text (nil: today) as a date, or a ValidationError naming the bad value.
+    static func resolveAsOf(_ text: String?) throws -> CivilDate {
+        guard let text else { return today() }
         guard let d = CivilDate(iso: text) else { throw ValidationError("invalid --as-of '\(text)': expected a date YYYY-MM-DD") }
         return d
     }
 
-    /// The period, resolved against the as-of date.
-    func resolvedPeriod() throws -> Period {
-        do { return try Period.parse(period, asOf: try resolvedAsOf()) } catch let e as PeriodError {
+    /// `--period` text resolved against `--as-of`, or a ValidationError naming the bad value.
+    static func resolvePeriod(_ text: String, asOf: String?) throws -> Period {
+        do { return try Period.parse(text, asOf: try resolveAsOf(asOf)) } catch let e as PeriodError {
             throw ValidationError(e.description)
         }
     }

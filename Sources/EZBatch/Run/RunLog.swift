@@ -61,7 +61,7 @@ public final class RunLog: @unchecked Sendable {
         switch format {
         case .json:
             var object: [String: String] = ["event": "summary"]
-            for (k, v) in fields { object[k] = v }
+            for (k, v) in fields { object[k.replacingOccurrences(of: " ", with: "_")] = v }   // snake_case keys for collectors
             emit(Self.json(object), newline: true)
         case .text:
             emit(fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "), newline: true)

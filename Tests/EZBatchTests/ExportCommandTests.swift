@@ -1,0 +1,82 @@
+import EZBatch
+import Foundation
+import GRDB
+import XCTest
+
+/// `ezreport export`: one user's statement on demand, to a folder or to standard output.
+final class ExportCommandTests: XCTestCase {
+    var fixture: SampleFixture!
+
+    override func setUpWithError() throws {
+        fixture = try SampleFixture.shared()
+    }
+
+    func export(_ user: String, _ extra: [String]) throws -> CLI.Outcome {
+        try CLI.run(["export", "--db", fixture.ledger, "--user", user, "--period", fixture.period, "--as-of", fixture.asOf] + extra)
+    }
+
+    func testPDFAndXLSXGoToStandardOutputWithTheirMagicBytes() throws {
+        let pdf = try export("\(fixture.markedUser)", ["--format", "pdf", "--out", "-"])
+        XCTAssertEqual(pdf.status, 0, pdf.stderr)
+        XCTAssertEqual(pdf.stdout.prefix(5), Data("%PDF-".utf8))
+        XCTAssertTrue(String(decoding: pdf.stdout.suffix(32), as: UTF8.self).contains("%%EOF"), "the whole PDF, not a part")
+        let xlsx = try export("\(fixture.markedUser)", ["--format", "xlsx", "--out", "-"])
+        XCTAssertEqual(xlsx.status, 0, xlsx.stderr)
+        XCTAssertEqual(xlsx.stdout.prefix(4), Data([0x50, 0x4B, 0x03, 0x04]))
+        XCTAssertEqual(xlsx.stderr, "")
+    }
+
+    func testExportToStandardOutputEqualsTheMonthlyRunsFile() throws {
+        let clean = try fixture.cleanRun()
+        let entry = try XCTUnwrap(try OutputTree.manifest(clean.folder).users.first { $0.id == fixture.markedUser })
+        let pdf = try export("\(fixture.markedUser)", ["--format", "pdf", "--out", "-"])
+        XCTAssertEqual(pdf.stdout, FileManager.default.contents(atPath: clean.folder + "/" + entry.folder + "/statement.pdf"))
+    }
+
+    func testCSVOrPNGToStandardOutputIsRejectedWithExitSixtyFour() throws {
+        for format in ["csv", "png", "all"] {
+            let run = try export("\(fixture.markedUser)", ["--format", format, "--out", "-"])
+            XCTAssertEqual(run.status, 64, format)
+            XCTAssertTrue(run.stdout.isEmpty)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains("--out -"), run.stderr)
+        }
+    }
+
+    func testExportByUsernameAndByIdWriteTheSameFiles() throws {
+        let db = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        // The hostile '../../etc' user, by name: the export lands in the folder given, nowhere else.
+        let (id, name): (Int64, String) = try db.read { db in
+            let r = try Row.fetchOne(db, sql: "SELECT id, username FROM users WHERE username = '../../etc'")!
+            return (r[0], r[1])
+        }
+        let byId = SampleFixture.scratch("export-id"), byName = SampleFixture.scratch("export-name")
+        let a = try export("\(id)", ["--format", "csv", "--out", byId])
+        let b = try export(name, ["--format", "csv", "--out", byName])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(b.status, 0, b.stderr)
+        let x = OutputTree.snapshot(byId), y = OutputTree.snapshot(byName)
+        XCTAssertTrue(x.keys.contains("transactions.csv"), "\(x.keys.sorted())")
+        XCTAssertEqual(x, y)
+        XCTAssertEqual(a.text.split(separator: "\n").map(String.init), x.keys.sorted().map { byId + "/" + $0 }.sorted(),
+                       "export prints the paths it wrote")
+        // The same bytes as the monthly run's CSV files for that user.
+        let clean = try fixture.cleanRun()
+        let entry = try XCTUnwrap(try OutputTree.manifest(clean.folder).users.first { $0.id == id })
+        for (path, data) in x {
+            XCTAssertEqual(FileManager.default.contents(atPath: clean.folder + "/" + entry.folder + "/" + path), data, path)
+        }
+    }
+
+    func testUnknownOrDeletedUserExitsOneWithOneLine() throws {
+        let deleted: Int64 = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
+            .read { try Int64.fetchOne($0, sql: "SELECT id FROM users WHERE deleted_at IS NOT NULL LIMIT 1")! }
+        for user in ["no-such-user", "\(deleted)"] {
+            let run = try export(user, ["--format", "pdf", "--out", "-"])
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertTrue(run.stdout.isEmpty)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains(user), run.stderr)
+        }
+    }
+}

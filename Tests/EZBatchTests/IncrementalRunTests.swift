@@ -1,0 +1,92 @@
+import EZBatch
+import Foundation
+import GRDB
+import XCTest
+
+/// Re-runs skip users whose inputs and files are unchanged, redo exactly the changed ones, and
+/// `--force` redoes everyone.
+final class IncrementalRunTests: XCTestCase {
+    func testRerunSkipsUnchangedUsersRedoesOnlyTheChangedOneAndForceRedoesAll() throws {
+        let fixture = try SampleFixture.shared()
+        let ledger = try fixture.copyOfLedger("incremental")
+        let out = SampleFixture.scratch("incremental-out")
+        let args = ["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
+                    "--formats", "pdf,csv", "--jobs", "2", "--quiet"]
+        let period = out + "/" + fixture.period
+
+        let first = try CLI.run(args)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let users = try OutputTree.manifest(period).users.count
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: first.stderr), 0, first.stderr)
+        let before = OutputTree.snapshot(period)
+        let stamps = try Self.modificationTimes(period)
+
+        // Nothing changed: everyone is skipped and no byte moves.
+        let again = try CLI.run(args)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: again.stderr), users, again.stderr)
+        XCTAssertEqual(OutputTree.snapshot(period), before)
+        let afterSkip = try Self.modificationTimes(period)
+        for (path, date) in stamps where path.hasPrefix("users/") {
+            XCTAssertEqual(afterSkip[path], date, "\(path) was rewritten although its user was skipped")
+        }
+
+        // One user's row changes: that user alone is re-rendered.
+        let manifest = try OutputTree.manifest(period)
+        // The marked user is in no family, so no parent's report draws on their rows.
+        let changed = try XCTUnwrap(manifest.users.first { $0.id == fixture.markedUser })
+        try DatabaseQueue(path: ledger).write { db in
+            try db.execute(sql: """
+                UPDATE transactions SET amount_minor = amount_minor + 100 WHERE id = (
+                  SELECT id FROM transactions WHERE user_id = ? AND kind = 'expense' AND group_id IS NULL AND deleted_at IS NULL
+                    AND occurred_at >= '2026-09-05' AND occurred_at < '2026-09-25' ORDER BY id LIMIT 1)
+                """, arguments: [changed.id])
+            XCTAssertEqual(db.changesCount, 1)
+        }
+        let third = try CLI.run(args)
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: third.stderr), users - 1, third.stderr)
+        let afterChange = try OutputTree.manifest(period)
+        let entry = try XCTUnwrap(afterChange.users.first { $0.id == changed.id })
+        XCTAssertEqual(entry.expensesMinor, changed.expensesMinor! + 100, "the changed user's figures were recomputed")
+        XCTAssertNotEqual(entry.fingerprint, changed.fingerprint)
+        let now = OutputTree.snapshot(period)
+        XCTAssertNotEqual(now[changed.folder + "/transactions.csv"], before[changed.folder + "/transactions.csv"])
+        for u in manifest.users where u.id != changed.id {
+            XCTAssertEqual(afterChange.users.first { $0.id == u.id }, u, "user \(u.id)'s entry changed")
+        }
+        let times = try Self.modificationTimes(period)
+        for (path, date) in stamps where path.hasPrefix("users/") && !path.hasPrefix(changed.folder + "/") {
+            XCTAssertEqual(times[path], date, "\(path) was rewritten although only user \(changed.id) changed")
+        }
+
+        // A file damaged on disk makes its user be redone even though the ledger did not change.
+        let victim = try XCTUnwrap(manifest.users.last { $0.id != changed.id })
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: period + "/" + victim.folder + "/categories.csv"))
+        let repaired = try CLI.run(args)
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: repaired.stderr), users - 1, repaired.stderr)
+        XCTAssertEqual(OutputTree.snapshot(period)[victim.folder + "/categories.csv"], before[victim.folder + "/categories.csv"])
+
+        // --force redoes everyone: the folder then equals a clean run of the changed ledger. (Before
+        // it, the skipped users' PDFs still name the ledger SHA-256 of the run that wrote them:
+        // the ledger file changed, their inputs did not.)
+        let forced = try CLI.run(args + ["--force"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: forced.stderr), 0, forced.stderr)
+        let fresh = SampleFixture.scratch("incremental-fresh")
+        var cleanArgs = args
+        cleanArgs[cleanArgs.firstIndex(of: out)!] = fresh
+        XCTAssertEqual(try CLI.run(cleanArgs).status, 0)
+        let forcedFiles = OutputTree.snapshot(period), freshFiles = OutputTree.snapshot(fresh + "/" + fixture.period)
+        XCTAssertEqual(forcedFiles.keys.sorted(), freshFiles.keys.sorted())
+        for (path, data) in freshFiles { XCTAssertEqual(forcedFiles[path], data, path) }
+    }
+
+    static func modificationTimes(_ folder: String) throws -> [String: Date] {
+        var out: [String: Date] = [:]
+        for path in OutputTree.snapshot(folder).keys {
+            out[path] = try FileManager.default.attributesOfItem(atPath: folder + "/" + path)[.modificationDate] as? Date
+        }
+        return out
+    }
+}

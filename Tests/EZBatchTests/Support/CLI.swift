@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// Runs the built `ezreport` executable as a separate process, the way a scheduler does.
+enum CLI {
+    /// What one run of the executable did.
+    struct Outcome {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        /// The standard output as text.
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// The package root, located from this source file.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `ezreport` executable built next to the test bundle (or `EZREPORT_BIN`).
+    static let binary: String? = {
+        var candidates: [String] = []
+        if let env = ProcessInfo.processInfo.environment["EZREPORT_BIN"] { candidates.append(env) }
+        for bundle in Bundle.allBundles + [Bundle.main] {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ezreport").path)
+            if let exe = bundle.executableURL {
+                candidates.append(exe.deletingLastPathComponent().appendingPathComponent("ezreport").path)
+            }
+        }
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/ezreport").path)
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// The executable, or a test failure explaining how to build it.
+    static func executable() throws -> String {
+        guard let binary else {
+            throw XCTSkip("the ezreport executable was not found next to the tests; run 'swift build --product ezreport' or set EZREPORT_BIN")
+        }
+        return binary
+    }
+
+    /// Starts `ezreport args…` with standard output and error sent to files; the caller waits.
+    static func start(_ args: [String], stdoutFile: String, stderrFile: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executable())
+        process.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["COLUMNS"] = "80"   // help text wraps at a fixed width, whatever terminal runs the tests
+        process.environment = env
+        FileManager.default.createFile(atPath: stdoutFile, contents: nil)
+        FileManager.default.createFile(atPath: stderrFile, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutFile)
+        process.standardError = FileHandle(forWritingAtPath: stderrFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs `ezreport args…` to completion.
+    @discardableResult
+    static func run(_ args: [String]) throws -> Outcome {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("stdout").path
+        let err = scratch.appendingPathComponent("stderr").path
+        let process = try start(args, stdoutFile: out, stderrFile: err)
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus,
+                       stdout: FileManager.default.contents(atPath: out) ?? Data(),
+                       stderr: String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self))
+    }
+
+    /// Runs an external tool (pdftotext, unzip) and returns its standard output.
+    static func tool(_ path: String, _ args: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(path) \(args) exited \(process.terminationStatus)"])
+        }
+        return data
+    }
+}
