@@ -1,3 +1,5 @@
+import EZCore
+
 /// The largest-remainder method: splitting an integer total in proportion to weights so that
 /// the parts add up to exactly the total.
 enum Apportion {
@@ -38,17 +40,10 @@ enum Apportion {
         return parts
     }
 
-    /// `n / d` rounded half-to-even (`d` ≠ 0).
+    /// `n / d` rounded half-to-even (`d` ≠ 0), clamped to 64 bits.
     @inline(__always)
     static func divideHalfEven(_ n: Int128, _ d: Int128) -> Int64 {
-        let (nn, dd) = d < 0 ? (-n, -d) : (n, d)
-        var q = nn / dd
-        let r = nn % dd
-        if r != 0 {
-            let twice = r.magnitude * 2
-            if twice > dd.magnitude || (twice == dd.magnitude && q % 2 != 0) { q += nn < 0 ? -1 : 1 }
-        }
-        return Int64(clamping: q)
+        Int64(clamping: MinorUnits.divideRoundingHalfEven(n, d))
     }
 
     /// The change from `base` to `current`, with no percent when the base is zero.

@@ -102,9 +102,12 @@ public enum MinorUnits {
         return (negative ? "-" : "") + String(whole) + "." + frac
     }
 
-    /// `numerator / denominator` rounded half-to-even (banker's rounding). `denominator` must be positive.
+    /// `numerator / denominator` rounded half-to-even (banker's rounding); `denominator` must not be 0.
+    ///
+    /// The one rounding rule of the engine: conversions, percentages, averages and paces all use it.
     public static func divideRoundingHalfEven(_ numerator: Int128, _ denominator: Int128) -> Int128 {
-        precondition(denominator > 0)
+        precondition(denominator != 0)
+        let (numerator, denominator) = denominator < 0 ? (-numerator, -denominator) : (numerator, denominator)
         var q = numerator / denominator
         let r = numerator % denominator
         if r == 0 { return q }

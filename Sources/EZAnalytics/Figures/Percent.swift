@@ -1,3 +1,5 @@
+import EZCore
+
 /// A percentage held exactly as tenths of a percent: `Percent(tenths: 125)` is 12.5 %.
 ///
 /// Reports show percentages with one decimal; keeping them as integers means they add up
@@ -10,7 +12,7 @@ public struct Percent: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// `part / whole` as a percentage rounded half-to-even to one decimal, or nil when `whole` is 0.
     public static func of(_ part: Int64, _ whole: Int64) -> Percent? {
         guard whole != 0 else { return nil }
-        let q = divideHalfEven(Int128(part) * 1000, Int128(whole))
+        let q = MinorUnits.divideRoundingHalfEven(Int128(part) * 1000, Int128(whole))
         return Percent(tenths: Int64(q))
     }
 
@@ -25,17 +27,6 @@ public struct Percent: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var fraction: Double { Double(tenths) / 1000 }
 
     public static func < (a: Percent, b: Percent) -> Bool { a.tenths < b.tenths }
-
-    static func divideHalfEven(_ n: Int128, _ d: Int128) -> Int128 {
-        let (nn, dd) = d < 0 ? (-n, -d) : (n, d)
-        var q = nn / dd
-        let r = nn % dd
-        if r != 0 {
-            let twice = r.magnitude * 2
-            if twice > dd.magnitude || (twice == dd.magnitude && q % 2 != 0) { q += nn < 0 ? -1 : 1 }
-        }
-        return q
-    }
 }
 
 /// A change between two amounts: absolute, and relative when the base is not zero.
