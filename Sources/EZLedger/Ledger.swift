@@ -5,7 +5,8 @@ import GRDB
 /// A ledger database opened read-only, checked against the contract.
 ///
 /// The connection is read-only and `PRAGMA query_only` is set, so no statement can change the
-/// file; a locked database is waited for (``busyTimeout``) and then reported as ``LedgerError/busy(path:seconds:)``.
+/// file; a locked database is waited for (``defaultBusyTimeout`` seconds unless told otherwise)
+/// and then reported as ``LedgerError/busy(path:seconds:)``.
 /// Each report's reads run inside one read transaction (``read(_:)``), so a report sees one
 /// consistent snapshot while the app goes on writing.
 ///
@@ -20,16 +21,19 @@ public final class Ledger: @unchecked Sendable {
     public let rates: RateTable
     /// Rate rows that break the contract.
     public let quarantinedRates: [QuarantinedRow]
-    /// Seconds a locked database is waited for before giving up.
-    public static let busyTimeout: Double = 10
+    /// Seconds a locked database is waited for before giving up, unless the caller says otherwise.
+    public static let defaultBusyTimeout: Double = 10
+    /// Seconds this ledger waits for a lock.
+    public let busyTimeout: Double
 
     let queue: DatabaseQueue
 
     /// Opens `path` read-only and checks it against the ledger contract.
     ///
     /// - Throws: ``LedgerError`` naming the file and what is wrong with it.
-    public init(path: String) throws(LedgerError) {
+    public init(path: String, busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) {
         self.path = path
+        self.busyTimeout = busyTimeout
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .cannotOpen(path: path, reason: "no such file")
@@ -41,14 +45,14 @@ public final class Ledger: @unchecked Sendable {
         }
         var config = Configuration()
         config.readonly = true
-        config.busyMode = .timeout(Ledger.busyTimeout)
+        config.busyMode = .timeout(busyTimeout)
         config.label = "ledger"
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
         } catch {
-            throw Ledger.classify(error, path: path)
+            throw Ledger.classify(error, path: path, busyTimeout: busyTimeout)
         }
         self.queue = queue
         do {
@@ -61,7 +65,7 @@ public final class Ledger: @unchecked Sendable {
         } catch let error as LedgerError {
             throw error
         } catch {
-            throw Ledger.classify(error, path: path)
+            throw Ledger.classify(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
@@ -72,12 +76,12 @@ public final class Ledger: @unchecked Sendable {
         } catch let error as LedgerError {
             throw error
         } catch {
-            throw Ledger.classify(error, path: path)
+            throw Ledger.classify(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
     /// Maps SQLite and GRDB errors to a ``LedgerError`` with the file's path.
-    static func classify(_ error: any Error, path: String) -> LedgerError {
+    static func classify(_ error: any Error, path: String, busyTimeout: Double) -> LedgerError {
         if let db = error as? DatabaseError {
             switch db.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:

@@ -21,7 +21,9 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
         case .cannotOpen(let p, let r): return "cannot open ledger '\(p)': \(r)"
         case .notADatabase(let p, let r): return "'\(p)' is not a usable SQLite ledger: \(r)"
         case .schemaMismatch(let p, let problem): return "ledger '\(p)' does not match the ledger contract: \(problem)"
-        case .busy(let p, let s): return "ledger '\(p)' stayed locked by another process for \(Int(s)) s; try again later"
+        case .busy(let p, let s):
+            let seconds = s == s.rounded() ? String(Int(s)) : String(s)
+            return "ledger '\(p)' stayed locked by another process for \(seconds) s; try again later"
         case .readFailed(let p, let r): return "reading ledger '\(p)' failed: \(r)"
         case .unknownUser(let p, let u): return "no user '\(u)' in ledger '\(p)'"
         }

@@ -91,6 +91,22 @@ final class LedgerOpeningTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: ledger.path)[.modificationDate] as? Date, attributesBefore)
     }
 
+    func testALockedLedgerIsWaitedForThenReportedAsBusy() throws {
+        let ledger = try TestLedger()
+        try ledger.user("alice")
+        let started = Date()
+        try ledger.db.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            XCTAssertThrowsError(try Ledger(path: ledger.path, busyTimeout: 0.5)) { error in
+                XCTAssertEqual(error as? LedgerError, .busy(path: ledger.path, seconds: 0.5))
+                XCTAssertEqual("\(error)", "ledger '\(ledger.path)' stayed locked by another process for 0.5 s; try again later")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.5, "the lock was not waited for")
+        XCTAssertNoThrow(try Ledger(path: ledger.path, busyTimeout: 0.5), "the ledger opens once the lock is gone")
+    }
+
     func testConnectionRefusesWrites() throws {
         let ledger = try TestLedger()
         let opened = try Ledger(path: ledger.path)
