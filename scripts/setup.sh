@@ -13,7 +13,7 @@ packages=(
   sqlite3                                         # benchmarks compare against the sqlite3 shell
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip)
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip)
 fi
 
 missing=()
