@@ -101,7 +101,12 @@ public enum MonthlyRun {
                 slots.withLock { $0[i] = outcome.entry }
                 if !outcome.skipped { journal.append(outcome.entry) }
                 if coversEveryone, let slice = outcome.ledger {
-                    usage.withLock { try? $0.add(slice) }
+                    let failure: (any Error)? = usage.withLock { acc in
+                        do { try acc.add(slice); return nil } catch { return error }
+                    }
+                    if let failure {
+                        log.event("admin report: a user was left out", ["user": "\(users[i].id)", "reason": "\(failure)"])
+                    }
                 }
                 if outcome.entry.status != "ok" {
                     log.event("user failed", ["user": "\(users[i].id)", "reason": outcome.entry.error ?? "unknown"])
