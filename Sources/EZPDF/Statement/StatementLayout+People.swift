@@ -69,7 +69,7 @@ extension StatementLayout {
         }
         try c.bookmark("Children", parent: sectionId)
         try c.draw(PDFTable(columns: [
-            .init(title: "Child", weight: 20), .init(title: "Income", weight: 15, align: .right, fit: true),
+            .init(title: "Child", weight: 20, fit: true), .init(title: "Income", weight: 15, align: .right, fit: true),
             .init(title: "Expenses", weight: 15, align: .right, fit: true), .init(title: "Top categories", weight: 45),
             .init(title: "Budgets", weight: 12, align: .right, fit: true),
         ], rows: rows), continuation: "Family (continued)")
