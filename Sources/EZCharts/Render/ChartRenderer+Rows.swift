@@ -57,6 +57,9 @@ extension ChartRenderer {
         }
     }
 
+    /// The space kept under progress rows for the marker's caption.
+    static let progressCaptionHeight = 16.0
+
     static func drawProgress(_ chart: Chart, painter: Painter, in body: Rect) {
         let ctx = painter.ctx
         let data = chart.data
@@ -65,11 +68,13 @@ extension ChartRenderer {
         let targets = data.targets ?? Array(repeating: 0, count: n)
         let notes = data.pointLabels ?? []
         let labelW = min(body.width * 0.26, (data.categories.map { painter.measure($0, .labelBold).width }.max() ?? 0) + 14)
-        let noteW = min(body.width * 0.36, (notes.map { painter.measure($0, .label).width }.max() ?? 0) + 14)
+        // The figures on the right are the point of the chart: they get the room they need, as long
+        // as the track keeps a third of the width (only then are they cut short).
+        let noteW = min(body.width - labelW - body.width / 3, (notes.map { painter.measure($0, .label).width }.max() ?? 0) + 14)
         let trackX = body.x + labelW, trackW = max(20, body.width - labelW - noteW)
-        let rowH = min(56, body.height / Double(max(1, n)))
+        let rowH = min(56, max(0, body.height - progressCaptionHeight) / Double(max(1, n)))
         let barH = max(5, min(16, rowH * 0.4))
-        let top = body.y + max(0, (body.height - rowH * Double(n) - 16) / 2)
+        let top = body.y + max(0, (body.height - rowH * Double(n) - progressCaptionHeight) / 2)
         let hasMarkers = data.markers?.contains { $0 != nil } ?? false
 
         for i in 0..<n {

@@ -10,6 +10,10 @@ struct PDFTable {
         /// Relative width (the table shares its width in proportion).
         var weight: Double
         var align: TextLayout.Alignment = .left
+        /// When true the column is as wide as its widest cell (or title) needs, up to a third of the
+        /// table; the other columns share what is left by weight. Dates, amounts and short names
+        /// are then never cut while a description takes the slack.
+        var fit: Bool = false
     }
 
     /// One cell.
@@ -33,6 +37,8 @@ struct PDFTable {
     static let rowHeight: Double = 15
     static let headerHeight: Double = 18
     static let cellPadding: Double = 5
+    /// The space left under a table.
+    static let spaceAfter: Double = 6
     /// Tables this short are never split over two pages.
     static let keepTogetherRows = 15
 
@@ -82,11 +88,37 @@ extension PDFComposer {
             y += 2
             drawRow(footer, aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.font(8, bold: true))
         }
+        // Air under the table, so that a note that follows does not touch its last row.
+        y += PDFTable.spaceAfter
     }
 
     private func columnWidths(_ table: PDFTable) -> [Double] {
         let total = table.columns.reduce(0) { $0 + $1.weight }
-        return table.columns.map { width * $0.weight / total }
+        let byWeight = table.columns.map { width * $0.weight / total }
+        guard table.columns.contains(where: \.fit) else { return byWeight }
+        var widths = byWeight
+        var fixed = 0.0
+        for (c, column) in table.columns.enumerated() where column.fit {
+            var need = measure(column.title.uppercased(), font: PDFTheme.tableHeaderFont).width
+            for row in table.rows + (table.footer.map { [$0] } ?? []) where c < row.count {
+                switch row[c] {
+                case .text(let s, _, let bold):
+                    need = max(need, measure(s, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont).width)
+                case .pill(let s, _):
+                    need = max(need, measure(s, font: PDFTheme.font(6.5, bold: true)).width + 10)
+                case .bar:
+                    need = max(need, byWeight[c] - 2 * PDFTable.cellPadding)
+                }
+            }
+            // A little more than the widest cell, so that neighbouring figures do not run together.
+            widths[c] = min(width / 3, (need + 2 * PDFTable.cellPadding + 8).rounded(.up))
+            fixed += widths[c]
+        }
+        let flexible = table.columns.filter { !$0.fit }.reduce(0) { $0 + $1.weight }
+        guard flexible > 0 else { return widths.map { $0 * width / fixed } }
+        let rest = max(0, width - fixed)
+        for (c, column) in table.columns.enumerated() where !column.fit { widths[c] = rest * column.weight / flexible }
+        return widths
     }
 
     private func drawHeader(_ table: PDFTable, widths: [Double]) {
@@ -94,7 +126,8 @@ extension PDFComposer {
         var x = left
         for (c, column) in table.columns.enumerated() {
             text(column.title.uppercased(), font: PDFTheme.tableHeaderFont,
-                 at: Point(x: x + PDFTable.cellPadding, y: y + 4.5), width: widths[c] - 2 * PDFTable.cellPadding,
+                 at: Point(x: x + PDFTable.cellPadding, y: centredTextTop(PDFTheme.tableHeaderFont, rowTop: y, height: h)),
+                 width: widths[c] - 2 * PDFTable.cellPadding,
                  align: column.align, color: PDFTheme.muted)
             x += widths[c]
         }
@@ -102,23 +135,31 @@ extension PDFComposer {
         y += h
     }
 
+    /// The top of a line of `font` centred in a row of `height` at `rowTop`, from the font's real
+    /// line height (a fixed offset put Noto Sans so low that the next row's stripe cut its descenders).
+    func centredTextTop(_ font: String, rowTop: Double, height: Double) -> Double {
+        rowTop + (height - measure("Hg", font: font).height) / 2
+    }
+
     private func drawRow(_ cells: [PDFTable.Cell], aligns: [TextLayout.Alignment], widths: [Double], font: String) {
         let pad = PDFTable.cellPadding
+        let textTop = centredTextTop(font, rowTop: y, height: PDFTable.rowHeight)
+        let boldTop = centredTextTop(PDFTheme.font(8, bold: true), rowTop: y, height: PDFTable.rowHeight)
         var x = left
         for (c, cell) in cells.enumerated() where c < widths.count {
             let inner = widths[c] - 2 * pad
             let align = aligns[c]
             switch cell {
             case .text(let s, let color, let bold):
-                text(s, font: bold ? PDFTheme.font(8, bold: true) : font, at: Point(x: x + pad, y: y + 2.5),
+                text(s, font: bold ? PDFTheme.font(8, bold: true) : font, at: Point(x: x + pad, y: bold ? boldTop : textTop),
                      width: inner, align: align, color: color)
             case .pill(let s, let color):
                 let size = measure(s, font: PDFTheme.font(6.5, bold: true))
                 let pillWidth = min(inner, size.width + 10)
                 let px = (align) == .right ? x + widths[c] - pad - pillWidth : x + pad
-                fill(Rect(x: px, y: y + 2.5, width: pillWidth, height: 10.5), color, radius: 5.25)
-                text(s, font: PDFTheme.font(6.5, bold: true), at: Point(x: px, y: y + 3.2), width: pillWidth,
-                     align: .center, color: color.contrastingText)
+                fill(Rect(x: px, y: y + 2.25, width: pillWidth, height: 10.5), color, radius: 5.25)
+                text(s, font: PDFTheme.font(6.5, bold: true), at: Point(x: px, y: centredTextTop(PDFTheme.font(6.5, bold: true), rowTop: y + 2.25, height: 10.5)),
+                     width: pillWidth, align: .center, color: color.contrastingText)
             case .bar(let fraction, let color, let label):
                 let labelWidth = 40.0
                 let barWidth = max(10, inner - labelWidth - 4)
@@ -126,7 +167,7 @@ extension PDFComposer {
                 fill(track, PDFTheme.rule, radius: 2.5)
                 let f = min(1, max(0, fraction))
                 if f > 0 { fill(Rect(x: track.x, y: track.y, width: max(5, barWidth * f), height: 5), color, radius: 2.5) }
-                text(label, font: font, at: Point(x: track.maxX + 4, y: y + 2.5), width: labelWidth, align: .right)
+                text(label, font: font, at: Point(x: track.maxX + 4, y: textTop), width: labelWidth, align: .right)
             }
             x += widths[c]
         }

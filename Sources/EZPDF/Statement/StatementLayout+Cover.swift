@@ -66,7 +66,7 @@ extension StatementLayout {
     /// Five tiles: income, expenses, net, savings rate, and the change against the previous period.
     private func drawKPITiles(_ c: PDFComposer) throws {
         let k = figures.kpis
-        let previousName = figures.period.kind == .month ? "last month" : "last period"
+        let previousName = figures.period.kind == .month ? "LAST MONTH" : "LAST PERIOD"
         var changeValue = "–"
         var changeColor = PDFTheme.ink
         if let p = k.expensesChange.percent {
@@ -80,22 +80,26 @@ extension StatementLayout {
             ("EXPENSES", money(k.expenses), PDFTheme.ink, "\(figures.categories.rows.count) categories"),
             ("NET", signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, "after expenses"),
             ("SAVINGS RATE", percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? "no income" : "of income"),
-            ("EXPENSE CHANGE", changeValue, changeColor, "vs \(previousName)"),
+            // "EXPENSE CHANGE" did not fit a tile: the label says against what, the detail says what.
+            ("VS \(previousName)", changeValue, changeColor, "change in expenses"),
         ]
         let gap = 8.0, height = 66.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)
         for (i, t) in tiles.enumerated() {
             let x = c.left + Double(i) * (w + gap)
             c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
-            c.text(t.label, font: PDFTheme.kpiLabelFont, at: Point(x: x + 10, y: c.y + 10), width: w - 20,
-                   color: PDFTheme.muted)
+            // Labels shrink a little rather than being cut ('SAVINGS RATE' in a narrow tile).
+            let labelSize = c.fittingSize(t.label, bold: true, size: 7.5, minimum: 6.5, width: w - 20)
+            c.text(t.label, font: PDFTheme.font(labelSize, bold: true), at: Point(x: x + 10, y: c.y + 10 + (7.5 - labelSize) / 2),
+                   width: w - 20, color: PDFTheme.muted)
             // The value shrinks to fit its tile rather than being cut.
             var size = 14.0
             while size > 8 && c.measure(t.value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
             c.text(t.value, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 24 + (14 - size) / 2),
                    width: w - 20, color: t.color)
-            c.text(t.detail, font: PDFTheme.font(7), at: Point(x: x + 10, y: c.y + 48), width: w - 20,
-                   color: PDFTheme.muted)
+            let detailSize = c.fittingSize(t.detail, bold: false, size: 7, minimum: 6, width: w - 20)
+            c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + 48 + (7 - detailSize) / 2),
+                   width: w - 20, color: PDFTheme.muted)
         }
         c.y += height + 12
     }

@@ -23,9 +23,10 @@ extension StatementLayout {
                 ]
             }
             try c.draw(PDFTable(columns: [
-                .init(title: "Member", weight: 32), .init(title: "Paid", weight: 17, align: .right),
-                .init(title: "Share", weight: 17, align: .right), .init(title: "Net (period)", weight: 17, align: .right),
-                .init(title: "Outstanding", weight: 22, align: .right),
+                .init(title: "Member", weight: 32), .init(title: "Paid", weight: 17, align: .right, fit: true),
+                .init(title: "Share", weight: 17, align: .right, fit: true),
+                .init(title: "Net (period)", weight: 17, align: .right, fit: true),
+                .init(title: "Outstanding", weight: 22, align: .right, fit: true),
             ], rows: rows), continuation: "\(g.name) (continued)")
             try c.note("Outstanding is what each member is owed (+) or owes (−) since the group began.")
             if g.settlement.transfers.isEmpty {
@@ -68,9 +69,9 @@ extension StatementLayout {
         }
         try c.bookmark("Children", parent: sectionId)
         try c.draw(PDFTable(columns: [
-            .init(title: "Child", weight: 20), .init(title: "Income", weight: 15, align: .right),
-            .init(title: "Expenses", weight: 15, align: .right), .init(title: "Top categories", weight: 40),
-            .init(title: "Budgets", weight: 12, align: .right),
+            .init(title: "Child", weight: 20, fit: true), .init(title: "Income", weight: 15, align: .right, fit: true),
+            .init(title: "Expenses", weight: 15, align: .right, fit: true), .init(title: "Top categories", weight: 45),
+            .init(title: "Budgets", weight: 12, align: .right, fit: true),
         ], rows: rows), continuation: "Family (continued)")
         let over = family.children.flatMap { child in child.overBudgets.map { (child.username, $0) } }
         if !over.isEmpty {
@@ -78,8 +79,8 @@ extension StatementLayout {
             try c.subsection("Budgets exceeded", keepWith: PDFTable.rowHeight * 2)
             try c.draw(PDFTable(columns: [
                 .init(title: "Child", weight: 18), .init(title: "Budget", weight: 18),
-                .init(title: "Window", weight: 32), .init(title: "Budget", weight: 13, align: .right),
-                .init(title: "Spent", weight: 13, align: .right), .init(title: "Used", weight: 11, align: .right),
+                .init(title: "Window", weight: 32, fit: true), .init(title: "Amount", weight: 13, align: .right, fit: true),
+                .init(title: "Spent", weight: 13, align: .right, fit: true), .init(title: "Used", weight: 11, align: .right, fit: true),
             ], rows: over.map { name, b in
                 [.text(name), .text(b.categoryName ?? "Overall"),
                  .text("\(format.date(b.windowStart)) – \(format.date(b.windowEnd))", color: PDFTheme.muted),

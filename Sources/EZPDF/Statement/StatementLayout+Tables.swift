@@ -10,13 +10,15 @@ extension StatementLayout {
         try c.section("Spending by category", keepWith: PDFTable.keepHeight(rows: figures.categories.rows.count, footer: true))
         let shares = figures.categories
         guard !shares.rows.isEmpty else { return try c.note("No expenses in this period.") }
-        let rows: [[PDFTable.Cell]] = shares.rows.map { s in
+        // Bars in the charts' colours (the pie's and the stacked bars'), not the ledger's own
+        // category colours, so that Housing is the same blue in the pie and in this table.
+        let rows: [[PDFTable.Cell]] = shares.rows.enumerated().map { i, s in
             [.text(s.name), .plain(String(s.count)), .text(money(s.amount)),
-             .bar(fraction: s.percent.fraction, color: Color(hex: s.color) ?? PDFTheme.accent, label: percent(s.percent))]
+             .bar(fraction: s.percent.fraction, color: Palette.color(i), label: percent(s.percent))]
         }
         let table = PDFTable(
-            columns: [.init(title: "Category", weight: 36), .init(title: "Rows", weight: 8, align: .right),
-                      .init(title: "Amount", weight: 20, align: .right), .init(title: "Share", weight: 36)],
+            columns: [.init(title: "Category", weight: 36), .init(title: "Rows", weight: 8, align: .right, fit: true),
+                      .init(title: "Amount", weight: 20, align: .right, fit: true), .init(title: "Share", weight: 36)],
             rows: rows,
             footer: [.text("Total"), .text(String(shares.rows.reduce(0) { $0 + $1.count })), .text(money(shares.total)),
                      .text("")])
@@ -45,9 +47,9 @@ extension StatementLayout {
             ]
         }
         let table = PDFTable(columns: [
-            .init(title: "Budget", weight: 24), .init(title: "Amount", weight: 21, align: .right),
-            .init(title: "Spent", weight: 14, align: .right), .init(title: "Left", weight: 14, align: .right),
-            .init(title: "Used", weight: 20), .init(title: "Status", weight: 12, align: .right),
+            .init(title: "Budget", weight: 30), .init(title: "Amount", weight: 21, align: .right, fit: true),
+            .init(title: "Spent", weight: 14, align: .right, fit: true), .init(title: "Left", weight: 14, align: .right, fit: true),
+            .init(title: "Used", weight: 20), .init(title: "Status", weight: 12, align: .right, fit: true),
         ], rows: rows)
         try c.draw(table, continuation: "Budgets (continued)")
         let moved = figures.budgets.contains { $0.transfersIn != 0 || $0.transfersOut != 0 }
@@ -82,9 +84,9 @@ extension StatementLayout {
             ]
         }
         let table = PDFTable(columns: [
-            .init(title: "Goal", weight: 27), .init(title: "Saved", weight: 15, align: .right),
-            .init(title: "Target", weight: 15, align: .right), .init(title: "Progress", weight: 21),
-            .init(title: "Due", weight: 15), .init(title: "Per month", weight: 15, align: .right),
+            .init(title: "Goal", weight: 27), .init(title: "Saved", weight: 15, align: .right, fit: true),
+            .init(title: "Target", weight: 15, align: .right, fit: true), .init(title: "Progress", weight: 21),
+            .init(title: "Due", weight: 15, fit: true), .init(title: "Per month", weight: 15, align: .right, fit: true),
         ], rows: rows)
         try c.draw(table, continuation: "Savings goals (continued)")
     }

@@ -35,8 +35,9 @@ extension StatementLayout {
             ])
         }
         let table = PDFTable(columns: [
-            .init(title: "Date", weight: 16), .init(title: "Description", weight: 37), .init(title: "Category", weight: 17),
-            .init(title: "Account", weight: 15), .init(title: "Amount", weight: 15, align: .right),
+            .init(title: "Date", weight: 16, fit: true), .init(title: "Description", weight: 37),
+            .init(title: "Category", weight: 17, fit: true), .init(title: "Account", weight: 15, fit: true),
+            .init(title: "Amount", weight: 15, align: .right, fit: true),
         ], rows: rows, footer: [
             .text("Net"), .text("\(figures.transactions.count) rows"), .text(""), .text(""),
             .text(signedMoney(figures.kpis.net), color: figures.kpis.net < 0 ? PDFTheme.negative : PDFTheme.positive, bold: true),
@@ -49,7 +50,6 @@ extension StatementLayout {
 
     /// Where the figures came from: the ledger's hash, the engine and the as-of date.
     func drawProvenance(_ c: PDFComposer) throws {
-        try c.section("About this report", keepWith: 50)
         let hash = String(provenance.ledgerSHA256.prefix(16))
         var line = "Computed by ezreport \(provenance.engineVersion) from ledger SHA-256 \(hash)… "
             + "for \(figures.period.name), as of \(format.date(provenance.asOf))."
@@ -57,6 +57,8 @@ extension StatementLayout {
         if left > 0 {
             line += " \(left) ledger row\(left == 1 ? " was" : "s were") left out because \(left == 1 ? "it breaks" : "they break") the ledger contract."
         }
+        // Kept with just its own lines, so that it does not take a page of its own when it fits.
+        try c.section("About this report", keepWith: c.measure(line, font: PDFTheme.font(8), width: c.width, maxLines: nil).height)
         try c.paragraph(line, font: PDFTheme.font(8), color: PDFTheme.muted)
     }
 }

@@ -55,10 +55,9 @@ struct UsageLayout {
                 creator: "ezreport \(provenance.engineVersion)", createDate: PDFDate.iso(usage.asOf)))
         }
         try drawCover(c, periodLabel: periodLabel)
-        try c.section("Charts", keepWith: PDFComposer.chartHeight)
-        for named in UsageCharts.charts(for: usage, locale: format.locale) where !named.chart.isEmpty {
-            try c.drawChart(named.chart, format: format)
-        }
+        let charts = UsageCharts.charts(for: usage, locale: format.locale).map(\.chart).filter { !$0.isEmpty }
+        try c.section("Charts", keepWith: charts.first.map { c.chartHeight(for: $0) } ?? 20)
+        try c.drawCharts(charts, format: format)
         try drawMonths(c)
         try drawTopCategories(c)
         try drawSizes(c)
@@ -89,7 +88,10 @@ struct UsageLayout {
         for (i, t) in tiles.enumerated() {
             let x = c.left + Double(i) * (w + gap)
             c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
-            c.text(t.0, font: PDFTheme.kpiLabelFont, at: Point(x: x + 10, y: c.y + 10), width: w - 20, color: PDFTheme.muted)
+            // 'TRANSACTIONS' shrinks a little to fit its tile rather than being cut.
+            let labelSize = c.fittingSize(t.0, bold: true, size: 7.5, minimum: 6.5, width: w - 20)
+            c.text(t.0, font: PDFTheme.font(labelSize, bold: true), at: Point(x: x + 10, y: c.y + 10 + (7.5 - labelSize) / 2),
+                   width: w - 20, color: PDFTheme.muted)
             var size = 14.0
             while size > 8 && c.measure(t.1, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
             c.text(t.1, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 25), width: w - 20)
@@ -108,7 +110,7 @@ struct UsageLayout {
              .text(whole(m.spendP50)), .text(whole(m.spendP90))]
         }
         try c.draw(PDFTable(columns: [
-            .init(title: "Month", weight: 12), .init(title: "Total", weight: 8, align: .right),
+            .init(title: "Month", weight: 11), .init(title: "Users", weight: 9, align: .right),
             .init(title: "New", weight: 7, align: .right), .init(title: "Left", weight: 7, align: .right),
             .init(title: "Active", weight: 9, align: .right), .init(title: "MAU", weight: 8, align: .right),
             .init(title: "Tx", weight: 9, align: .right), .init(title: "Volume", weight: 11, align: .right),
