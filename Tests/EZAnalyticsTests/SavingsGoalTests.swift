@@ -30,4 +30,34 @@ final class SavingsGoalTests: XCTestCase {
         XCTAssertEqual(s.savings.map(\.monthsLeft), [3, 0, nil])
         XCTAssertEqual(s.savings.map(\.monthlyNeeded), [334, 1_000, nil])
     }
+
+    func testGoalsSharingABalanceShareItsMoneyInDueDateOrderAndAddUpToIt() throws {
+        var f = LedgerFixture()
+        f.ledger.balances[1].openingMinor = 150_000
+        let pot = f.balance(LedgerFixture.savings)
+        f.ledger.savingsGoals = [
+            SavingsGoal(id: 1, userId: 1, name: "Someday", targetMinor: 500_000, currency: eur, balanceId: pot, dueOn: nil),
+            SavingsGoal(id: 2, userId: 1, name: "Car", targetMinor: 100_000, currency: eur, balanceId: pot, dueOn: day("2027-06-30")),
+            SavingsGoal(id: 3, userId: 1, name: "Trip", targetMinor: 40_000, currency: eur, balanceId: pot, dueOn: day("2026-12-31")),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-02"))
+        // Trip (due first) is filled to its 400.00, Car gets the next 1,000.00, Someday the remaining 100.00.
+        XCTAssertEqual(s.savings.map(\.goalId), [1, 2, 3])
+        XCTAssertEqual(s.savings.map(\.saved), [10_000, 100_000, 40_000])
+        XCTAssertEqual(s.savings.reduce(0) { $0 + $1.saved }, 150_000)
+        XCTAssertEqual(s.savings.map(\.percent), [Percent(tenths: 20), Percent(tenths: 1000), Percent(tenths: 1000)])
+        XCTAssertEqual(s.savings[1].monthlyNeeded, 0)
+    }
+
+    func testMoneyBeyondEveryTargetStaysWithTheLastGoal() throws {
+        var f = LedgerFixture()
+        f.ledger.balances[1].openingMinor = 7_000
+        let pot = f.balance(LedgerFixture.savings)
+        f.ledger.savingsGoals = [
+            SavingsGoal(id: 1, userId: 1, name: "A", targetMinor: 2_000, currency: eur, balanceId: pot, dueOn: day("2026-12-01")),
+            SavingsGoal(id: 2, userId: 1, name: "B", targetMinor: 3_000, currency: eur, balanceId: pot, dueOn: day("2027-12-01")),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-02"))
+        XCTAssertEqual(s.savings.map(\.saved), [2_000, 5_000])
+    }
 }
