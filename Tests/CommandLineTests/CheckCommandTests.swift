@@ -8,13 +8,13 @@ final class CheckCommandTests: XCTestCase {
     func testAGeneratedLedgerPassesCheck() throws {
         let folder = try temporaryFolder()
         let path = folder.appendingPathComponent("sample.sqlite").path
-        let made = try CommandRunner.run(["sample", "--out", path, "--users", "12", "--months", "3", "--end", "2026-10"])
+        let made = try CLI.run(["sample", "--out", path, "--users", "12", "--months", "3", "--end", "2026-10"])
         XCTAssertEqual(made.status, 0, made.stderr)
         let before = try fileState(path)
-        let check = try CommandRunner.run(["check", "--db", path])
+        let check = try CLI.run(["check", "--db", path])
         XCTAssertEqual(check.status, 0, check.stderr)
-        XCTAssertTrue(check.output.contains("Clean: no row breaks the ledger contract."), check.output)
-        XCTAssertTrue(check.output.contains("transactions"), check.output)
+        XCTAssertTrue(check.text.contains("Clean: no row breaks the ledger contract."), check.text)
+        XCTAssertTrue(check.text.contains("transactions"), check.text)
         XCTAssertEqual(try fileState(path), before, "check changed the ledger")
     }
 
@@ -25,18 +25,18 @@ final class CheckCommandTests: XCTestCase {
         let bad2 = try ledger.transaction(alice, kind: "rebate", 100, on: "2026-10-03")
         let bad3 = try ledger.expense(alice, 100, on: "yesterday")
         let before = try fileState(ledger.path)
-        let check = try CommandRunner.run(["check", "--db", ledger.path])
+        let check = try CLI.run(["check", "--db", ledger.path])
         XCTAssertEqual(check.status, 3, check.stderr)
-        XCTAssertTrue(check.output.contains("Quarantined: 3 rows"), check.output)
-        XCTAssertTrue(check.output.contains("2 × transactions: unknown kind '…' — ids \(bad1), \(bad2)"), check.output)
-        XCTAssertTrue(check.output.contains("1 × transactions: occurred_at '…' is not an ISO-8601 timestamp — ids \(bad3)"), check.output)
+        XCTAssertTrue(check.text.contains("Quarantined: 3 rows"), check.text)
+        XCTAssertTrue(check.text.contains("2 × transactions: unknown kind '…' — ids \(bad1), \(bad2)"), check.text)
+        XCTAssertTrue(check.text.contains("1 × transactions: occurred_at '…' is not an ISO-8601 timestamp — ids \(bad3)"), check.text)
         XCTAssertEqual(try fileState(ledger.path), before, "check changed the ledger")
     }
 
     func testAFileThatIsNotADatabaseIsOneLineAndExitOne() throws {
         let path = try temporaryFolder().appendingPathComponent("notes.sqlite").path
         try Data("just some notes, certainly not SQLite".utf8).write(to: URL(fileURLWithPath: path))
-        let check = try CommandRunner.run(["check", "--db", path])
+        let check = try CLI.run(["check", "--db", path])
         XCTAssertEqual(check.status, 1)
         XCTAssertEqual(check.stderr.split(separator: "\n").count, 1, check.stderr)
         XCTAssertTrue(check.stderr.hasPrefix("ezreport: '\(path)' is not a usable SQLite ledger"), check.stderr)
@@ -45,19 +45,19 @@ final class CheckCommandTests: XCTestCase {
     func testAWrongSchemaVersionNamesTheProblem() throws {
         let ledger = try TestLedger()
         try ledger.execute("PRAGMA user_version = 2")
-        let check = try CommandRunner.run(["check", "--db", ledger.path])
+        let check = try CLI.run(["check", "--db", ledger.path])
         XCTAssertEqual(check.status, 1)
         XCTAssertEqual(check.stderr, "ezreport: ledger '\(ledger.path)' does not match the ledger contract: PRAGMA user_version is 2, expected 1\n")
     }
 
     func testAMissingFileIsExitOne() throws {
-        let check = try CommandRunner.run(["check", "--db", "/nonexistent/ledger.sqlite"])
+        let check = try CLI.run(["check", "--db", "/nonexistent/ledger.sqlite"])
         XCTAssertEqual(check.status, 1)
         XCTAssertEqual(check.stderr, "ezreport: cannot open ledger '/nonexistent/ledger.sqlite': no such file\n")
     }
 
     func testMissingDbOptionIsAUsageError() throws {
-        let check = try CommandRunner.run(["check"])
+        let check = try CLI.run(["check"])
         XCTAssertEqual(check.status, 64)
         XCTAssertTrue(check.stderr.contains("Missing expected argument '--db <db>'"), check.stderr)
     }

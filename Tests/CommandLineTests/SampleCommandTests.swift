@@ -10,9 +10,9 @@ final class SampleCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let args = ["--users", "8", "--months", "2", "--end", "2026-10", "--seed", "5"]
         for name in ["a", "b"] {
-            XCTAssertEqual(try CommandRunner.run(["sample", "--out", folder.appendingPathComponent("\(name).sqlite").path] + args).status, 0)
+            XCTAssertEqual(try CLI.run(["sample", "--out", folder.appendingPathComponent("\(name).sqlite").path] + args).status, 0)
         }
-        XCTAssertEqual(try CommandRunner.run(["sample", "--out", folder.appendingPathComponent("c.sqlite").path,
+        XCTAssertEqual(try CLI.run(["sample", "--out", folder.appendingPathComponent("c.sqlite").path,
                                               "--users", "8", "--months", "2", "--end", "2026-10", "--seed", "6"]).status, 0)
         let a = try Data(contentsOf: folder.appendingPathComponent("a.sqlite"))
         XCTAssertEqual(a, try Data(contentsOf: folder.appendingPathComponent("b.sqlite")))
@@ -22,14 +22,14 @@ final class SampleCommandTests: XCTestCase {
     func testItRefusesToOverwriteAnExistingFile() throws {
         let ledger = try TestLedger()
         let before = try ledger.bytes()
-        let run = try CommandRunner.run(["sample", "--out", ledger.path, "--users", "3", "--months", "1", "--end", "2026-10"])
+        let run = try CLI.run(["sample", "--out", ledger.path, "--users", "3", "--months", "1", "--end", "2026-10"])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
         XCTAssertEqual(try ledger.bytes(), before)
     }
 
     func testABadEndMonthIsAUsageError() throws {
-        let run = try CommandRunner.run(["sample", "--out", "/tmp/never.sqlite", "--end", "2026-13"])
+        let run = try CLI.run(["sample", "--out", "/tmp/never.sqlite", "--end", "2026-13"])
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.stderr.contains("--end takes a month YYYY-MM"), run.stderr)
     }

@@ -1,4 +1,5 @@
 import EZBatch
+import EZTestSupport
 import Foundation
 import GRDB
 import XCTest

@@ -1,3 +1,4 @@
+import EZTestSupport
 import Foundation
 import XCTest
 

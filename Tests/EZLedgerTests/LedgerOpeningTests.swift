@@ -45,7 +45,7 @@ final class LedgerOpeningTests: XCTestCase {
             let opened = try Ledger(path: path)
             _ = try opened.health()
             XCTFail("a truncated ledger was read without an error")
-        } catch let error as LedgerError {
+        } catch {
             switch error {
             case .notADatabase, .readFailed: break
             default: XCTFail("unexpected \(error)")

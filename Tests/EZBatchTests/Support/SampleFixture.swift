@@ -1,5 +1,6 @@
 import EZBatch
 import EZSample
+import EZTestSupport
 import Foundation
 import GRDB
 import XCTest

@@ -1,23 +1,22 @@
 import Foundation
-import XCTest
 
 /// Runs the built `ezreport` executable as a separate process, the way a scheduler does.
-enum CLI {
+public enum CLI {
     /// What one run of the executable did.
-    struct Outcome {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
+    public struct Outcome {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
         /// The standard output as text.
-        var text: String { String(decoding: stdout, as: UTF8.self) }
+        public var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
     /// The package root, located from this source file.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The `ezreport` executable built next to the test bundle (or `EZREPORT_BIN`).
-    static let binary: String? = {
+    public static let binary: String? = {
         var candidates: [String] = []
         if let env = ProcessInfo.processInfo.environment["EZREPORT_BIN"] { candidates.append(env) }
         for bundle in Bundle.allBundles + [Bundle.main] {
@@ -30,24 +29,29 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// The executable, or a test failure explaining how to build it.
-    static func executable() throws -> String {
-        guard let binary else {
-            throw XCTSkip("the ezreport executable was not found next to the tests; run 'swift build --product ezreport' or set EZREPORT_BIN")
-        }
+    /// The executable, or an error explaining how to build it (a failure, not a skip: CI must run these).
+    public static func executable() throws -> String {
+        guard let binary else { throw NotBuilt() }
         return binary
     }
 
+    /// The `ezreport` executable is missing.
+    public struct NotBuilt: Error, CustomStringConvertible {
+        public var description: String {
+            "the ezreport executable was not found next to the tests; run 'swift build --build-tests' or set EZREPORT_BIN"
+        }
+    }
+
     /// Starts `ezreport args…` with standard output and error sent to files; the caller waits.
-    static func start(_ args: [String], stdoutFile: String, stderrFile: String) throws -> Process {
+    public static func start(_ args: [String], stdoutFile: String, stderrFile: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable())
         process.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = "80"   // help text wraps at a fixed width, whatever terminal runs the tests
         process.environment = env
-        FileManager.default.createFile(atPath: stdoutFile, contents: nil)
-        FileManager.default.createFile(atPath: stderrFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: stdoutFile)
         process.standardError = FileHandle(forWritingAtPath: stderrFile)
         process.standardInput = FileHandle.nullDevice
@@ -57,7 +61,7 @@ enum CLI {
 
     /// Runs `ezreport args…` to completion.
     @discardableResult
-    static func run(_ args: [String]) throws -> Outcome {
+    public static func run(_ args: [String]) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -71,7 +75,7 @@ enum CLI {
     }
 
     /// Runs an external tool (pdftotext, unzip) and returns its standard output.
-    static func tool(_ path: String, _ args: [String]) throws -> Data {
+    public static func tool(_ path: String, _ args: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = args
