@@ -20,34 +20,39 @@ enum Clock {
 /// Accumulates wall time per named stage, keeping the order stages were first seen.
 struct StageTimes {
     private(set) var order: [String] = []
+    /// CPU seconds of this thread per stage (steady on a shared machine).
     private(set) var seconds: [String: Double] = [:]
+    /// Wall seconds per stage (includes waiting for the disk and for other processes).
+    private(set) var wall: [String: Double] = [:]
 
-    /// Runs `body`, adding its wall time to `stage`.
+    /// Runs `body`, adding its thread CPU time and wall time to `stage`.
     mutating func time<T>(_ stage: String, _ body: () throws -> T) rethrows -> T {
-        let start = Clock.now()
-        defer { add(stage, Clock.now() - start) }
+        let start = Clock.now(), cpu = Clock.threadCPU()
+        defer { add(stage, cpu: Clock.threadCPU() - cpu, wall: Clock.now() - start) }
         return try body()
     }
 
-    mutating func add(_ stage: String, _ s: Double) {
+    mutating func add(_ stage: String, cpu: Double, wall w: Double) {
         if seconds[stage] == nil { order.append(stage) }
-        seconds[stage, default: 0] += s
+        seconds[stage, default: 0] += cpu
+        wall[stage, default: 0] += w
     }
 
     var total: Double { seconds.values.reduce(0, +) }
 
-    /// A table: stage, total ms, ms per `per` items, share of the total.
+    /// A table: stage, CPU ms in all, CPU ms per `unit`, share of the CPU total, wall ms per `unit`.
     func table(per count: Int, unit: String) -> String {
-        var lines = [pad("stage", 26) + pad("total ms", 12, right: true) + pad("ms/\(unit)", 12, right: true) + pad("share", 8, right: true)]
-        let all = total
-        for stage in order {
-            let s = seconds[stage] ?? 0
-            lines.append(pad(stage, 26) + pad(String(format: "%.1f", s * 1000), 12, right: true)
-                + pad(String(format: "%.2f", s * 1000 / Double(max(count, 1))), 12, right: true)
-                + pad(String(format: "%.1f%%", all > 0 ? 100 * s / all : 0), 8, right: true))
+        let n = Double(max(count, 1))
+        func line(_ name: String, _ cpu: Double, _ w: Double) -> String {
+            pad(name, 28) + pad(String(format: "%.1f", cpu * 1000), 12, right: true)
+                + pad(String(format: "%.2f", cpu * 1000 / n), 14, right: true)
+                + pad(String(format: "%.1f%%", total > 0 ? 100 * cpu / total : 0), 8, right: true)
+                + pad(String(format: "%.2f", w * 1000 / n), 14, right: true)
         }
-        lines.append(pad("total", 26) + pad(String(format: "%.1f", all * 1000), 12, right: true)
-            + pad(String(format: "%.2f", all * 1000 / Double(max(count, 1))), 12, right: true) + pad("100%", 8, right: true))
+        var lines = [pad("stage", 28) + pad("cpu ms", 12, right: true) + pad("cpu ms/\(unit)", 14, right: true)
+            + pad("share", 8, right: true) + pad("wall ms/\(unit)", 14, right: true)]
+        for stage in order { lines.append(line(stage, seconds[stage] ?? 0, wall[stage] ?? 0)) }
+        lines.append(line("total", total, wall.values.reduce(0, +)))
         return lines.joined(separator: "\n")
     }
 }
