@@ -75,7 +75,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "EZBench",
-            dependencies: ["EZCore", "EZLedger", "EZSample", "EZAnalytics", "EZBatch"],
+            dependencies: [
+                "EZCore", "EZLedger", "EZSample", "EZAnalytics", "EZBatch",
+                "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+            ],
             path: "Sources/EZBench"
         ),
 

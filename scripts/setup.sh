@@ -11,6 +11,7 @@ packages=(
   libxlsxwriter-dev                               # workbooks
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   sqlite3                                         # benchmarks compare against the sqlite3 shell
+  time                                            # benchmarks: peak RSS with /usr/bin/time
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip)

@@ -1,1 +1,43 @@
-print("bench")
+import Foundation
+
+/// EZBench: in-process measurements that a whole-process timing cannot split apart.
+/// `scripts/bench.sh` runs it; see docs/performance.md.
+enum EZBenchUsage {
+    static let text = """
+    usage: EZBench analytics --db PATH [--period 2026-10] [--as-of 2026-11-01] [--limit N]
+           EZBench stages    --db PATH [--period …] [--as-of …] [--user ID | --limit N] [--rounds R] [--scratch DIR]
+           EZBench png       --db PATH [--user ID] [--rounds R] [--dump DIR]
+           EZBench digest    --db PATH [--rounds R]
+    """
+}
+
+do {
+    let args = try Arguments(CommandLine.arguments)
+    let db = try args.string("db")
+    switch args.mode {
+    case "analytics":
+        let (period, asOf) = try args.periodAndAsOf()
+        let r = try AnalyticsBench.run(db: db, period: period, asOf: asOf, limit: try args.int("limit", default: Int.max))
+        print(AnalyticsBench.report(r))
+    case "stages":
+        let (period, asOf) = try args.periodAndAsOf()
+        let user = try args.int("user", default: 0)
+        let scratch = (try? args.string("scratch")) ?? NSTemporaryDirectory() + "ezbench-stages-\(getpid())"
+        let (times, count) = try StageBench.run(db: db, period: period, asOf: asOf, userIds: user > 0 ? [Int64(user)] : nil,
+                                                limit: try args.int("limit", default: 20), rounds: try args.int("rounds", default: 1),
+                                                scratch: scratch)
+        print("statements: \(count)")
+        print(times.table(per: count, unit: "user"))
+    case "png":
+        let (period, asOf) = try args.periodAndAsOf()
+        print(try PNGBench.run(db: db, period: period, asOf: asOf, userId: Int64(try args.int("user", default: 42)),
+                               rounds: try args.int("rounds", default: 3), dump: try? args.string("dump")))
+    case "digest":
+        print(try DigestBench.run(db: db, rounds: try args.int("rounds", default: 3)))
+    default:
+        throw BenchError.usage
+    }
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(1)
+}

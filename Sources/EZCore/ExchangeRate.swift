@@ -29,11 +29,13 @@ public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
         var fraction = 0
         var seenPoint = false
         var any = false
-        for ch in mantissa {
-            if ch == "." { if seenPoint { return nil }; seenPoint = true; continue }
-            guard let d = ch.wholeNumberValue, ch.isASCII else { return nil }
+        // Bytes, not Characters: only ASCII digits and one point are accepted, and a Character's
+        // `wholeNumberValue` (a Unicode property lookup) made loading a ledger's rates slow.
+        for byte in mantissa.utf8 {
+            if byte == UInt8(ascii: ".") { if seenPoint { return nil }; seenPoint = true; continue }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             let (m, o1) = digits.multipliedReportingOverflow(by: 10)
-            let (s, o2) = m.addingReportingOverflow(Int64(d))
+            let (s, o2) = m.addingReportingOverflow(Int64(byte &- UInt8(ascii: "0")))
             if o1 || o2 { return nil }
             digits = s
             any = true

@@ -6,7 +6,25 @@ import Foundation
 /// Used for the ledger's fingerprint in every report's provenance and for the manifest's file hashes.
 public enum FileDigest {
     /// The SHA-256 of the file at `path`, lower-case hex. Reads in 1 MiB chunks; memory stays flat.
-    public static func sha256(ofFile path: String) throws -> String {
+    ///
+    /// Files of ``DigestCache/minimumSize`` or more are looked up in `cache` first (keyed by the
+    /// file's device, inode, size, modification and status-change times) and recorded there after
+    /// hashing, so a 750 MB ledger is hashed once, not on every export. Pass `cache: nil` to always hash.
+    public static func sha256(ofFile path: String, cache: DigestCache? = .standard) throws -> String {
+        let identity = cache == nil ? nil : FileIdentity(path: path)
+        if let cache, let identity, identity.size >= DigestCache.minimumSize, let hit = cache.lookup(path: path, identity) {
+            return hit
+        }
+        let digest = try hashFile(path)
+        // Record only when the file did not change while it was read.
+        if let cache, let identity, identity.size >= DigestCache.minimumSize, FileIdentity(path: path) == identity {
+            cache.store(path: path, identity, digest: digest)
+        }
+        return digest
+    }
+
+    /// Hashes the whole file.
+    static func hashFile(_ path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw LedgerError.cannotOpen(path: path, reason: "no such file or not readable")
         }

@@ -92,12 +92,34 @@ struct UserLoader {
         self.bound = through.adding(days: 2).description
     }
 
+    // MARK: Statements
+
+    // Every query goes through the connection's statement cache: a user's load runs about a dozen
+    // queries, and preparing them anew each time (SQLite's parser plus GRDB's authorizer, which
+    // records the tables each statement reads) cost more than running them.
+
+    func rows(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
+        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    func cursor(sql: String, arguments: StatementArguments = StatementArguments()) throws -> RowCursor {
+        try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    func row(sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
+        try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    func ids(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
     mutating func quarantine(_ table: String, _ id: Int64, _ reason: String) {
         quarantined.append(QuarantinedRow(table: table, id: id, reason: reason))
     }
 
     mutating func load(userId: Int64, withChildren: Bool) throws -> Result<UserLedger, LedgerError> {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
+        guard let row = try self.row(sql: "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
             return .failure(.unknownUser(path: path, user: String(userId)))
         }
         let user: User
@@ -120,7 +142,7 @@ struct UserLoader {
         ledger.logins = try logins(userId)
         ledger.family = try family(userId)
         if withChildren, let family = ledger.family, family.role == .parent {
-            let childIds = try Int64.fetchAll(db, sql: """
+            let childIds = try self.ids(sql: """
                 SELECT fm.user_id FROM family_members fm JOIN users u ON u.id = fm.user_id
                 WHERE fm.family_id = ? AND fm.role = 'child' AND u.deleted_at IS NULL ORDER BY fm.user_id
                 """, arguments: [family.familyId])
@@ -140,7 +162,7 @@ struct UserLoader {
 
     mutating func balances(_ userId: Int64) throws -> [Balance] {
         var out: [Balance] = []
-        for row in try Row.fetchAll(db, sql: """
+        for row in try self.rows(sql: """
             SELECT id, user_id, name, kind, currency, opening_minor, typeof(opening_minor), created_at
             FROM balances WHERE user_id = ? AND deleted_at IS NULL ORDER BY id
             """, arguments: [userId]) {
@@ -157,7 +179,7 @@ struct UserLoader {
     }
 
     mutating func categories(_ userId: Int64) throws -> [Category] {
-        try Row.fetchAll(db, sql: """
+        try self.rows(sql: """
             SELECT id, name, color, important, position FROM categories
             WHERE user_id = ? AND deleted_at IS NULL ORDER BY position, id
             """, arguments: [userId]).map { row in
@@ -180,7 +202,7 @@ struct UserLoader {
             WHERE \(condition) AND t.deleted_at IS NULL
               AND (t.occurred_at < ? OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
             """
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: [argument, bound])
+        let rows = try self.cursor(sql: sql, arguments: [argument, bound])
         while let row = try rows.next() {
             switch validator.transaction(row) {
             case .valid(let t): if t.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through { out.append(t) }
@@ -194,7 +216,7 @@ struct UserLoader {
 
     mutating func groups(_ userId: Int64) throws -> [GroupLedger] {
         var out: [GroupLedger] = []
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try self.rows(sql: """
             SELECT g.id, g.name, g.owner_id, g.currency, g.created_at FROM groups g
             JOIN group_members gm ON gm.group_id = g.id
             WHERE gm.user_id = ? AND g.deleted_at IS NULL ORDER BY g.id
@@ -207,7 +229,7 @@ struct UserLoader {
             }
             let group = Group(id: gid, name: row[1] ?? "", ownerId: row[2] ?? 0, currency: cur, createdAt: created)
             var members: [GroupMember] = []
-            for m in try Row.fetchAll(db, sql: """
+            for m in try self.rows(sql: """
                 SELECT gm.user_id, gm.joined_at, gm.left_at, u.username, u.timezone, u.id
                 FROM group_members gm LEFT JOIN users u ON u.id = gm.user_id
                 WHERE gm.group_id = ? ORDER BY gm.user_id
@@ -230,7 +252,7 @@ struct UserLoader {
             let candidates = try transactions(where: "t.group_id = ?", gid)
             // Explicit splits of those expenses, validated per transaction.
             var shares: [Int64: [(userId: Int64, share: Int64?, userExists: Bool)]] = [:]
-            let splitRows = try Row.fetchCursor(db, sql: """
+            let splitRows = try self.cursor(sql: """
                 SELECT s.transaction_id, s.user_id, s.share_minor, typeof(s.share_minor), u.id
                 FROM splits s JOIN transactions t ON t.id = s.transaction_id LEFT JOIN users u ON u.id = s.user_id
                 WHERE t.group_id = ? AND t.deleted_at IS NULL ORDER BY s.transaction_id, s.user_id
@@ -260,7 +282,7 @@ struct UserLoader {
 
     mutating func budgets(_ userId: Int64) throws -> [Budget] {
         var out: [Budget] = []
-        for row in try Row.fetchAll(db, sql: """
+        for row in try self.rows(sql: """
             SELECT b.id, b.category_id, b.period, b.amount_minor, typeof(b.amount_minor), b.currency, b.starts_on, b.ends_on,
                    c.id, c.user_id, c.deleted_at
             FROM budgets b LEFT JOIN categories c ON c.id = b.category_id WHERE b.user_id = ? ORDER BY b.id
@@ -296,7 +318,7 @@ struct UserLoader {
 
     mutating func budgetTransfers(_ userId: Int64) throws -> [BudgetTransfer] {
         var out: [BudgetTransfer] = []
-        for row in try Row.fetchAll(db, sql: """
+        for row in try self.rows(sql: """
             SELECT bt.id, bt.from_category_id, bt.to_category_id, bt.amount_minor, typeof(bt.amount_minor), bt.period_start,
                    f.user_id, t.user_id
             FROM budget_transfers bt
@@ -319,7 +341,7 @@ struct UserLoader {
 
     mutating func savingsGoals(_ userId: Int64) throws -> [SavingsGoal] {
         var out: [SavingsGoal] = []
-        for row in try Row.fetchAll(db, sql: """
+        for row in try self.rows(sql: """
             SELECT s.id, s.name, s.target_minor, typeof(s.target_minor), s.currency, s.balance_id, s.due_on, b.user_id
             FROM savings_goals s LEFT JOIN balances b ON b.id = s.balance_id WHERE s.user_id = ? ORDER BY s.id
             """, arguments: [userId]) {
@@ -341,7 +363,7 @@ struct UserLoader {
 
     mutating func logins(_ userId: Int64) throws -> [LedgerTime] {
         var out: [LedgerTime] = []
-        for row in try Row.fetchAll(db, sql: "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid", arguments: [userId]) {
+        for row in try self.rows(sql: "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid", arguments: [userId]) {
             guard let t = (row[1] as String?).flatMap(LedgerTime.init(parsing:)) else {
                 quarantine("logins", row[0], "at '\(row[1] as String? ?? "NULL")' is not an ISO-8601 timestamp"); continue
             }
@@ -351,7 +373,7 @@ struct UserLoader {
     }
 
     mutating func family(_ userId: Int64) throws -> FamilyMember? {
-        guard let row = try Row.fetchOne(db, sql: """
+        guard let row = try self.row(sql: """
             SELECT fm.family_id, f.name, fm.role FROM family_members fm LEFT JOIN families f ON f.id = fm.family_id WHERE fm.user_id = ?
             """, arguments: [userId]) else { return nil }
         guard let role = FamilyMember.Role(rawValue: row[2] ?? "") else {

@@ -51,8 +51,10 @@ public enum ExportRun {
         case .folder(let folder):
             try MonthlyRun.prepareFolder(folder)
             AtomicFile.removeLeftovers(in: folder)
+            // One person is waiting: render the files on every core.
             let files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
-                                                 periodFolder: folder, relativeFolder: ".", durable: settings.durable)
+                                                 periodFolder: folder, relativeFolder: ".", durable: settings.durable,
+                                                 threads: ProcessInfo.processInfo.activeProcessorCount)
             return Result(files: files.map { var f = $0; f.path = String(f.path.dropFirst(2)); return f },
                           bytes: nil, quarantined: slice.quarantined)
         case .standardOutput:

@@ -6,49 +6,85 @@ import EZLedger
 import EZPDF
 import EZXLSX
 import Foundation
+import Synchronization
 
 /// Renders one user's statement in the requested formats and writes each file atomically into
 /// the user's folder. Renderers return bytes (or write a temporary file, for libxlsxwriter);
 /// this type alone touches the filesystem.
 enum StatementFiles {
     /// Writes the statement files under `periodFolder/relativeFolder` and describes them for the manifest.
+    ///
+    /// The work is split into independent pieces (the PDF, the workbook, the CSV files, each chart's
+    /// PNG); with `threads` > 1 they run concurrently (an on-demand export uses the idle cores; a
+    /// batch already keeps every core busy with other users and passes 1). The entries, and the
+    /// error thrown when pieces fail (the first piece's, in the order above), do not depend on timing.
     static func write(_ figures: StatementFigures, provenance: ReportProvenance, formats: [OutputFormat],
-                      periodFolder: String, relativeFolder: String, durable: Bool) throws -> [Manifest.FileEntry] {
+                      periodFolder: String, relativeFolder: String, durable: Bool, threads: Int = 1) throws -> [Manifest.FileEntry] {
+        let pieces = self.pieces(figures, provenance: provenance, formats: formats, periodFolder: periodFolder,
+                                 relativeFolder: relativeFolder, durable: durable)
+        var results: [Result<[Manifest.FileEntry], any Error>]
+        let workers = min(max(1, threads), pieces.count)
+        if workers <= 1 {
+            results = pieces.map { piece in Result { try piece() } }
+        } else {
+            let slots = Mutex<[Result<[Manifest.FileEntry], any Error>]>(Array(repeating: .success([]), count: pieces.count))
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    let i = next.add(1, ordering: .relaxed).oldValue
+                    guard i < pieces.count else { break }
+                    let result = Result { try pieces[i]() }
+                    slots.withLock { $0[i] = result }
+                }
+            }
+            results = slots.withLock { $0 }
+        }
         var entries: [Manifest.FileEntry] = []
-        func put(_ name: String, _ bytes: [UInt8]) throws {
+        for result in results { entries += try result.get() }
+        return entries.sorted { $0.path < $1.path }
+    }
+
+    /// One closure per independent file (or group of files), in a fixed order.
+    private static func pieces(_ figures: StatementFigures, provenance: ReportProvenance, formats: [OutputFormat],
+                               periodFolder: String, relativeFolder: String,
+                               durable: Bool) -> [@Sendable () throws -> [Manifest.FileEntry]] {
+        @Sendable func put(_ name: String, _ bytes: [UInt8]) throws -> Manifest.FileEntry {
             let relative = relativeFolder + "/" + name
             try AtomicFile.write(bytes, to: periodFolder + "/" + relative, durable: durable)
-            entries.append(Manifest.FileEntry(path: relative, bytes: bytes.count, sha256: FileDigest.sha256(bytes)))
+            return Manifest.FileEntry(path: relative, bytes: bytes.count, sha256: FileDigest.sha256(bytes))
         }
+        var pieces: [@Sendable () throws -> [Manifest.FileEntry]] = []
         for format in formats {
             switch format {
             case .pdf:
-                try put("statement.pdf", try StatementPDF.render(figures, provenance: provenance))
+                pieces.append { [try put("statement.pdf", try StatementPDF.render(figures, provenance: provenance))] }
             case .xlsx:
-                let relative = relativeFolder + "/statement.xlsx"
-                var digest = ""
-                var size = 0
-                try AtomicFile.write(to: periodFolder + "/" + relative, durable: durable) { temp throws(OutputError) in
-                    do {
-                        try StatementWorkbook.write(figures, provenance: provenance, to: temp)
-                        let data = try Data(contentsOf: URL(fileURLWithPath: temp))
-                        digest = FileDigest.sha256(data)
-                        size = data.count
-                    } catch let e as OutputError {
-                        throw e
-                    } catch {
-                        throw OutputError.cannotWrite(path: relative, reason: "\(error)")
+                pieces.append {
+                    let relative = relativeFolder + "/statement.xlsx"
+                    var digest = ""
+                    var size = 0
+                    try AtomicFile.write(to: periodFolder + "/" + relative, durable: durable) { temp throws(OutputError) in
+                        do {
+                            try StatementWorkbook.write(figures, provenance: provenance, to: temp)
+                            let data = try Data(contentsOf: URL(fileURLWithPath: temp))
+                            digest = FileDigest.sha256(data)
+                            size = data.count
+                        } catch let e as OutputError {
+                            throw e
+                        } catch {
+                            throw OutputError.cannotWrite(path: relative, reason: "\(error)")
+                        }
                     }
+                    return [Manifest.FileEntry(path: relative, bytes: size, sha256: digest)]
                 }
-                entries.append(Manifest.FileEntry(path: relative, bytes: size, sha256: digest))
             case .csv:
-                for file in StatementCSV.files(for: figures) { try put(file.name, file.bytes) }
+                pieces.append { try StatementCSV.files(for: figures).map { try put($0.name, $0.bytes) } }
             case .png:
                 for named in StatementCharts.charts(for: figures) {
-                    try put("charts/" + named.fileName, try ChartRenderer.png(named.chart))
+                    pieces.append { [try put("charts/" + named.fileName, try ChartRenderer.png(named.chart))] }
                 }
             }
         }
-        return entries.sorted { $0.path < $1.path }
+        return pieces
     }
 }

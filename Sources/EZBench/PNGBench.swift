@@ -1,0 +1,63 @@
+import EZAnalytics
+import EZCharts
+import EZCore
+import EZLedger
+import Foundation
+
+/// PNG encoder settings compared on one user's real charts: CPU time and total size per setting,
+/// with Cairo's own writer as the size reference (the target: within 1.5× its size).
+enum PNGBench {
+    static func run(db: String, period: Period, asOf: CivilDate, userId: Int64, rounds: Int, dump: String?) throws -> String {
+        let ledger = try Ledger(path: db)
+        let slice = try ledger.loadUser(id: userId, through: max(period.end, asOf))
+        let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: asOf)
+        var surfaces: [CairoSurface] = []
+        for named in StatementCharts.charts(for: figures) {
+            let surface = try CairoSurface(imageWidth: 1600, height: 1000)
+            let ctx = try CairoContext(surface: surface)
+            ctx.scale(x: 2, y: 2)
+            let rect = Rect(x: 0, y: 0, width: 800, height: 500)
+            ctx.fill(rect, .white)
+            try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
+            surfaces.append(surface)
+        }
+        if let dump {
+            // Both encoders' files, for an independent decoder to compare pixel by pixel.
+            try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true)
+            for (i, s) in surfaces.enumerated() {
+                try Data(try s.pngData()).write(to: URL(fileURLWithPath: dump + "/\(i)-ours.png"))
+                try Data(try s.cairoPNGData()).write(to: URL(fileURLWithPath: dump + "/\(i)-cairo.png"))
+            }
+        }
+        var lines = ["charts: \(surfaces.count) of 1600 × 1000 px, \(rounds) round(s); CPU ms per chart (median round), KB per chart"]
+        func measure(_ name: String, _ encode: (CairoSurface) throws -> [UInt8]) throws -> (Double, Double) {
+            var times: [Double] = []
+            var bytes = 0
+            for _ in 0..<rounds {
+                bytes = 0
+                let c0 = Clock.threadCPU()
+                for s in surfaces { bytes += try encode(s).count }
+                times.append(Clock.threadCPU() - c0)
+            }
+            let ms = times.sorted()[times.count / 2] * 1000 / Double(surfaces.count)
+            let kb = Double(bytes) / 1000 / Double(surfaces.count)
+            return (ms, kb)
+        }
+        let (cairoMs, cairoKB) = try measure("cairo") { try $0.cairoPNGData() }
+        lines.append(String(format: "%-34@ %8.1f ms %8.1f KB  (size reference)", "cairo_surface_write_to_png" as NSString, cairoMs, cairoKB))
+        let settings: [(String, PNGEncoder.Options)] = [
+            ("level 1, no filter (old .fast)", .init(level: 1, filter: .none, strategy: 0)),
+            ("level 1, up, default", .init(level: 1, filter: .up, strategy: 0)),
+            ("level 1, sub, default", .init(level: 1, filter: .sub, strategy: 0)),
+            ("rle, up", .init(level: 1, filter: .up, strategy: 3)),
+            ("rle, sub", .init(level: 1, filter: .sub, strategy: 3)),
+            ("rle, none", .init(level: 1, filter: .none, strategy: 3)),
+            ("encoder .fast", .fast),
+        ]
+        for (name, options) in settings {
+            let (ms, kb) = try measure(name) { try $0.pngData(options: options) }
+            lines.append(String(format: "%-34@ %8.1f ms %8.1f KB  %.2f× cairo's size", name as NSString, ms, kb, kb / cairoKB))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Whole-process benchmarks of ezreport, plus EZBench's in-process measurements.
+# See docs/performance.md for what each line means and the targets it is compared with.
+#
+#   scripts/bench.sh            ledgers of 50, 1,000 and 10,000 users × 24 months (generated once
+#                               into bench-data/, reused); medians over repeated runs
+#   scripts/bench.sh --smoke    the 50-user ledger only, one run each, no targets (what CI runs)
+#
+# Environment: BENCH_SIZES ("50 1000 10000"), BENCH_RUNS (5: export and small batches),
+# BENCH_RUNS_LARGE (1: each 10,000-user batch run takes minutes), BENCH_EXPORT_RUNS (11),
+# BENCH_EXPORT_USER (42), BENCH_DATA (bench-data), BENCH_LARGE_JOBS1 (1; 0 skips the --jobs 1 run on
+# the 10,000-user ledger, the longest single measurement: the speed-up is then read on 1,000 users).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+smoke=0
+if [[ "${1:-}" == "--smoke" ]]; then smoke=1; fi
+DATA=${BENCH_DATA:-bench-data}
+PERIOD=2026-10
+ASOF=2026-11-01
+if ((smoke)); then
+  SIZES=${BENCH_SIZES:-50}; RUNS=1; RUNS_LARGE=1; EXPORT_RUNS=3
+else
+  SIZES=${BENCH_SIZES:-"50 1000 10000"}; RUNS=${BENCH_RUNS:-5}; RUNS_LARGE=${BENCH_RUNS_LARGE:-1}
+  EXPORT_RUNS=${BENCH_EXPORT_RUNS:-11}
+fi
+EXPORT_USER=${BENCH_EXPORT_USER:-42}
+mkdir -p "$DATA"
+RESULTS="$DATA/results.txt"
+: >"$RESULTS"
+
+say() { printf '%s\n' "$*" | tee -a "$RESULTS"; }
+row() { printf '%-66s %12s %16s\n' "$1" "$2" "$3"; }
+
+# ---------------------------------------------------------------------------------------------
+say "== build (release)"
+swift build -c release --product ezreport >&2
+swift build -c release --product EZBench >&2
+BIN=$(swift build -c release --show-bin-path)
+EZ="$BIN/ezreport"
+BENCH="$BIN/EZBench"
+
+say "== machine"
+say "date:    $(date -u +%Y-%m-%dT%H:%MZ)   commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+say "cpu:     $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+say "cores:   $(nproc) online   memory: $(free -h | awk '/^Mem:/ {print $2}')   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+say "swift:   $(swift --version 2>&1 | head -1)"
+say "sqlite3: $(sqlite3 --version | cut -d' ' -f1)"
+
+# ---------------------------------------------------------------------------------------------
+say "== ledgers (generated once, reused)"
+for n in $SIZES; do
+  db="$DATA/ledger-$n.sqlite"
+  if [[ ! -f "$db" ]]; then
+    cmd=("$EZ" sample --out "$db" --users "$n" --months 24 --end "$PERIOD" --seed 1)
+    echo "+ ${cmd[*]}" >&2
+    "${cmd[@]}" >&2
+  fi
+  say "$db: $(du -m "$db" | cut -f1) MB, $(sqlite3 "$db" 'SELECT count(*) FROM transactions') transactions, $(sqlite3 "$db" 'SELECT count(*) FROM users WHERE deleted_at IS NULL') live users"
+done
+LARGEST="$DATA/ledger-${SIZES##* }.sqlite"
+
+# ---------------------------------------------------------------------------------------------
+# measure NAME RUNS PREPARE -- CMD…: runs CMD RUNS times (PREPARE, untimed, before each); sets
+# MEDIAN (seconds), RSS_MB (peak of the runs) and EXIT. Wall time from the monotonic clock;
+# peak RSS from GNU time.
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+measure() {
+  local name=$1 runs=$2 prepare=$3; shift 4
+  echo "+ $*" >&2
+  say "   \$ $*"
+  local times=() rss=0 i
+  for ((i = 0; i < runs; i++)); do
+    eval "$prepare"
+    local t0 t1 code=0
+    t0=$(date +%s%N)
+    /usr/bin/time -f %M -o "$DATA/.rss" "$@" >/dev/null 2>"$DATA/.stderr" || code=$?
+    t1=$(date +%s%N)
+    if ((code != 0 && code != 3)); then
+      echo "bench: '$name' exited $code:" >&2; tail -5 "$DATA/.stderr" >&2; exit 1
+    fi
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b-a)/1e9}')")
+    local r; r=$(tail -1 "$DATA/.rss"); ((r > rss)) && rss=$r
+  done
+  MEDIAN=$(printf '%s\n' "${times[@]}" | median)
+  RSS_MB=$((rss / 1024))
+  say "   runs: ${times[*]} s   median $MEDIAN s   peak RSS $RSS_MB MB"
+}
+rate() { awk -v n="$1" -v s="$2" 'BEGIN {printf "%.1f", n/s}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+SUMMARY=()
+
+# ---------------------------------------------------------------------------------------------
+say "== (a) on-demand export of one user, every format, whole process, on $LARGEST"
+OUT="$DATA/out-export"
+# The first export after the ledger changes hashes it (the digest cache then remembers it); shown apart.
+measure "export, digest cache off" 1 "rm -rf $OUT" -- \
+  env EZREPORT_DIGEST_CACHE=off "$EZ" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --as-of $ASOF --format all --out "$OUT"
+cold=$MEDIAN
+"$EZ" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --as-of $ASOF --format all --out "$OUT" >/dev/null 2>&1 || true
+measure "export" "$EXPORT_RUNS" "rm -rf $OUT" -- \
+  "$EZ" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --as-of $ASOF --format all --out "$OUT"
+SUMMARY+=("$(row "(a) export user $EXPORT_USER, all formats (median ms; target <150)" "$(awk -v s="$MEDIAN" 'BEGIN{printf "%.0f ms", s*1000}')" "cache-off $(awk -v s="$cold" 'BEGIN{printf "%.0f ms", s*1000}')")")
+
+# ---------------------------------------------------------------------------------------------
+for n in $SIZES; do
+  db="$DATA/ledger-$n.sqlite"
+  live=$(sqlite3 "$db" 'SELECT count(*) FROM users WHERE deleted_at IS NULL')
+  runs=$RUNS; [[ $n -ge 10000 ]] && runs=$RUNS_LARGE
+  OUT="$DATA/out-$n"
+  say "== (b) monthly batch, every format, $n users ($live live), $runs run(s) each"
+  measure "batch j2" "$runs" "rm -rf $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 2 --quiet
+  j2=$MEDIAN; rss_all=$RSS_MB
+  # (f) nothing changed since the run above: the incremental path.
+  say "== (f) re-run with nothing changed, $n users"
+  measure "rerun" "$runs" ":" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 2 --quiet
+  rerun=$MEDIAN
+  j1=""
+  if [[ $n -lt 10000 || ${BENCH_LARGE_JOBS1:-1} == 1 ]]; then
+    measure "batch j1" "$runs" "rm -rf $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 1 --quiet
+    j1=$MEDIAN
+  fi
+  say "== (c) monthly batch without PNGs, $n users"
+  measure "batch nopng j2" "$runs" "rm -rf $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 2 --formats pdf,xlsx,csv --quiet
+  nopng=$MEDIAN
+  rm -rf "$OUT"
+  SUMMARY+=("$(row "(b) $n users, all formats, --jobs 2 (statements/s; target >=40)" "$(rate "$live" "$j2")/s" "${j2} s")")
+  if [[ -n $j1 ]]; then
+    SUMMARY+=("$(row "(b) $n users, all formats, --jobs 1 (statements/s)" "$(rate "$live" "$j1")/s" "${j1} s")")
+    SUMMARY+=("$(row "(b) $n users, speed-up jobs 2 vs 1 (target >=1.8x)" "$(ratio "$j1" "$j2")x" "")")
+  fi
+  SUMMARY+=("$(row "(c) $n users, pdf,xlsx,csv, --jobs 2 (statements/s; target >=150)" "$(rate "$live" "$nopng")/s" "${nopng} s")")
+  SUMMARY+=("$(row "(e) $n users, peak RSS of the all-format batch (target <150 MB)" "$rss_all MB" "")")
+  SUMMARY+=("$(row "(f) $n users, re-run unchanged (target >=20x faster)" "$(ratio "$j2" "$rerun")x" "${rerun} s")")
+done
+
+# ---------------------------------------------------------------------------------------------
+say "== (d) analytics alone on one core vs the sqlite3 shell, $LARGEST"
+say "   \$ taskset -c 0 $BENCH analytics --db $LARGEST --period $PERIOD --as-of $ASOF"
+taskset -c 0 "$BENCH" analytics --db "$LARGEST" --period $PERIOD --as-of $ASOF | tee -a "$RESULTS"
+SQL="SELECT user_id, substr(occurred_at, 1, 7) AS month, category_id, count(*), sum(amount_minor) FROM transactions WHERE deleted_at IS NULL GROUP BY user_id, month, category_id"
+measure "sqlite3 group by" 3 ":" -- taskset -c 0 sqlite3 "$LARGEST" "$SQL"
+sqlite_s=$MEDIAN
+say "== per-stage breakdown, one user (in-process, EZBench stages)"
+say "   \$ $BENCH stages --db $LARGEST --user $EXPORT_USER --rounds 5"
+"$BENCH" stages --db "$LARGEST" --user "$EXPORT_USER" --rounds 5 | tee -a "$RESULTS"
+say "== per-stage breakdown, the batch's statements (first 200 users, one thread)"
+say "   \$ $BENCH stages --db $LARGEST --limit 200"
+"$BENCH" stages --db "$LARGEST" --limit $((smoke ? 20 : 200)) | tee -a "$RESULTS"
+say "== the ledger digest: first call hashes, later calls hit the cache"
+"$BENCH" digest --db "$LARGEST" --rounds 3 | tee -a "$RESULTS"
+
+say ""
+say "== results"
+say "$(row "measure" "value" "detail")"
+for line in "${SUMMARY[@]}"; do say "$line"; done
+say "$(row "(d) sqlite3 shell GROUP BY user, month, category (one core)" "${sqlite_s} s" "EZBench: see (d) above")"
+say "(full log: $RESULTS)"
