@@ -98,11 +98,14 @@ final class ResumeAndDeterminismTests: XCTestCase {
         let expected = try Data(contentsOf: URL(fileURLWithPath: whole + "/" + fixture.period + "/manifest.json"))
         XCTAssertEqual(String(decoding: merged, as: UTF8.self), String(decoding: expected, as: UTF8.self))
 
-        // The same files, byte for byte (the shard manifests aside).
+        // The same files, byte for byte (the shard manifests and each run's hidden entry record aside).
         var files = OutputTree.snapshot(period)
         files["manifest.shard-0-of-2.json"] = nil
         files["manifest.shard-1-of-2.json"] = nil
-        let single_ = OutputTree.snapshot(whole + "/" + fixture.period)
+        files[".entries-0-of-2.jsonl"] = nil
+        files[".entries-1-of-2.jsonl"] = nil
+        var single_ = OutputTree.snapshot(whole + "/" + fixture.period)
+        single_[".entries.jsonl"] = nil
         XCTAssertEqual(files.keys.sorted(), single_.keys.sorted())
         for (path, data) in single_ { XCTAssertEqual(files[path], data, path) }
 

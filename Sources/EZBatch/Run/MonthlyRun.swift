@@ -10,6 +10,8 @@ import Synchronization
 /// Users are processed in id order by `jobs` workers, each with its own read-only connection;
 /// the files and the manifest are the same, byte for byte, whatever `jobs` is. Re-runs skip
 /// users whose inputs and files are unchanged; a run killed half-way resumes from its journal.
+/// Memory does not grow with the number of users: entries wait on disk (``EntryLog``) and the
+/// manifest is streamed from them.
 public enum MonthlyRun {
     /// What to run.
     public struct Options: Sendable {
@@ -33,7 +35,10 @@ public enum MonthlyRun {
 
     /// What a run did.
     public struct Result: Sendable {
-        public var manifest: Manifest
+        /// Where the manifest was written.
+        public var manifestPath: String
+        /// The run's totals (as in the manifest).
+        public var totals: Manifest.Totals
         public var periodFolder: String
         public var skipped: Int
         public var seconds: Double
@@ -61,26 +66,21 @@ public enum MonthlyRun {
         }
         let coversEveryone = options.userIds == nil && options.shard == nil
 
-        // What earlier runs of this period left.
-        var previous: [Int64: Manifest.UserEntry] = [:]
-        let manifestPath = periodFolder + "/manifest.json"
-        if let data = FileManager.default.contents(atPath: manifestPath), let old = try? Manifest.decode(data),
-           old.engineVersion == EngineVersion.current {
-            for u in old.users { previous[u.id] = u }
-        }
+        // What earlier runs of this period left: the last complete run's entries, and the journal of
+        // a run that was killed (newer, so it wins). Only offsets are held; entries are read on demand.
         let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
-        if let tag = shardTag, let data = FileManager.default.contents(atPath: periodFolder + "/manifest.shard-\(tag).json"),
-           let old = try? Manifest.decode(data), old.engineVersion == EngineVersion.current {
-            for u in old.users { previous[u.id] = u }
-        }
-        for (id, e) in RunJournal.read(periodFolder: periodFolder, shard: shardTag) { previous[id] = e }
-        let journal = try RunJournal(periodFolder: periodFolder, shard: shardTag)
+        let entriesPath = periodFolder + "/" + EntryLog.entriesName(shard: shardTag)
+        let lastRun = FileManager.default.fileExists(atPath: entriesPath) ? try EntryLog(path: entriesPath) : nil
+        let lastRunIndex = options.force ? [:] : lastRun?.index() ?? [:]
+        let journal = try EntryLog(path: periodFolder + "/" + EntryLog.journalName(shard: shardTag))
+        let journalIndex = options.force ? [:] : journal.index()
 
         // The work, in parallel; results land in their user's slot so order never depends on timing.
         let users = refs
-        let earlier = previous
         let job = UserJob(settings: settings, periodFolder: periodFolder, ratesDigest: ratesDigest, force: options.force)
-        let slots = Mutex<[Manifest.UserEntry?]>(Array(repeating: nil, count: users.count))
+        let slots = Mutex<[EntryLog.Ref?]>(Array(repeating: nil, count: users.count))
+        let totals = Mutex(TotalsAccumulator())
+        let writeFailure = Mutex<(any Error)?>(nil)
         let next = Atomic<Int>(0)
         let counters = Mutex<(done: Int, skipped: Int, failed: Int)>((0, 0, 0))
         let usage = Mutex(UsageAccumulator(period: settings.period, asOf: settings.asOf))
@@ -97,9 +97,19 @@ public enum MonthlyRun {
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue
                 guard i < users.count else { break }
-                let outcome = job.run(user: users[i], ledger: connection, previous: earlier[users[i].id])
-                slots.withLock { $0[i] = outcome.entry }
-                if !outcome.skipped { journal.append(outcome.entry) }
+                let id = users[i].id
+                let previous: Manifest.UserEntry?
+                if let ref = journalIndex[id] { previous = try? journal.read(ref) }
+                else if let ref = lastRunIndex[id] { previous = try? lastRun?.read(ref) }
+                else { previous = nil }
+                let outcome = job.run(user: users[i], ledger: connection, previous: previous)
+                do {
+                    let ref = try journal.append(outcome.entry)
+                    slots.withLock { $0[i] = ref }
+                    totals.withLock { $0.add(outcome.entry) }
+                } catch {
+                    writeFailure.withLock { $0 = error }
+                }
                 if coversEveryone, let slice = outcome.ledger {
                     let failure: (any Error)? = usage.withLock { acc in
                         do { try acc.add(slice); return nil } catch { return error }
@@ -121,6 +131,7 @@ public enum MonthlyRun {
             }
         }
         if let failure = openFailure.withLock({ $0 }) { throw failure }
+        if let failure = writeFailure.withLock({ $0 }) { throw failure }
         if refs.isEmpty { log.progress(done: 0, total: 0, skipped: 0, failed: 0) }
 
         // The admin usage report: from this pass when it saw everyone, else from a usage pass (shard 0 only).
@@ -149,27 +160,43 @@ public enum MonthlyRun {
             }
         }
 
-        // The manifest, last.
-        let entries = slots.withLock { $0 }.compactMap { $0 }
-        var manifest = Manifest(
+        // The manifest, last: streamed from the journal in id order, never held whole.
+        var sum = totals.withLock { $0 }
+        sum.add(admin: admin)
+        let refsInOrder = slots.withLock { $0 }.compactMap { $0 }
+        let shell = Manifest(
             engineVersion: EngineVersion.current, ledgerPath: settings.ledgerPath, ledgerSha256: settings.ledgerSHA256,
             period: settings.period.name, periodStart: settings.period.start.description, periodEnd: settings.period.end.description,
             asOf: settings.asOf.description, formats: settings.formats.map(\.rawValue),
-            shard: options.shard.map { "\($0.index)/\($0.count)" }, users: entries, admin: admin,
-            totals: Manifest.Totals(users: 0, ok: 0, failed: 0, files: 0, bytes: 0, transactionCount: 0, quarantinedRows: 0))
-        manifest.recomputeTotals()
+            shard: options.shard.map { "\($0.index)/\($0.count)" }, users: [], admin: admin, totals: sum.totals)
         let manifestName = shardTag.map { "manifest.shard-\($0).json" } ?? "manifest.json"
-        try AtomicFile.write(try manifest.encoded(), to: periodFolder + "/" + manifestName, durable: true)
-        RunJournal.remove(periodFolder: periodFolder, shard: shardTag)
+        let manifestPath = periodFolder + "/" + manifestName
+        journal.sync()
+        // This run's entries, in id order, become what the next run compares against (before the
+        // manifest, so that the manifest stays the last file a run writes); the journal goes after.
+        try journal.compact(refsInOrder, to: entriesPath)
+        try AtomicFile.write(to: manifestPath, durable: true) { temp throws(OutputError) in
+            do {
+                guard FileManager.default.createFile(atPath: temp, contents: nil), let handle = FileHandle(forWritingAtPath: temp) else {
+                    throw OutputError.cannotWrite(path: manifestPath, reason: "cannot create the file")
+                }
+                defer { try? handle.close() }
+                try Manifest.stream(shell: shell, count: refsInOrder.count, entries: { try journal.read(refsInOrder[$0]) }, to: handle)
+            } catch let e as OutputError { throw e } catch {
+                throw OutputError.cannotWrite(path: manifestPath, reason: "\(error)")
+            }
+        }
+        unlink(journal.path)
 
         let c = counters.withLock { $0 }
-        let quarantinedRows = manifest.totals.quarantinedRows + ledger.quarantinedRates.count
-        let failed = manifest.totals.failed + (admin?.status == "failed" ? 1 : 0)
+        let quarantinedRows = sum.totals.quarantinedRows + ledger.quarantinedRates.count
+        let failed = sum.totals.failed + (admin?.status == "failed" ? 1 : 0)
         let exit: Int32 = failed > 0 ? 2 : (quarantinedRows > 0 ? 3 : 0)
-        log.summary(["users": "\(entries.count)", "skipped": "\(c.skipped)", "files": "\(manifest.totals.files)",
+        log.summary(["users": "\(refsInOrder.count)", "skipped": "\(c.skipped)", "files": "\(sum.totals.files)",
                      "seconds": String(format: "%.1f", log.elapsed), "failures": "\(failed)",
                      "quarantined rows": "\(quarantinedRows)"])
-        return Result(manifest: manifest, periodFolder: periodFolder, skipped: c.skipped, seconds: log.elapsed, exitCode: exit)
+        return Result(manifestPath: manifestPath, totals: sum.totals, periodFolder: periodFolder, skipped: c.skipped,
+                      seconds: log.elapsed, exitCode: exit)
     }
 
     /// Creates the period folder and checks it is writable, so an unwritable output fails before any work.
