@@ -15,6 +15,15 @@ final class EntryLog: @unchecked Sendable {
     /// Where one entry's line lies in the log.
     struct Ref: Sendable { var offset: Int64; var length: Int }
 
+    /// The first line of an entries record: what the run was computed from, and its admin entry.
+    /// A later run over a byte-identical ledger with the same settings can trust every entry.
+    struct Header: Codable, Equatable, Sendable {
+        var ledgerSha256: String
+        var settings: String
+        var admin: Manifest.AdminEntry?
+    }
+    private struct HeaderLine: Codable { var run: Header }
+
     let path: String
     private let fd: Int32
     private var end: Int64
@@ -83,16 +92,27 @@ final class EntryLog: @unchecked Sendable {
         return buffer
     }
 
-    /// Writes the lines at `refs`, in that order, as a new log at `path` (atomically): the
-    /// compact, deterministic record of a finished run.
-    func compact(_ refs: [Ref], to path: String) throws(OutputError) {
+    /// The header of an entries record, if its first line is one.
+    func header() -> Header? {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0, let newline = buffer[0..<n].firstIndex(of: 0x0A) else { return nil }
+        return (try? Self.decoder().decode(HeaderLine.self, from: Data(buffer[0..<newline])))?.run
+    }
+
+    /// Writes `header`, then the lines at `refs` in that order, as a new log at `path`
+    /// (atomically): the compact, deterministic record of a finished run.
+    func compact(_ refs: [Ref], header: Header, to path: String) throws(OutputError) {
+        guard let headerLine = try? encoder.encode(HeaderLine(run: header)) else {
+            throw .cannotWrite(path: path, reason: "cannot encode the run header")
+        }
         try AtomicFile.write(to: path, durable: true) { temp throws(OutputError) in
             guard let out = FileHandle(forWritingAtPath: temp) ?? {
                 _ = FileManager.default.createFile(atPath: temp, contents: nil)
                 return FileHandle(forWritingAtPath: temp)
             }() else { throw OutputError.cannotWrite(path: path, reason: "cannot create the file") }
             defer { try? out.close() }
-            var chunk: [UInt8] = []
+            var chunk: [UInt8] = Array(headerLine) + [0x0A]
             for ref in refs {
                 chunk.append(contentsOf: try line(ref))
                 chunk.append(0x0A)

@@ -52,7 +52,13 @@ public enum MonthlyRun {
         let ledger = try Ledger(path: settings.ledgerPath)
         let periodFolder = options.outFolder + "/" + settings.period.name
         try prepareFolder(periodFolder)
-        AtomicFile.removeLeftovers(in: periodFolder)
+        let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
+        let journalPath = periodFolder + "/" + EntryLog.journalName(shard: shardTag)
+        // Temporary files are only left by a run that was killed, and a killed run leaves its journal
+        // (or, killed before its first user, no manifest): walk the folder only then.
+        if FileManager.default.fileExists(atPath: journalPath) || !FileManager.default.fileExists(atPath: periodFolder + "/manifest.json") {
+            AtomicFile.removeLeftovers(in: periodFolder)
+        }
         let ratesDigest = try ledger.exchangeRatesDigest()
 
         // Who.
@@ -68,12 +74,16 @@ public enum MonthlyRun {
 
         // What earlier runs of this period left: the last complete run's entries, and the journal of
         // a run that was killed (newer, so it wins). Only offsets are held; entries are read on demand.
-        let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
         let entriesPath = periodFolder + "/" + EntryLog.entriesName(shard: shardTag)
         let lastRun = FileManager.default.fileExists(atPath: entriesPath) ? try EntryLog(path: entriesPath) : nil
         let lastRunIndex = options.force ? [:] : lastRun?.index() ?? [:]
-        let journal = try EntryLog(path: periodFolder + "/" + EntryLog.journalName(shard: shardTag))
+        let journal = try EntryLog(path: journalPath)
         let journalIndex = options.force ? [:] : journal.index()
+        // When the ledger is byte for byte the one the last complete run read, with the same settings,
+        // nothing that feeds any report changed: users are checked by their files alone.
+        let header = EntryLog.Header(ledgerSha256: settings.ledgerSHA256, settings: settings.fingerprintSettings + "|" + ratesDigest, admin: nil)
+        let lastHeader = lastRun?.header()
+        let ledgerUnchanged = !options.force && lastHeader?.ledgerSha256 == header.ledgerSha256 && lastHeader?.settings == header.settings
 
         // The work, in parallel; results land in their user's slot so order never depends on timing.
         let users = refs
@@ -82,6 +92,7 @@ public enum MonthlyRun {
         let totals = Mutex(TotalsAccumulator())
         let writeFailure = Mutex<(any Error)?>(nil)
         let next = Atomic<Int>(0)
+        let reusedWithoutLoading = Atomic<Int>(0)
         let counters = Mutex<(done: Int, skipped: Int, failed: Int)>((0, 0, 0))
         let usage = Mutex(UsageAccumulator(period: settings.period, asOf: settings.asOf))
         let workers = max(1, min(options.jobs, max(users.count, 1)))
@@ -98,11 +109,18 @@ public enum MonthlyRun {
                 let i = next.add(1, ordering: .relaxed).oldValue
                 guard i < users.count else { break }
                 let id = users[i].id
-                let previous: Manifest.UserEntry?
-                if let ref = journalIndex[id] { previous = try? journal.read(ref) }
-                else if let ref = lastRunIndex[id] { previous = try? lastRun?.read(ref) }
-                else { previous = nil }
-                let outcome = job.run(user: users[i], ledger: connection, previous: previous)
+                // A killed run's journal is newer than the last complete run, but the header vouches only
+                // for the latter's entries: journal entries always go through the fingerprint check.
+                let fromJournal = journalIndex[id].flatMap { try? journal.read($0) }
+                let fromLastRun = fromJournal == nil ? lastRunIndex[id].flatMap { try? lastRun?.read($0) } : nil
+                let previous = fromJournal ?? fromLastRun
+                let outcome: UserJob.Outcome
+                if ledgerUnchanged, let entry = job.reuse(user: users[i], previous: fromLastRun) {
+                    outcome = UserJob.Outcome(entry: entry, skipped: true, ledger: nil)
+                    reusedWithoutLoading.add(1, ordering: .relaxed)
+                } else {
+                    outcome = job.run(user: users[i], ledger: connection, previous: previous)
+                }
                 do {
                     let ref = try journal.append(outcome.entry)
                     slots.withLock { $0[i] = ref }
@@ -137,10 +155,15 @@ public enum MonthlyRun {
         // The admin usage report: from this pass when it saw everyone, else from a usage pass (shard 0 only).
         var admin: Manifest.AdminEntry?
         let adminFormats = settings.formats.filter { $0 != .png }
-        if !adminFormats.isEmpty, options.userIds == nil, options.shard.map({ $0.index == 0 }) ?? true {
+        let reusableAdmin = ledgerUnchanged ? lastHeader?.admin.flatMap { a in
+            a.status == "ok" && UserJob.filesIntact(a.files, in: periodFolder) ? a : nil
+        } : nil
+        if let reusableAdmin, options.userIds == nil, options.shard.map({ $0.index == 0 }) ?? true {
+            admin = reusableAdmin   // the ledger is unchanged, so are its aggregates
+        } else if !adminFormats.isEmpty, options.userIds == nil, options.shard.map({ $0.index == 0 }) ?? true {
             do {
                 let figures: UsageFigures
-                if coversEveryone {
+                if coversEveryone && reusedWithoutLoading.load(ordering: .relaxed) == 0 {
                     var acc = usage.withLock { $0 }
                     for user in try ledger.allUsers().users where user.deletedAt != nil {
                         try? acc.add(UserLedger(user: user, rates: ledger.rates))
@@ -174,7 +197,9 @@ public enum MonthlyRun {
         journal.sync()
         // This run's entries, in id order, become what the next run compares against (before the
         // manifest, so that the manifest stays the last file a run writes); the journal goes after.
-        try journal.compact(refsInOrder, to: entriesPath)
+        var finished = header
+        finished.admin = admin
+        try journal.compact(refsInOrder, header: finished, to: entriesPath)
         try AtomicFile.write(to: manifestPath, durable: true) { temp throws(OutputError) in
             do {
                 guard FileManager.default.createFile(atPath: temp, contents: nil), let handle = FileHandle(forWritingAtPath: temp) else {

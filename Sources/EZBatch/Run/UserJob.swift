@@ -20,6 +20,15 @@ struct UserJob {
         var ledger: UserLedger?
     }
 
+    /// The user's entry from the last run, reused without reading the ledger, when the ledger
+    /// file is byte-identical to that run's (so every input is unchanged) and the files are intact.
+    func reuse(user ref: UserRef, previous: Manifest.UserEntry?) -> Manifest.UserEntry? {
+        guard !force, let previous, previous.status == "ok",
+              previous.folder == "users/" + SafeName.userFolder(id: ref.id, username: ref.username),
+              Self.filesIntact(previous.files, in: periodFolder) else { return nil }
+        return previous
+    }
+
     func run(user ref: UserRef, ledger: Ledger, previous: Manifest.UserEntry?) -> Outcome {
         let folder = "users/" + SafeName.userFolder(id: ref.id, username: ref.username)
         var entry = Manifest.UserEntry(id: ref.id, status: "failed", folder: folder, currency: nil, incomeMinor: nil,
