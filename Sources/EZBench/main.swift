@@ -6,6 +6,7 @@ enum EZBenchUsage {
     static let text = """
     usage: EZBench analytics --db PATH [--period 2026-10] [--as-of 2026-11-01] [--limit N]
            EZBench stages    --db PATH [--period …] [--as-of …] [--user ID | --limit N] [--rounds R] [--scratch DIR]
+           EZBench render    --db PATH [--period …] [--as-of …] [--limit N] [--rounds R] [--dump DIR]
            EZBench png       --db PATH [--user ID] [--rounds R] [--dump DIR]
            EZBench digest    --db PATH [--rounds R]
     """
@@ -28,6 +29,10 @@ do {
                                                 scratch: scratch)
         print("statements: \(count)")
         print(times.table(per: count, unit: "user"))
+    case "render":
+        let (period, asOf) = try args.periodAndAsOf()
+        print(try RenderBench.run(db: db, period: period, asOf: asOf, limit: try args.int("limit", default: 20),
+                                  rounds: try args.int("rounds", default: 5), dump: try? args.string("dump")))
     case "png":
         let (period, asOf) = try args.periodAndAsOf()
         print(try PNGBench.run(db: db, period: period, asOf: asOf, userId: Int64(try args.int("user", default: 42)),

@@ -1,4 +1,5 @@
 import CCairo
+import Synchronization
 
 /// A Cairo drawing context on a ``CairoSurface``: paths, colours, transforms and pages.
 ///
@@ -17,8 +18,13 @@ public final class CairoContext {
     let pointer: OpaquePointer
     /// The surface drawn on.
     public let surface: CairoSurface
-    /// Pango's context for this Cairo context, made on first use and shared by every ``TextLayout``.
-    private var pangoStorage: OpaquePointer?
+    /// Tells contexts apart for ``PangoThreadCache/bind(_:)`` (an address could be reused).
+    let serial: UInt64
+    /// The thread's Pango set-up, taken when text is first laid out on this context.
+    private var pangoCacheStorage: PangoThreadCache?
+    /// The transformation at that moment: text is laid out for it, as if Pango's context had been
+    /// made then (later transforms move and scale drawn text, not its layout).
+    private(set) var pangoMatrix = cairo_matrix_t()
 
     /// A context drawing on `surface`.
     public init(surface: CairoSurface) throws(CairoError) {
@@ -30,19 +36,24 @@ public final class CairoContext {
         }
         pointer = cr
         self.surface = surface
+        serial = contextSerials.add(1, ordering: .relaxed).newValue
     }
 
     deinit {
-        if let pango = pangoStorage { g_object_unref(UnsafeMutableRawPointer(pango)) }
         cairo_destroy(pointer)
     }
 
-    /// The `PangoContext` shared by this context's text layouts (font map, font options).
-    var pangoContext: OpaquePointer {
-        if let p = pangoStorage { return p }
-        let p = TextLayout.makePangoContext(for: pointer)
-        pangoStorage = p
-        return p
+    /// The Pango set-up shared by this context's text layouts (the thread's, see ``PangoThreadCache``),
+    /// bound to this context: call before every Pango call that lays out or draws.
+    var pango: PangoThreadCache {
+        let cache: PangoThreadCache
+        if let c = pangoCacheStorage { cache = c } else {
+            cache = PangoThreadCache.current
+            cairo_get_matrix(pointer, &pangoMatrix)
+            pangoCacheStorage = cache
+        }
+        cache.bind(self)
+        return cache
     }
 
     /// Throws the context's sticky error, if any call so far failed.
@@ -182,3 +193,6 @@ public final class CairoContext {
         try checkStatus("finishing a page")
     }
 }
+
+/// Hands out ``CairoContext/serial`` numbers (from 1; 0 means none).
+private let contextSerials = Atomic<UInt64>(0)

@@ -3,8 +3,8 @@ import CCairo
 /// A paragraph of text laid out by Pango and drawn with Cairo: shaping, font fallback (accents,
 /// CJK, right-to-left scripts, colour emoji), wrapping and ellipsizing.
 ///
-/// Reuse one layout for many strings: the font map and Pango context are made once per
-/// ``CairoContext``; changing ``text`` only re-lays-out.
+/// Reuse one layout for many strings: changing ``text`` only re-lays-out. The Pango context and
+/// parsed fonts are made once per thread (``PangoThreadCache``) and shared by every ``CairoContext``.
 ///
 /// ```swift
 /// let label = TextLayout(context: ctx, font: "Noto Sans 10")
@@ -29,7 +29,7 @@ public final class TextLayout {
     /// A layout with the given Pango font description ("Noto Sans 10", "Noto Sans Bold 14").
     public init(context: CairoContext, font: String = "Noto Sans 10") {
         self.context = context
-        layout = pango_layout_new(context.pangoContext)!
+        layout = pango_layout_new(context.pango.context)!
         self.font = font
         applyFont()
     }
@@ -97,23 +97,25 @@ public final class TextLayout {
     /// The logical size of the laid-out text in points (width is the ink-independent advance).
     public var size: Size {
         var w: Int32 = 0, h: Int32 = 0
+        _ = context.pango
         pango_layout_get_size(layout, &w, &h)
         return Size(width: Double(w) / Double(PANGO_SCALE), height: Double(h) / Double(PANGO_SCALE))
     }
 
     /// The distance from the top of the text box to the first line's baseline, in points.
-    public var baseline: Double { Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE) }
+    public var baseline: Double { _ = context.pango; return Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE) }
 
     /// The number of lines after wrapping.
-    public var lineCount: Int { Int(pango_layout_get_line_count(layout)) }
+    public var lineCount: Int { _ = context.pango; return Int(pango_layout_get_line_count(layout)) }
 
     /// Whether some text was cut off with an ellipsis.
-    public var isEllipsized: Bool { pango_layout_is_ellipsized(layout) != 0 }
+    public var isEllipsized: Bool { _ = context.pango; return pango_layout_is_ellipsized(layout) != 0 }
 
     // MARK: - Drawing
 
     /// Draws the text with its box's top-left corner at `point`, in the context's current colour.
     public func draw(at point: Point) {
+        _ = context.pango
         context.move(to: point)
         pango_cairo_show_layout(context.pointer, layout)
     }
@@ -127,22 +129,6 @@ public final class TextLayout {
     // MARK: - Setup
 
     private func applyFont() {
-        let desc = pango_font_description_from_string(font)
-        pango_layout_set_font_description(layout, desc)
-        pango_font_description_free(desc)
-    }
-
-    /// A Pango context for `cr` with font options that make text metrics independent of the
-    /// output (no hinting of metrics), so a chart lays out identically in a PNG and a PDF.
-    static func makePangoContext(for cr: OpaquePointer) -> OpaquePointer {
-        let pango = pango_cairo_create_context(cr)!
-        let options = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        pango_cairo_context_set_font_options(pango, options)
-        cairo_font_options_destroy(options)
-        pango_context_set_round_glyph_positions(pango, 0)
-        return pango
+        pango_layout_set_font_description(layout, context.pango.fontDescription(font))
     }
 }

@@ -4,7 +4,9 @@ import EZCharts
 ///
 /// A report is composed twice with the same code: a measuring pass that draws nothing and only
 /// counts pages, then the drawing pass, which then knows N for its 'Page n of N' footers. Both
-/// passes measure text on a PDF surface so that line breaks, and hence page breaks, are identical.
+/// passes measure text on a PDF surface so that line breaks, and hence page breaks, are identical,
+/// and share one ``PDFTextMetrics``, so that a text is measured once for both. The measuring pass
+/// lays out only texts whose size moves the cursor (not table cells, whose rows have a fixed height).
 final class PDFComposer {
     /// The page layout.
     let geometry: PageGeometry
@@ -23,9 +25,13 @@ final class PDFComposer {
     var y: Double
     /// Layouts by font description, reused for every string in that font.
     private var layouts: [String: TextLayout] = [:]
+    /// Text sizes, shared with the other pass.
+    let metrics: PDFTextMetrics
 
-    init(geometry: PageGeometry, isMeasuring: Bool, totalPages: Int?, footerTitle: String) throws(CairoError) {
+    init(geometry: PageGeometry, isMeasuring: Bool, totalPages: Int?, footerTitle: String,
+         metrics: PDFTextMetrics = PDFTextMetrics()) throws(CairoError) {
         self.geometry = geometry
+        self.metrics = metrics
         self.isMeasuring = isMeasuring
         self.totalPages = totalPages
         self.footerTitle = footerTitle
@@ -118,7 +124,9 @@ final class PDFComposer {
     /// The size `string` takes in `font` (one line, ellipsized, when `maxLines` is 1).
     func measure(_ string: String, font: String, width: Double? = nil, maxLines: Int? = 1,
                  align: TextLayout.Alignment = .left) -> Size {
-        configured(string, font: font, width: width, maxLines: width == nil ? nil : maxLines, align: align).size
+        let lines = width == nil ? nil : maxLines
+        let key = PDFTextMetrics.Key(string: string, font: font, width: width, maxLines: lines, align: align)
+        return metrics.size(key) { configured(string, font: font, width: width, maxLines: lines, align: align).size }
     }
 
     /// Draws `string` with its box's top-left at `point` and returns the box's size.
@@ -128,8 +136,9 @@ final class PDFComposer {
     @discardableResult
     func text(_ string: String, font: String, at point: Point, width: Double? = nil, maxLines: Int? = 1,
               align: TextLayout.Alignment = .left, color: Color = PDFTheme.ink) -> Size {
+        if isMeasuring { return measure(string, font: font, width: width, maxLines: maxLines, align: align) }
         let l = configured(string, font: font, width: width, maxLines: width == nil ? nil : maxLines, align: align)
-        if !isMeasuring { l.draw(at: point, color: color) }
+        l.draw(at: point, color: color)
         return l.size
     }
 

@@ -123,6 +123,8 @@ extension PDFComposer {
 
     private func drawHeader(_ table: PDFTable, widths: [Double]) {
         let h = PDFTable.headerHeight
+        // A header's height is fixed: the measuring pass only moves the cursor.
+        guard !isMeasuring else { y += h; return }
         var x = left
         for (c, column) in table.columns.enumerated() {
             text(column.title.uppercased(), font: PDFTheme.tableHeaderFont,
@@ -142,6 +144,8 @@ extension PDFComposer {
     }
 
     private func drawRow(_ cells: [PDFTable.Cell], aligns: [TextLayout.Alignment], widths: [Double], font: String) {
+        // A row's height is fixed: the measuring pass only moves the cursor.
+        guard !isMeasuring else { y += PDFTable.rowHeight; return }
         let pad = PDFTable.cellPadding
         let textTop = centredTextTop(font, rowTop: y, height: PDFTable.rowHeight)
         let boldTop = centredTextTop(PDFTheme.font(8, bold: true), rowTop: y, height: PDFTable.rowHeight)

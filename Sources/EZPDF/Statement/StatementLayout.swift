@@ -20,9 +20,9 @@ struct StatementLayout {
     var periodLabel: String { PDFPeriodLabel.label(figures.period, format: format) }
 
     /// Lays out every section; in the drawing pass also returns the document's bytes.
-    func compose(measuring: Bool, totalPages: Int?) throws -> (pages: Int, bytes: [UInt8]) {
+    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
-                                footerTitle: "\(figures.user.bookName) · Statement \(periodLabel)")
+                                footerTitle: "\(figures.user.bookName) · Statement \(periodLabel)", metrics: metrics)
         if !measuring {
             try c.surface.setMetadata(PDFMetadata(
                 title: "\(figures.user.bookName) — Statement \(periodLabel)",

@@ -20,8 +20,9 @@ public enum StatementPDF {
     /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
     public static func render(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [UInt8] {
         let layout = StatementLayout(figures: figures, provenance: provenance)
-        // Pass 1 counts the pages so that pass 2 can print 'Page n of N'.
-        let pages = try layout.compose(measuring: true, totalPages: nil).pages
-        return try layout.compose(measuring: false, totalPages: pages).bytes
+        // Pass 1 counts the pages so that pass 2 can print 'Page n of N'; pass 2 reuses its text sizes.
+        let metrics = PDFTextMetrics()
+        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
+        return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
     }
 }

@@ -17,8 +17,9 @@ public enum UsagePDF {
     /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
     public static func render(_ usage: UsageFigures, provenance: ReportProvenance) throws -> [UInt8] {
         let layout = UsageLayout(usage: usage, provenance: provenance)
-        let pages = try layout.compose(measuring: true, totalPages: nil).pages
-        return try layout.compose(measuring: false, totalPages: pages).bytes
+        let metrics = PDFTextMetrics()
+        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
+        return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
     }
 }
 
@@ -43,10 +44,10 @@ struct UsageLayout {
     }
     func percent(_ g: Guarded<Percent>) -> String { g.value.map { format.percent($0) } ?? Self.suppressed }
 
-    func compose(measuring: Bool, totalPages: Int?) throws -> (pages: Int, bytes: [UInt8]) {
+    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
         let periodLabel = PDFPeriodLabel.label(usage.period, format: format)
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
-                                footerTitle: "EZWallet usage report · \(periodLabel) · aggregates only")
+                                footerTitle: "EZWallet usage report · \(periodLabel) · aggregates only", metrics: metrics)
         if !measuring {
             try c.surface.setMetadata(PDFMetadata(
                 title: "EZWallet usage report — \(periodLabel)", author: "ezreport",
