@@ -27,6 +27,8 @@ enum PNGBench {
             for (i, s) in surfaces.enumerated() {
                 try Data(try s.pngData()).write(to: URL(fileURLWithPath: dump + "/\(i)-ours.png"))
                 try Data(try s.cairoPNGData()).write(to: URL(fileURLWithPath: dump + "/\(i)-cairo.png"))
+                try Data(try s.pngData(options: .init(level: 1, filter: .none, engine: .zlib)))
+                    .write(to: URL(fileURLWithPath: dump + "/\(i)-zlib.png"))
             }
         }
         var lines = ["charts: \(surfaces.count) of 1600 × 1000 px, \(rounds) round(s); CPU ms per chart (median round), KB per chart"]
@@ -52,6 +54,7 @@ enum PNGBench {
             ("rle, up", .init(level: 1, filter: .up, strategy: 3)),
             ("rle, sub", .init(level: 1, filter: .sub, strategy: 3)),
             ("rle, none", .init(level: 1, filter: .none, strategy: 3)),
+            ("row-match deflater", .init(level: 1, filter: .none, strategy: 0, engine: .rowMatch)),
             ("encoder .fast", .fast),
         ]
         for (name, options) in settings {
