@@ -12,7 +12,7 @@ enum PNGBench {
     static func sizes(db: String, period: Period, asOf: CivilDate, limit: Int) throws -> String {
         let ledger = try Ledger(path: db)
         var ratios: [String: [Double]] = [:]
-        var cpu = 0.0, cairoCPU = 0.0, charts = 0
+        var cpu = 0.0, cairoCPU = 0.0, zlibCPU = 0.0, charts = 0
         for ref in try ledger.userRefs().filter({ !$0.deleted }).prefix(limit) {
             let slice = try ledger.loadUser(id: ref.id, through: max(period.end, asOf))
             let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: asOf)
@@ -22,12 +22,16 @@ enum PNGBench {
                 let ours = try surface.pngData().count
                 let c1 = Clock.threadCPU()
                 let cairo = try surface.cairoPNGData().count
-                cpu += c1 - c0; cairoCPU += Clock.threadCPU() - c1; charts += 1
+                let c2 = Clock.threadCPU()
+                _ = try surface.pngData(options: .init(level: 1, filter: .none, engine: .zlib))
+                cpu += c1 - c0; cairoCPU += c2 - c1; zlibCPU += Clock.threadCPU() - c2; charts += 1
                 ratios[named.fileName, default: []].append(Double(ours) / Double(cairo))
             }
         }
-        var lines = [String(format: "%d charts: encoder %.2f ms CPU per chart, Cairo's writer %.1f ms; size / Cairo's size per kind:",
-                            charts, cpu * 1000 / Double(max(charts, 1)), cairoCPU * 1000 / Double(max(charts, 1)))]
+        let n = Double(max(charts, 1))
+        var lines = [String(format: "%d charts: CPU ms per chart: encoder %.2f, zlib level 1 unfiltered %.2f, Cairo's writer %.1f",
+                            charts, cpu * 1000 / n, zlibCPU * 1000 / n, cairoCPU * 1000 / n),
+                     "size / Cairo's size per kind:"]
         for (kind, r) in ratios.sorted(by: { $0.key < $1.key }) {
             let sorted = r.sorted()
             lines.append(String(format: "  %-20@ %4d charts  median %.2f×  worst %.2f×", kind as NSString, r.count,
