@@ -7,26 +7,63 @@ import Foundation
 /// PNG encoder settings compared on one user's real charts: CPU time and total size per setting,
 /// with Cairo's own writer as the size reference (the target: within 1.5× its size).
 enum PNGBench {
+    /// The encoder's size against Cairo's writer for every chart of the first `limit` users, as the
+    /// worst and median ratio per chart kind, and the default encoder's CPU time per chart.
+    static func sizes(db: String, period: Period, asOf: CivilDate, limit: Int) throws -> String {
+        let ledger = try Ledger(path: db)
+        var ratios: [String: [Double]] = [:]
+        var cpu = 0.0, cairoCPU = 0.0, zlibCPU = 0.0, charts = 0
+        for ref in try ledger.userRefs().filter({ !$0.deleted }).prefix(limit) {
+            let slice = try ledger.loadUser(id: ref.id, through: max(period.end, asOf))
+            let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: asOf)
+            for named in StatementCharts.charts(for: figures) {
+                let surface = try render(named)
+                let c0 = Clock.threadCPU()
+                let ours = try surface.pngData().count
+                let c1 = Clock.threadCPU()
+                let cairo = try surface.cairoPNGData().count
+                let c2 = Clock.threadCPU()
+                _ = try surface.pngData(options: .init(level: 1, filter: .none, engine: .zlib))
+                cpu += c1 - c0; cairoCPU += c2 - c1; zlibCPU += Clock.threadCPU() - c2; charts += 1
+                ratios[named.fileName, default: []].append(Double(ours) / Double(cairo))
+            }
+        }
+        let n = Double(max(charts, 1))
+        var lines = [String(format: "%d charts: CPU ms per chart: encoder %.2f, zlib level 1 unfiltered %.2f, Cairo's writer %.1f",
+                            charts, cpu * 1000 / n, zlibCPU * 1000 / n, cairoCPU * 1000 / n),
+                     "size / Cairo's size per kind:"]
+        for (kind, r) in ratios.sorted(by: { $0.key < $1.key }) {
+            let sorted = r.sorted()
+            lines.append(String(format: "  %-20@ %4d charts  median %.2f×  worst %.2f×", kind as NSString, r.count,
+                                sorted[sorted.count / 2], sorted.last!))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func render(_ named: NamedChart) throws -> CairoSurface {
+        let surface = try CairoSurface(imageWidth: 1600, height: 1000)
+        let ctx = try CairoContext(surface: surface)
+        ctx.scale(x: 2, y: 2)
+        let rect = Rect(x: 0, y: 0, width: 800, height: 500)
+        ctx.fill(rect, .white)
+        try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
+        return surface
+    }
+
     static func run(db: String, period: Period, asOf: CivilDate, userId: Int64, rounds: Int, dump: String?) throws -> String {
         let ledger = try Ledger(path: db)
         let slice = try ledger.loadUser(id: userId, through: max(period.end, asOf))
         let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: asOf)
         var surfaces: [CairoSurface] = []
-        for named in StatementCharts.charts(for: figures) {
-            let surface = try CairoSurface(imageWidth: 1600, height: 1000)
-            let ctx = try CairoContext(surface: surface)
-            ctx.scale(x: 2, y: 2)
-            let rect = Rect(x: 0, y: 0, width: 800, height: 500)
-            ctx.fill(rect, .white)
-            try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
-            surfaces.append(surface)
-        }
+        for named in StatementCharts.charts(for: figures) { surfaces.append(try render(named)) }
         if let dump {
             // Both encoders' files, for an independent decoder to compare pixel by pixel.
             try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true)
             for (i, s) in surfaces.enumerated() {
                 try Data(try s.pngData()).write(to: URL(fileURLWithPath: dump + "/\(i)-ours.png"))
                 try Data(try s.cairoPNGData()).write(to: URL(fileURLWithPath: dump + "/\(i)-cairo.png"))
+                try Data(try s.pngData(options: .init(level: 1, filter: .none, engine: .zlib)))
+                    .write(to: URL(fileURLWithPath: dump + "/\(i)-zlib.png"))
             }
         }
         var lines = ["charts: \(surfaces.count) of 1600 × 1000 px, \(rounds) round(s); CPU ms per chart (median round), KB per chart"]
@@ -52,6 +89,7 @@ enum PNGBench {
             ("rle, up", .init(level: 1, filter: .up, strategy: 3)),
             ("rle, sub", .init(level: 1, filter: .sub, strategy: 3)),
             ("rle, none", .init(level: 1, filter: .none, strategy: 3)),
+            ("row-match deflater", .init(level: 1, filter: .none, strategy: 0, engine: .rowMatch)),
             ("encoder .fast", .fast),
         ]
         for (name, options) in settings {

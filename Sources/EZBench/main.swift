@@ -8,6 +8,7 @@ enum EZBenchUsage {
            EZBench stages    --db PATH [--period …] [--as-of …] [--user ID | --limit N] [--rounds R] [--scratch DIR]
            EZBench render    --db PATH [--period …] [--as-of …] [--limit N] [--rounds R] [--dump DIR]
            EZBench png       --db PATH [--user ID] [--rounds R] [--dump DIR]
+           EZBench png-sizes --db PATH [--limit N]
            EZBench digest    --db PATH [--rounds R]
     """
 }
@@ -37,6 +38,9 @@ do {
         let (period, asOf) = try args.periodAndAsOf()
         print(try PNGBench.run(db: db, period: period, asOf: asOf, userId: Int64(try args.int("user", default: 42)),
                                rounds: try args.int("rounds", default: 3), dump: try? args.string("dump")))
+    case "png-sizes":
+        let (period, asOf) = try args.periodAndAsOf()
+        print(try PNGBench.sizes(db: db, period: period, asOf: asOf, limit: try args.int("limit", default: 50)))
     case "digest":
         print(try DigestBench.run(db: db, rounds: try args.int("rounds", default: 3)))
     default:

@@ -1,0 +1,156 @@
+// MARK: - Deflate symbols (RFC 1951, 3.2.5)
+
+/// The deflate length and distance alphabets: the symbol and extra bits for a match length or distance.
+enum DeflateSymbols {
+    /// Base lengths of length symbols 257…285.
+    static let lengthBase: [Int] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59,
+                                    67, 83, 99, 115, 131, 163, 195, 227, 258]
+    /// Extra bits of length symbols 257…285.
+    static let lengthExtra: [Int] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
+                                     4, 4, 4, 4, 5, 5, 5, 5, 0]
+    /// Base distances of distance symbols 0…29.
+    static let distanceBase: [Int] = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769,
+                                      1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
+    /// Extra bits of distance symbols 0…29.
+    static let distanceExtra: [Int] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8,
+                                       9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    /// The length symbol index (0…28, add 257) of every length 0…258 (entries below 3 unused).
+    static let lengthIndex: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 259)
+        for i in 0..<29 {
+            let end = i == 28 ? 259 : lengthBase[i] + (1 << lengthExtra[i])
+            for len in lengthBase[i]..<min(end, 259) { table[len] = UInt8(i) }
+        }
+        table[258] = 28
+        return table
+    }()
+
+    /// The distance symbol (0…29) of `distance` (1…32768).
+    @inline(__always)
+    static func distanceSymbol(_ distance: Int) -> Int {
+        // Symbols pair up per power of two: 2 * (floor(log2(d - 1))) + the next bit, for d > 4.
+        let d = distance - 1
+        if d < 4 { return d }
+        let log = (Int.bitWidth - 1) - d.leadingZeroBitCount
+        return 2 * log + ((d >> (log - 1)) & 1)
+    }
+}
+
+// MARK: - Huffman codes
+
+/// A canonical, length-limited Huffman code for one deflate alphabet.
+struct HuffmanCode {
+    /// Code length per symbol (0: unused).
+    var lengths: [UInt8]
+    /// The code of each symbol with its bits reversed, ready for deflate's LSB-first bit order.
+    var codes: [UInt16]
+
+    /// The code for `frequencies`, no code longer than `maxBits`. At least two symbols always get
+    /// a code (`fallback` ones are added if needed), so the code is complete for every decoder.
+    init(frequencies: [Int], maxBits: Int, fallback: (Int, Int)) {
+        var freq = frequencies
+        if freq.lazy.filter({ $0 > 0 }).count < 2 {
+            if freq[fallback.0] == 0 { freq[fallback.0] = 1 }
+            if freq.lazy.filter({ $0 > 0 }).count < 2 { freq[fallback.1] = max(freq[fallback.1], 1) }
+        }
+        var lengths = HuffmanCode.lengths(freq)
+        // Rare for charts: flatten the frequencies until the deepest code fits.
+        while (lengths.max() ?? 0) > maxBits {
+            freq = freq.map { $0 == 0 ? 0 : max(1, $0 >> 1) }
+            lengths = HuffmanCode.lengths(freq)
+        }
+        self.lengths = lengths
+        self.codes = HuffmanCode.canonicalCodes(lengths)
+    }
+
+    /// Optimal (unlimited) code lengths: Huffman's algorithm over the used symbols.
+    /// - Complexity: O(n²) in the number of used symbols (at most 286).
+    private static func lengths(_ freq: [Int]) -> [UInt8] {
+        var weight: [Int] = []
+        var parent: [Int] = []
+        var leafOf: [Int] = []
+        for (symbol, f) in freq.enumerated() where f > 0 {
+            weight.append(f); parent.append(-1); leafOf.append(symbol)
+        }
+        let leaves = weight.count
+        var active = Array(0..<leaves)
+        while active.count > 1 {
+            // The two lightest active nodes (ties broken by index, so the result is deterministic).
+            var a = 0, b = 1
+            if weight[active[b]] < weight[active[a]] { swap(&a, &b) }
+            for k in 2..<active.count {
+                let w = weight[active[k]]
+                if w < weight[active[a]] { b = a; a = k } else if w < weight[active[b]] { b = k }
+            }
+            let node = weight.count
+            weight.append(weight[active[a]] + weight[active[b]]); parent.append(-1)
+            parent[active[a]] = node; parent[active[b]] = node
+            active.remove(at: max(a, b)); active.remove(at: min(a, b))
+            active.append(node)
+        }
+        var depth = [Int](repeating: 0, count: weight.count)
+        for node in stride(from: weight.count - 2, through: 0, by: -1) { depth[node] = depth[parent[node]] + 1 }
+        var lengths = [UInt8](repeating: 0, count: freq.count)
+        for leaf in 0..<leaves { lengths[leafOf[leaf]] = UInt8(depth[leaf]) }
+        return lengths
+    }
+
+    /// Canonical codes (RFC 1951, 3.2.2), bit-reversed.
+    private static func canonicalCodes(_ lengths: [UInt8]) -> [UInt16] {
+        var count = [Int](repeating: 0, count: 16)
+        for l in lengths where l > 0 { count[Int(l)] += 1 }
+        var next = [Int](repeating: 0, count: 16)
+        var code = 0
+        for bits in 1..<16 {
+            code = (code + count[bits - 1]) << 1
+            next[bits] = code
+        }
+        var codes = [UInt16](repeating: 0, count: lengths.count)
+        for (symbol, l) in lengths.enumerated() where l > 0 {
+            var c = next[Int(l)], reversed = 0
+            next[Int(l)] += 1
+            for _ in 0..<Int(l) { reversed = reversed << 1 | (c & 1); c >>= 1 }
+            codes[symbol] = UInt16(reversed)
+        }
+        return codes
+    }
+}
+
+// MARK: - Bits
+
+/// Writes deflate's LSB-first bit stream into a preallocated buffer.
+struct BitWriter {
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var bits: UInt64 = 0
+    private var filled = 0
+
+    /// A writer into `buffer`, which the caller sized for everything to be written.
+    init(buffer: UnsafeMutablePointer<UInt8>) { self.buffer = buffer }
+
+    /// Appends the low `n` bits (n ≤ 32) of `value`.
+    @inline(__always)
+    mutating func write(_ value: UInt32, _ n: Int) {
+        bits |= UInt64(value) << UInt64(filled)
+        filled += n
+        if filled >= 32 {
+            UnsafeMutableRawPointer(buffer + count).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
+            count += 4
+            bits >>= 32
+            filled -= 32
+        }
+    }
+
+    /// Appends raw bytes (after `alignToByte`).
+    mutating func writeByte(_ byte: UInt8) { write(UInt32(byte), 8) }
+
+    /// Pads with zero bits to a byte boundary and flushes everything.
+    mutating func finish() {
+        while filled > 0 {
+            buffer[count] = UInt8(truncatingIfNeeded: bits)
+            count += 1
+            bits >>= 8
+            filled = max(0, filled - 8)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import CCairo
+import EZCore
+import Foundation
+import XCTest
+@testable import EZCharts
+
+/// The PNG encoder's files, decoded by libpng (through Cairo's PNG reader, not the encoder under
+/// test), hold exactly the surface's pixels, stay within 1.5× the size of Cairo's own writer, and
+/// are byte-identical for identical pixels.
+final class ChartsPNGEncoderTests: XCTestCase {
+    // MARK: - Helpers
+
+    /// The pixels of a PNG as Cairo's premultiplied ARGB32, decoded by libpng.
+    private func decode(_ png: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> (Int, Int, [UInt32]) {
+        final class Reader { var bytes: [UInt8]; var at = 0; init(_ b: [UInt8]) { bytes = b } }
+        let reader = Reader(png)
+        let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
+            let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+            let n = Int(length)
+            guard r.at + n <= r.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
+            for k in 0..<n { data[k] = r.bytes[r.at + k] }
+            r.at += n
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(reader).toOpaque())!
+        defer { cairo_surface_destroy(surface) }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PNGInfo.Failure(description: "libpng could not decode: " + String(cString: cairo_status_to_string(status)))
+        }
+        let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
+        return (w, h, pixels(of: cairo_image_surface_get_data(surface)!, width: w, height: h,
+                             stride: Int(cairo_image_surface_get_stride(surface))))
+    }
+
+    private func pixels(of data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) -> [UInt32] {
+        var out: [UInt32] = []
+        out.reserveCapacity(width * height)
+        for y in 0..<height {
+            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { out.append(row[x]) }
+        }
+        return out
+    }
+
+    /// The surface's own pixels.
+    private func pixels(of surface: CairoSurface) -> [UInt32] {
+        cairo_surface_flush(surface.pointer)
+        return pixels(of: cairo_image_surface_get_data(surface.pointer)!,
+                      width: Int(cairo_image_surface_get_width(surface.pointer)),
+                      height: Int(cairo_image_surface_get_height(surface.pointer)),
+                      stride: Int(cairo_image_surface_get_stride(surface.pointer)))
+    }
+
+    /// A statement chart drawn as `ChartRenderer.png` draws it, before encoding.
+    private func render(_ named: NamedChart) throws -> CairoSurface {
+        let surface = try CairoSurface(imageWidth: 1600, height: 1000)
+        let ctx = try CairoContext(surface: surface)
+        ctx.scale(x: 2, y: 2)
+        let rect = Rect(x: 0, y: 0, width: 800, height: 500)
+        ctx.fill(rect, .white)
+        try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
+        return surface
+    }
+
+    /// Encodes `argb` (premultiplied, `width` × `height`, no padding) with the default encoder.
+    private func encode(_ argb: [UInt32], width: Int, height: Int) throws -> [UInt8] {
+        try argb.withUnsafeBytes { raw in
+            try PNGEncoder.encode(argb32: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                  width: width, height: height, stride: width * 4)
+        }
+    }
+
+    /// What Cairo's own writer and reader make of `argb`: the reference for translucent pixels.
+    private func cairoRoundTrip(_ argb: [UInt32], width: Int, height: Int) throws -> [UInt32] {
+        var copy = argb
+        let png: [UInt8] = try copy.withUnsafeMutableBytes { raw in
+            let s = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                        CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(width * 4))!
+            defer { cairo_surface_destroy(s) }
+            final class Sink { var bytes: [UInt8] = [] }
+            let sink = Sink()
+            let status = cairo_surface_write_to_png_stream(s, { closure, data, length in
+                Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue().bytes
+                    .append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque())
+            XCTAssertEqual(status, CAIRO_STATUS_SUCCESS)
+            return sink.bytes
+        }
+        return try decode(png).2
+    }
+
+    /// Deterministic pseudo-random numbers (xorshift), so a failure can be reproduced.
+    private struct Noise {
+        var state: UInt64
+        mutating func next() -> UInt32 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt32(truncatingIfNeeded: state >> 16)
+        }
+    }
+
+    // MARK: - Real charts
+
+    func testEveryStatementChartDecodesToTheSurfacePixelsExactly() throws {
+        for named in StatementCharts.charts(for: ChartsFixtures.statement()) {
+            let surface = try render(named)
+            let png = try surface.pngData()
+            XCTAssertEqual(png[25], 2, "\(named.fileName): an opaque chart is written as RGB")
+            let (w, h, decoded) = try decode(png)
+            XCTAssertEqual(w, 1600); XCTAssertEqual(h, 1000)
+            let source = pixels(of: surface)
+            let firstDifference = source.indices.first { source[$0] != decoded[$0] }
+            XCTAssertNil(firstDifference, "\(named.fileName): pixel \(firstDifference ?? 0) differs after decoding")
+        }
+    }
+
+    func testEveryStatementChartIsWithinOneAndAHalfTimesCairosSize() throws {
+        for style in [User.ChartStyle.doughnut, .pie] {
+            for named in StatementCharts.charts(for: ChartsFixtures.statement(style: style)) {
+                let surface = try render(named)
+                let ours = try surface.pngData().count, cairo = try surface.cairoPNGData().count
+                XCTAssertLessThanOrEqual(Double(ours), 1.5 * Double(cairo),
+                                         "\(named.fileName) (\(style)): \(ours) bytes against Cairo's \(cairo)")
+            }
+        }
+    }
+
+    func testSamePixelsGiveIdenticalBytes() throws {
+        let named = StatementCharts.charts(for: ChartsFixtures.statement())[2]
+        XCTAssertEqual(try render(named).pngData(), try render(named).pngData())
+    }
+
+    // MARK: - Edge cases
+
+    func testNoiseAndTinyOpaqueImagesRoundTripExactly() throws {
+        var noise = Noise(state: 0x9E37_79B9_7F4A_7C15)
+        for (w, h) in [(1, 1), (1, 5), (2, 3), (3, 1), (17, 9), (300, 40)] {
+            // Random colours, repeated rows, runs and a repeated pixel pattern, all opaque.
+            var argb: [UInt32] = []
+            for y in 0..<h {
+                for x in 0..<w {
+                    let kind = (y / 3 + x / 7) % 4
+                    argb.append(0xFF00_0000 | (kind == 0 ? noise.next() & 0xFF_FFFF : kind == 1 ? 0xFF_FFFF : UInt32(x % 3) * 0x40_2010))
+                }
+                if y % 4 == 3 { argb.replaceSubrange((y * w)..<(y * w + w), with: argb[((y - 1) * w)..<(y * w)]) }
+            }
+            let png = try encode(argb, width: w, height: h)
+            XCTAssertEqual(png[25], 2, "\(w)×\(h) opaque → RGB")
+            let (dw, dh, decoded) = try decode(png)
+            XCTAssertEqual([dw, dh], [w, h])
+            XCTAssertEqual(decoded, argb, "\(w)×\(h)")
+        }
+    }
+
+    func testTranslucentPixelsDecodeAsCairosOwnWriterWrites() throws {
+        var noise = Noise(state: 42)
+        let w = 64, h = 24
+        var argb: [UInt32] = []
+        for y in 0..<h {
+            for x in 0..<w {
+                let a = y < 4 ? 0 : (x < 32 ? 255 : noise.next() & 0xFF)
+                // Premultiplied: every colour channel at most alpha.
+                let r = a == 0 ? 0 : noise.next() % (a + 1), g = a == 0 ? 0 : noise.next() % (a + 1), b = a == 0 ? 0 : noise.next() % (a + 1)
+                argb.append(a << 24 | r << 16 | g << 8 | b)
+            }
+        }
+        let png = try encode(argb, width: w, height: h)
+        XCTAssertEqual(png[25], 6, "translucent → RGBA")
+        XCTAssertEqual(try decode(png).2, try cairoRoundTrip(argb, width: w, height: h))
+    }
+}
