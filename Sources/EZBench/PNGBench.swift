@@ -41,13 +41,7 @@ enum PNGBench {
     }
 
     private static func render(_ named: NamedChart) throws -> CairoSurface {
-        let surface = try CairoSurface(imageWidth: 1600, height: 1000)
-        let ctx = try CairoContext(surface: surface)
-        ctx.scale(x: 2, y: 2)
-        let rect = Rect(x: 0, y: 0, width: 800, height: 500)
-        ctx.fill(rect, .white)
-        try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
-        return surface
+        try ChartRenderer.surface(named.chart)
     }
 
     static func run(db: String, period: Period, asOf: CivilDate, userId: Int64, rounds: Int, dump: String?) throws -> String {

@@ -52,15 +52,7 @@ enum StageBench {
                 // PNG charts: model, drawing, encoding.
                 let charts = t.time("chart models") { StatementCharts.charts(for: figures) }
                 for named in charts {
-                    let surface = try t.time("png: chart drawing") { () throws -> CairoSurface in
-                        let surface = try CairoSurface(imageWidth: 1600, height: 1000)
-                        let ctx = try CairoContext(surface: surface)
-                        ctx.scale(x: 2, y: 2)
-                        let rect = Rect(x: 0, y: 0, width: 800, height: 500)
-                        ctx.fill(rect, .white)
-                        try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
-                        return surface
-                    }
+                    let surface = try t.time("png: chart drawing") { try ChartRenderer.surface(named.chart) }
                     let png = try t.time("png: encoding") { try surface.pngData() }
                     try put("charts/" + named.fileName, png)
                 }

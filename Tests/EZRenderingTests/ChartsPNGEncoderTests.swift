@@ -11,25 +11,9 @@ final class ChartsPNGEncoderTests: XCTestCase {
     // MARK: - Helpers
 
     /// The pixels of a PNG as Cairo's premultiplied ARGB32, decoded by libpng.
-    private func decode(_ png: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> (Int, Int, [UInt32]) {
-        final class Reader { var bytes: [UInt8]; var at = 0; init(_ b: [UInt8]) { bytes = b } }
-        let reader = Reader(png)
-        let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
-            let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
-            let n = Int(length)
-            guard r.at + n <= r.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
-            for k in 0..<n { data[k] = r.bytes[r.at + k] }
-            r.at += n
-            return CAIRO_STATUS_SUCCESS
-        }, Unmanaged.passUnretained(reader).toOpaque())!
-        defer { cairo_surface_destroy(surface) }
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw PNGInfo.Failure(description: "libpng could not decode: " + String(cString: cairo_status_to_string(status)))
-        }
-        let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
-        return (w, h, pixels(of: cairo_image_surface_get_data(surface)!, width: w, height: h,
-                             stride: Int(cairo_image_surface_get_stride(surface))))
+    private func decode(_ png: [UInt8]) throws -> (Int, Int, [UInt32]) {
+        let d = try PNGInfo.decodePixels(png)
+        return (d.width, d.height, d.pixels)
     }
 
     private func pixels(of data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) -> [UInt32] {
@@ -53,13 +37,7 @@ final class ChartsPNGEncoderTests: XCTestCase {
 
     /// A statement chart drawn as `ChartRenderer.png` draws it, before encoding.
     private func render(_ named: NamedChart) throws -> CairoSurface {
-        let surface = try CairoSurface(imageWidth: 1600, height: 1000)
-        let ctx = try CairoContext(surface: surface)
-        ctx.scale(x: 2, y: 2)
-        let rect = Rect(x: 0, y: 0, width: 800, height: 500)
-        ctx.fill(rect, .white)
-        try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
-        return surface
+        try ChartRenderer.surface(named.chart)
     }
 
     /// Encodes `argb` (premultiplied, `width` × `height`, no padding) with the default encoder.

@@ -30,6 +30,16 @@ struct PNGInfo {
         guard types.first == "IHDR" else { throw Failure(description: "IHDR is not first") }
         width = u32(16); height = u32(20); colorType = png[25]; chunkTypes = types
 
+        let (_, _, pixels) = try Self.decodePixels(png)
+        var counts: [UInt32: Int] = [:]
+        for p in pixels { counts[p, default: 0] += 1 }
+        distinctColors = counts.count
+        dominantShare = Double(counts.values.max() ?? 0) / Double(max(1, width * height))
+    }
+
+    /// The pixels as Cairo's premultiplied ARGB32, row by row, decoded by libpng (through Cairo's
+    /// PNG reader): an independent decoder for checking the engine's own PNG encoder.
+    static func decodePixels(_ png: [UInt8]) throws -> (width: Int, height: Int, pixels: [UInt32]) {
         final class Reader { var bytes: [UInt8]; var at = 0; init(_ b: [UInt8]) { bytes = b } }
         let reader = Reader(png)
         let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
@@ -44,14 +54,15 @@ struct PNGInfo {
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             throw Failure(description: "libpng could not decode: " + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
         }
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!
-        var counts: [UInt32: Int] = [:]
-        for y in 0..<Int(cairo_image_surface_get_height(surface)) {
+        var out: [UInt32] = []
+        out.reserveCapacity(width * height)
+        for y in 0..<height {
             let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<Int(cairo_image_surface_get_width(surface)) { counts[row[x], default: 0] += 1 }
+            for x in 0..<width { out.append(row[x]) }
         }
-        distinctColors = counts.count
-        dominantShare = Double(counts.values.max() ?? 0) / Double(max(1, width * height))
+        return (width, height, out)
     }
 }

@@ -9,6 +9,12 @@ public enum ChartRenderer {
     /// The chart as a PNG of `width` × `height` points at `scale` pixels per point (default 1600 × 1000 px),
     /// on a white background. Identical charts give identical bytes.
     public static func png(_ chart: Chart, width: Int = 800, height: Int = 500, scale: Double = 2) throws -> [UInt8] {
+        try surface(chart, width: width, height: height, scale: scale).pngData()
+    }
+
+    /// The chart drawn on a white image surface of `width` × `height` points at `scale` pixels per
+    /// point: what ``png(_:width:height:scale:)`` encodes, for callers that time or inspect the pixels.
+    public static func surface(_ chart: Chart, width: Int = 800, height: Int = 500, scale: Double = 2) throws -> CairoSurface {
         let surface = try CairoSurface(imageWidth: Int((Double(width) * scale).rounded()),
                                        height: Int((Double(height) * scale).rounded()))
         let ctx = try CairoContext(surface: surface)
@@ -16,7 +22,7 @@ public enum ChartRenderer {
         let rect = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         ctx.fill(rect, .white)
         try draw(chart, in: ctx, rect: rect, format: chart.format)
-        return try surface.pngData()
+        return surface
     }
 
     /// Draws `chart` inside `rect` of `ctx` (user units: points), writing text in `format`'s locale.
