@@ -21,7 +21,7 @@ demo: setup build sample
 test: test-setup
 	$(SWIFT) build --build-tests
 	@if [ ! -f $(SAMPLE) ]; then $(DEBUG_BIN)/ezreport sample --out $(SAMPLE) $(SAMPLE_ARGS); fi
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 setup:
 	@scripts/setup.sh
