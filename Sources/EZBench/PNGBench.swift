@@ -40,6 +40,39 @@ enum PNGBench {
         return lines.joined(separator: "\n")
     }
 
+    /// The default encoder alone on every chart of the first `limit` users, `rounds` times: the
+    /// median round's CPU ms per chart, the total size and an FNV-1a digest of every byte written
+    /// (equal digests between two builds: the encoder's output did not change).
+    static func time(db: String, period: Period, asOf: CivilDate, limit: Int, rounds: Int) throws -> String {
+        let ledger = try Ledger(path: db)
+        var surfaces: [CairoSurface] = []
+        for ref in try ledger.userRefs().filter({ !$0.deleted }).prefix(limit) {
+            let slice = try ledger.loadUser(id: ref.id, through: max(period.end, asOf))
+            let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: asOf)
+            for named in StatementCharts.charts(for: figures) { surfaces.append(try render(named)) }
+        }
+        var times: [Double] = []
+        var bytes = 0
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        for round in 0..<max(rounds, 1) {
+            var total = 0
+            var cpu = 0.0
+            for s in surfaces {
+                let c0 = Clock.threadCPU()
+                let png = try s.pngData()
+                cpu += Clock.threadCPU() - c0
+                total += png.count
+                if round == 0 { for b in png { digest = (digest ^ UInt64(b)) &* 0x100_0000_01b3 } }
+            }
+            times.append(cpu)
+            bytes = total
+        }
+        let n = Double(max(surfaces.count, 1))
+        let ms = times.sorted().map { $0 * 1000 / n }
+        return String(format: "%d charts, %d rounds: encoder CPU ms per chart median %.3f (min %.3f, max %.3f); %d bytes, digest %016llx",
+                      surfaces.count, times.count, ms[ms.count / 2], ms.first!, ms.last!, bytes, digest)
+    }
+
     private static func render(_ named: NamedChart) throws -> CairoSurface {
         try ChartRenderer.surface(named.chart)
     }

@@ -9,6 +9,7 @@ enum EZBenchUsage {
            EZBench render    --db PATH [--period …] [--as-of …] [--limit N] [--rounds R] [--dump DIR]
            EZBench png       --db PATH [--user ID] [--rounds R] [--dump DIR]
            EZBench png-sizes --db PATH [--limit N]
+           EZBench png-time  --db PATH [--limit N] [--rounds R]
            EZBench digest    --db PATH [--rounds R]
     """
 }
@@ -41,6 +42,10 @@ do {
     case "png-sizes":
         let (period, asOf) = try args.periodAndAsOf()
         print(try PNGBench.sizes(db: db, period: period, asOf: asOf, limit: try args.int("limit", default: 50)))
+    case "png-time":
+        let (period, asOf) = try args.periodAndAsOf()
+        print(try PNGBench.time(db: db, period: period, asOf: asOf, limit: try args.int("limit", default: 50),
+                                rounds: try args.int("rounds", default: 7)))
     case "digest":
         print(try DigestBench.run(db: db, rounds: try args.int("rounds", default: 3)))
     default:
