@@ -146,4 +146,32 @@ final class ChartsPNGEncoderTests: XCTestCase {
         XCTAssertEqual(png[25], 6, "translucent → RGBA")
         XCTAssertEqual(try decode(png).2, try cairoRoundTrip(argb, width: w, height: h))
     }
+
+    // MARK: - Adler-32
+
+    func testAdler32MatchesZlibOnEveryLengthAndBlockBoundary() {
+        var noise = Noise(state: 7)
+        // All 255s is the worst case for the lane sums; lengths straddle 16-byte steps and 16 KiB blocks.
+        let bytes: [UInt8] = (0..<70_000).map { $0 < 40_000 ? 255 : UInt8(truncatingIfNeeded: noise.next()) }
+        bytes.withUnsafeBufferPointer { buf in
+            for (start, length) in [(0, 0), (0, 1), (3, 15), (0, 16), (1, 17), (0, 16_383), (0, 16_384), (5, 16_400),
+                                    (0, 40_000), (39_990, 4_801), (100, 69_900), (12, 6_401)] {
+                var adler = Adler32()
+                adler.update(buf.baseAddress! + start, count: length)
+                XCTAssertEqual(UInt(adler.value), adler32(1, buf.baseAddress! + start, uInt(length)), "\(start)+\(length)")
+            }
+            // Piecewise, including an identical Up-filtered row ([2, 0, 0, …]), as the encoder feeds it.
+            var adler = Adler32()
+            var zlib = adler32(0, nil, 0)
+            let upRow = [UInt8](repeating: 0, count: 4_800)
+            for (start, length) in [(0, 4_801), (4_801, 4_801), (60_000, 7)] {
+                adler.update(buf.baseAddress! + start, count: length)
+                zlib = adler32(zlib, buf.baseAddress! + start, uInt(length))
+                adler.update(byte: 2, zeros: upRow.count)
+                zlib = adler32(zlib, [2], 1)
+                zlib = adler32(zlib, upRow, uInt(upRow.count))
+            }
+            XCTAssertEqual(UInt(adler.value), zlib)
+        }
+    }
 }

@@ -154,3 +154,53 @@ struct BitWriter {
         }
     }
 }
+
+// MARK: - Adler-32
+
+/// The running Adler-32 of a zlib stream (RFC 1950), exact, kept as its two sums.
+///
+/// ``update(_:count:)`` adds 16 bytes per step in 16 lanes (the loop vectorises): each lane sums
+/// its bytes and, for the second sum, the running lane sums before each step; both are folded in
+/// and reduced once per block of at most 16 KiB. zlib's `adler32` adds one byte at a time.
+struct Adler32 {
+    private static let modulus: UInt64 = 65521
+    private var a: UInt64 = 1
+    private var b: UInt64 = 0
+
+    /// The checksum of everything added so far.
+    var value: UInt32 { UInt32(b << 16 | a) }
+
+    /// Adds `count` bytes from `bytes`.
+    mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        var p = UnsafeRawPointer(bytes), left = count
+        var a = self.a, b = self.b
+        while left >= 16 {
+            // At most 1024 steps: a lane's second sum stays below 255 · 1024 · 1025 / 2 < 2^28.
+            let steps = min(left / 16, 1024)
+            var lanes = SIMD16<UInt32>(repeating: 0), before = SIMD16<UInt32>(repeating: 0)
+            for s in 0..<steps {
+                before &+= lanes
+                lanes &+= SIMD16<UInt32>(truncatingIfNeeded: p.loadUnaligned(fromByteOffset: s * 16, as: SIMD16<UInt8>.self))
+            }
+            // Byte k of step s weighs 16 · (steps − s) − k in the second sum.
+            var sum: UInt64 = 0, weighted: UInt64 = 0, runs: UInt64 = 0
+            for k in 0..<16 {
+                sum += UInt64(lanes[k]); weighted += UInt64(k) * UInt64(lanes[k]); runs += UInt64(before[k]) + UInt64(lanes[k])
+            }
+            let n = steps * 16
+            b = (b + UInt64(n) * a + 16 * runs - weighted) % Adler32.modulus
+            a = (a + sum) % Adler32.modulus
+            p += n; left -= n
+        }
+        for i in 0..<left {
+            a += UInt64(p.load(fromByteOffset: i, as: UInt8.self)); b += a
+        }
+        self.a = a % Adler32.modulus; self.b = b % Adler32.modulus
+    }
+
+    /// Adds `byte` followed by `zeros` zero bytes (an Up-filtered row identical to the one above).
+    mutating func update(byte: UInt8, zeros: Int) {
+        a = (a + UInt64(byte)) % Adler32.modulus
+        b = (b + UInt64(zeros + 1) % Adler32.modulus * a) % Adler32.modulus
+    }
+}

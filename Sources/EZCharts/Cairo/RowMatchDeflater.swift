@@ -41,7 +41,7 @@ struct RowMatchDeflater {
     /// The zlib stream (header, one deflate block, Adler-32) of the image.
     mutating func zlibStream(_ data: UnsafePointer<UInt8>) -> [UInt8] {
         let adler = tokenize(data)
-        return encode(adler: adler)
+        return encode(adler: UInt(adler))
     }
 
     // MARK: - Matching
@@ -52,18 +52,14 @@ struct RowMatchDeflater {
     /// coded as one run at distance 1 (a few bits per 258 bytes; a match one row up would cost 11
     /// extra bits each). Unfiltered rows are also matched against the last unfiltered row when it
     /// is inside deflate's 32 KiB window: the stream bytes that far back are that row's.
-    private mutating func tokenize(_ data: UnsafePointer<UInt8>) -> UInt {
+    private mutating func tokenize(_ data: UnsafePointer<UInt8>) -> UInt32 {
         let L = lineBytes
         let reference = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
         var above = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
         var current = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
         let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
         defer { reference.deallocate(); above.deallocate(); current.deallocate(); filtered.deallocate() }
-        // The Adler-32 of an Up-filtered identical row: [2, 0, 0, …].
-        filtered[0] = 2
-        filtered.advanced(by: 1).initialize(repeating: 0, count: L - 1)
-        let upAdler = adler32(1, filtered, uInt(L))
-        var adler: UInt = 1
+        var adler = Adler32()
         var referenceDistance = Int.max  // bytes back to the last unfiltered row
         for y in 0..<height {
             let src = data + y * stride
@@ -71,7 +67,7 @@ struct RowMatchDeflater {
                 emitLiteral(2)
                 emitLiteral(0)
                 if L - 2 >= 3 { emitMatch(L - 2, distance: 1) } else { for _ in 2..<L { emitLiteral(0) } }
-                adler = adler32_combine(adler, upAdler, L)
+                adler.update(byte: 2, zeros: L - 1)
                 if referenceDistance <= 32768 { referenceDistance += L }
                 continue
             }
@@ -89,19 +85,19 @@ struct RowMatchDeflater {
             let vertical = referenceDistance <= 32768 ? reference : nil
             if upBits < Int.max
                 && upBits <= scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance, emit: false) {
-                adler = adler32_combine(adler, adler32(1, filtered, uInt(L)), L)
+                adler.update(filtered, count: L)
                 _ = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, emit: true)
                 if referenceDistance <= 32768 { referenceDistance += L }
                 swap(&above, &current)
                 continue
             }
-            adler = adler32_combine(adler, adler32(1, current, uInt(L)), L)
+            adler.update(current, count: L)
             _ = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance, emit: true)
             reference.update(from: current, count: L)
             referenceDistance = L
             swap(&above, &current)
         }
-        return adler
+        return adler.value
     }
 
     /// Matches one line greedily, emitting the tokens or only estimating their bits: a literal
