@@ -22,8 +22,13 @@ struct RowMatchDeflater {
     private var tokens: UnsafeMutablePointer<UInt32>
     private var tokenCount = 0
     private var tokenCapacity: Int
-    private var literalFrequencies = [Int](repeating: 0, count: 286)
-    private var distanceFrequencies = [Int](repeating: 0, count: 30)
+    /// Symbol counts of the literal/length (286) and distance (30) alphabets.
+    private let literalFrequencies: UnsafeMutablePointer<Int>
+    private let distanceFrequencies: UnsafeMutablePointer<Int>
+    /// One line's tokens for the Up filter and for None, before the cheaper is kept (a line never
+    /// has more tokens than bytes).
+    private let upTokens: UnsafeMutablePointer<UInt32>
+    private let noneTokens: UnsafeMutablePointer<UInt32>
 
     /// A deflater for `height` rows of `width` ARGB32 pixels `stride` bytes apart, written as RGB
     /// (`opaque`) or un-premultiplied RGBA, each row behind a filter byte 0 (None).
@@ -33,10 +38,19 @@ struct RowMatchDeflater {
         lineBytes = width * pixelBytes + 1
         tokenCapacity = max(1 << 16, height * 64)
         tokens = .allocate(capacity: tokenCapacity)
+        literalFrequencies = .allocate(capacity: 286)
+        literalFrequencies.initialize(repeating: 0, count: 286)
+        distanceFrequencies = .allocate(capacity: 30)
+        distanceFrequencies.initialize(repeating: 0, count: 30)
+        upTokens = .allocate(capacity: lineBytes)
+        noneTokens = .allocate(capacity: lineBytes)
     }
 
-    /// Frees the token buffer; call once when done.
-    func deallocate() { tokens.deallocate() }
+    /// Frees the buffers; call once when done.
+    func deallocate() {
+        tokens.deallocate(); literalFrequencies.deallocate(); distanceFrequencies.deallocate()
+        upTokens.deallocate(); noneTokens.deallocate()
+    }
 
     /// The zlib stream (header, one deflate block, Adler-32) of the image.
     mutating func zlibStream(_ data: UnsafePointer<UInt8>) -> [UInt8] {
@@ -52,6 +66,9 @@ struct RowMatchDeflater {
     /// coded as one run at distance 1 (a few bits per 258 bytes; a match one row up would cost 11
     /// extra bits each). Unfiltered rows are also matched against the last unfiltered row when it
     /// is inside deflate's 32 KiB window: the stream bytes that far back are that row's.
+    ///
+    /// Each changed row is scanned once per filter, its tokens kept aside: the filter that won the
+    /// previous row goes first, and the other's scan stops as soon as it cannot be cheaper.
     private mutating func tokenize(_ data: UnsafePointer<UInt8>) -> UInt32 {
         let L = lineBytes
         let reference = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
@@ -59,14 +76,18 @@ struct RowMatchDeflater {
         var current = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
         let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
         defer { reference.deallocate(); above.deallocate(); current.deallocate(); filtered.deallocate() }
+        filtered[0] = 2
         var adler = Adler32()
         var referenceDistance = Int.max  // bytes back to the last unfiltered row
+        var upFirst = false
         for y in 0..<height {
             let src = data + y * stride
             if y > 0 && memcmp(src, src - stride, width * 4) == 0 {
-                emitLiteral(2)
-                emitLiteral(0)
-                if L - 2 >= 3 { emitMatch(L - 2, distance: 1) } else { for _ in 2..<L { emitLiteral(0) } }
+                var n = 0
+                put(literal: 2, upTokens, &n)
+                put(literal: 0, upTokens, &n)
+                if L - 2 >= 3 { put(match: L - 2, distance: 1, upTokens, &n) } else { for _ in 2..<L { put(literal: 0, upTokens, &n) } }
+                commit(upTokens, n)
                 adler.update(byte: 2, zeros: L - 1)
                 if referenceDistance <= 32768 { referenceDistance += L }
                 continue
@@ -75,24 +96,38 @@ struct RowMatchDeflater {
             PNGEncoder.convert(UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self), width: width,
                                opaque: opaque, into: current + 1)
             // Whichever of Up (mostly zeros where the row above is the same) and None (matched
-            // against the last unfiltered row) codes in fewer estimated bits.
-            var upBits = Int.max
-            if y > 0 {
-                filtered[0] = 2
-                for i in 1..<L { filtered[i] = current[i] &- above[i] }
-                upBits = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, emit: false)
-            }
+            // against the last unfiltered row) codes in fewer estimated bits; Up on a tie.
             let vertical = referenceDistance <= 32768 ? reference : nil
-            if upBits < Int.max
-                && upBits <= scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance, emit: false) {
+            var useUp = false
+            var upCount = 0, noneCount = 0
+            if y > 0 {
+                for i in 1..<L { filtered[i] = current[i] &- above[i] }
+                if upFirst {
+                    let upBits = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, limit: Int.max,
+                                      into: upTokens, count: &upCount)
+                    // None wins only below upBits.
+                    useUp = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
+                                 limit: upBits - 1, into: noneTokens, count: &noneCount) == Int.max
+                } else {
+                    let noneBits = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
+                                        limit: Int.max, into: noneTokens, count: &noneCount)
+                    useUp = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, limit: noneBits,
+                                 into: upTokens, count: &upCount) != Int.max
+                }
+            } else {
+                _ = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
+                         limit: Int.max, into: noneTokens, count: &noneCount)
+            }
+            upFirst = useUp
+            if useUp {
+                commit(upTokens, upCount)
                 adler.update(filtered, count: L)
-                _ = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, emit: true)
                 if referenceDistance <= 32768 { referenceDistance += L }
                 swap(&above, &current)
                 continue
             }
+            commit(noneTokens, noneCount)
             adler.update(current, count: L)
-            _ = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance, emit: true)
             reference.update(from: current, count: L)
             referenceDistance = L
             swap(&above, &current)
@@ -100,15 +135,17 @@ struct RowMatchDeflater {
         return adler.value
     }
 
-    /// Matches one line greedily, emitting the tokens or only estimating their bits: a literal
-    /// about 7, a match 6 plus its distance's extra bits. Candidates: a run at `runDistance`, a run
-    /// of the pixel to the left, and the same bytes of `reference` (`referenceDistance` back).
-    private mutating func scan(_ line: UnsafeMutablePointer<UInt8>, runDistance: Int, reference: UnsafeMutablePointer<UInt8>?,
-                               referenceDistance: Int, emit: Bool) -> Int {
+    /// Matches one line greedily into `out` (`count` tokens) and returns their estimated bits: a
+    /// literal about 7, a match 6 plus its distance's extra bits; `Int.max` as soon as the bits
+    /// exceed `limit`. Candidates: a run at `runDistance`, a run of the pixel to the left, and the
+    /// same bytes of `reference` (`referenceDistance` back).
+    private func scan(_ line: UnsafeMutablePointer<UInt8>, runDistance: Int, reference: UnsafeMutablePointer<UInt8>?,
+                      referenceDistance: Int, limit: Int, into out: UnsafeMutablePointer<UInt32>, count n: inout Int) -> Int {
         let L = lineBytes
         let farBits = reference == nil ? 0 : DeflateSymbols.distanceExtra[DeflateSymbols.distanceSymbol(referenceDistance)]
         var bits = 0
         var i = 0
+        n = 0
         while i < L {
             let remaining = L - i
             let v = reference.map { matchLength(line + i, $0 + i, remaining) } ?? 0
@@ -116,21 +153,22 @@ struct RowMatchDeflater {
             let h = runDistance != pixelBytes && i > pixelBytes ? matchLength(line + i, line + i - pixelBytes, remaining) : 0
             if v >= 3 && v > r && v > h {
                 bits += (v / 258 + 1) * (6 + farBits)
-                if emit { emitMatch(v, distance: referenceDistance) }
+                put(match: v, distance: referenceDistance, out, &n)
                 i += v
             } else if r >= 3 && r >= h {
                 bits += (r / 258 + 1) * 6
-                if emit { emitMatch(r, distance: runDistance) }
+                put(match: r, distance: runDistance, out, &n)
                 i += r
             } else if h >= 3 {
                 bits += (h / 258 + 1) * 7
-                if emit { emitMatch(h, distance: pixelBytes) }
+                put(match: h, distance: pixelBytes, out, &n)
                 i += h
             } else {
                 bits += 7
-                if emit { emitLiteral(line[i]) }
+                put(literal: line[i], out, &n)
                 i += 1
             }
+            if bits > limit { return Int.max }
         }
         return bits
     }
@@ -149,46 +187,57 @@ struct RowMatchDeflater {
         return n
     }
 
-    private mutating func reserve(_ n: Int) {
-        guard tokenCount + n > tokenCapacity else { return }
-        let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: max(tokenCapacity * 2, tokenCount + n))
-        grown.moveInitialize(from: tokens, count: tokenCount)
-        tokens.deallocate()
-        tokens = grown
-        tokenCapacity = max(tokenCapacity * 2, tokenCount + n)
-    }
-
     @inline(__always)
-    private mutating func emitLiteral(_ byte: UInt8) {
-        reserve(1)
-        tokens[tokenCount] = UInt32(byte)
-        tokenCount += 1
-        literalFrequencies[Int(byte)] += 1
+    private func put(literal byte: UInt8, _ out: UnsafeMutablePointer<UInt32>, _ n: inout Int) {
+        out[n] = UInt32(byte)
+        n += 1
     }
 
     /// A match of any length ≥ 3, as pieces of at most 258 bytes (none shorter than 3).
-    private mutating func emitMatch(_ total: Int, distance: Int) {
+    @inline(__always)
+    private func put(match total: Int, distance: Int, _ out: UnsafeMutablePointer<UInt32>, _ n: inout Int) {
         var left = total
-        reserve(left / 258 + 2)
-        let distanceSymbol = DeflateSymbols.distanceSymbol(distance)
         while left >= 3 {
-            var n = min(left, 258)
-            if left - n > 0 && left - n < 3 { n = left - 3 }
-            tokens[tokenCount] = 1 << 31 | UInt32(n) << 16 | UInt32(distance)
-            tokenCount += 1
-            literalFrequencies[257 + Int(DeflateSymbols.lengthIndex[n])] += 1
-            distanceFrequencies[distanceSymbol] += 1
-            left -= n
+            var piece = min(left, 258)
+            if left - piece > 0 && left - piece < 3 { piece = left - 3 }
+            out[n] = 1 << 31 | UInt32(piece) << 16 | UInt32(distance)
+            n += 1
+            left -= piece
+        }
+    }
+
+    /// Appends a line's `count` tokens from `line` and counts their symbols.
+    private mutating func commit(_ line: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        if tokenCount + count > tokenCapacity {
+            let capacity = max(tokenCapacity * 2, tokenCount + count)
+            let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+            grown.moveInitialize(from: tokens, count: tokenCount)
+            tokens.deallocate()
+            tokens = grown
+            tokenCapacity = capacity
+        }
+        (tokens + tokenCount).update(from: line, count: count)
+        tokenCount += count
+        DeflateSymbols.lengthIndex.withUnsafeBufferPointer { lengthIndex in
+            for t in 0..<count {
+                let token = line[t]
+                if token < 256 {
+                    literalFrequencies[Int(token)] += 1
+                } else {
+                    literalFrequencies[257 + Int(lengthIndex[Int(token >> 16 & 0x1FF)])] += 1
+                    distanceFrequencies[DeflateSymbols.distanceSymbol(Int(token & 0xFFFF))] += 1
+                }
+            }
         }
     }
 
     // MARK: - Coding
 
     private func encode(adler: UInt) -> [UInt8] {
-        var litFreq = literalFrequencies
+        var litFreq = Array(UnsafeBufferPointer(start: literalFrequencies, count: 286))
         litFreq[256] = 1  // end of block
         let lit = HuffmanCode(frequencies: litFreq, maxBits: 15, fallback: (0, 256))
-        let dist = HuffmanCode(frequencies: distanceFrequencies, maxBits: 15, fallback: (0, 1))
+        let dist = HuffmanCode(frequencies: Array(UnsafeBufferPointer(start: distanceFrequencies, count: 30)), maxBits: 15, fallback: (0, 1))
         // At most 15 + 5 + 15 + 13 bits per token, plus the header and the zlib wrapper.
         let capacity = tokenCount * 6 + 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
