@@ -51,12 +51,18 @@ public enum PNGEncoder {
     public static func encode(argb32 data: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
                               options: Options = .fast) throws(CairoError) -> [UInt8] {
         // Cairo's ARGB32 is a native-endian UInt32; read it as such so byte order never matters.
-        let opaque = isOpaque(data, width: width, height: height, stride: stride)
         if options.engine == .rowMatch {
-            var deflater = RowMatchDeflater(width: width, height: height, stride: stride, opaque: opaque)
-            defer { deflater.deallocate() }
-            return container(width: width, height: height, opaque: opaque, idat: deflater.zlibStream(data))
+            // Charts are opaque: RGB is tried first and the alpha checked as rows are converted
+            // (no separate pass over the image); a translucent pixel restarts the image as RGBA.
+            for opaque in [true, false] {
+                var deflater = RowMatchDeflater(width: width, height: height, stride: stride, opaque: opaque)
+                defer { deflater.deallocate() }
+                if let idat = deflater.zlibStream(data) {
+                    return container(width: width, height: height, opaque: opaque, idat: idat)
+                }
+            }
         }
+        let opaque = isOpaque(data, width: width, height: height, stride: stride)
         let channels = opaque ? 3 : 4
         let rowBytes = width * channels
         let lineBytes = rowBytes + 1
@@ -142,18 +148,22 @@ public enum PNGEncoder {
         return png
     }
 
-    /// One row of premultiplied ARGB32 as RGB (opaque) or un-premultiplied RGBA bytes.
-    @inline(__always)
-    static func convert(_ row: UnsafePointer<UInt32>, width: Int, opaque: Bool, into out: UnsafeMutablePointer<UInt8>) {
+    /// One row of premultiplied ARGB32 as RGB (opaque) or un-premultiplied RGBA bytes; returns
+    /// whether the row's pixels are all opaque (only checked for RGB; true for RGBA).
+    @inline(__always) @discardableResult
+    static func convert(_ row: UnsafePointer<UInt32>, width: Int, opaque: Bool, into out: UnsafeMutablePointer<UInt8>) -> Bool {
         if opaque {
             var o = out
+            var all: UInt32 = 0xFFFF_FFFF
             for x in 0..<width {
                 let p = row[x]
+                all &= p
                 o[0] = UInt8(truncatingIfNeeded: p >> 16)
                 o[1] = UInt8(truncatingIfNeeded: p >> 8)
                 o[2] = UInt8(truncatingIfNeeded: p)
                 o += 3
             }
+            return all >> 24 == 0xFF
         } else {
             for x in 0..<width {
                 let p = row[x]
@@ -165,6 +175,7 @@ public enum PNGEncoder {
                 out[x &* 4] = UInt8(truncatingIfNeeded: r); out[x &* 4 &+ 1] = UInt8(truncatingIfNeeded: g)
                 out[x &* 4 &+ 2] = UInt8(truncatingIfNeeded: b); out[x &* 4 &+ 3] = UInt8(truncatingIfNeeded: a)
             }
+            return true
         }
     }
 

@@ -52,15 +52,18 @@ struct RowMatchDeflater {
         upTokens.deallocate(); noneTokens.deallocate()
     }
 
-    /// The zlib stream (header, one deflate block, Adler-32) of the image.
-    mutating func zlibStream(_ data: UnsafePointer<UInt8>) -> [UInt8] {
-        let adler = tokenize(data)
+    /// The zlib stream (header, one deflate block, Adler-32) of the image; nil if the deflater
+    /// writes RGB (`opaque`) and a pixel is not opaque.
+    mutating func zlibStream(_ data: UnsafePointer<UInt8>) -> [UInt8]? {
+        guard let adler = tokenize(data) else { return nil }
         return encode(adler: UInt(adler))
     }
 
     // MARK: - Matching
 
-    /// Fills `tokens` and the frequencies; returns the Adler-32 of the uncompressed stream.
+    /// Fills `tokens` and the frequencies; returns the Adler-32 of the uncompressed stream, or nil
+    /// as soon as a pixel is not opaque when writing RGB (a repeated row has the alpha of the
+    /// row above, so converting the changed rows checks every pixel).
     ///
     /// A row identical to the one above is written with the Up filter: a filter byte 2 and zeros,
     /// coded as one run at distance 1 (a few bits per 258 bytes; a match one row up would cost 11
@@ -69,7 +72,7 @@ struct RowMatchDeflater {
     ///
     /// Each changed row is scanned once per filter, its tokens kept aside: the filter that won the
     /// previous row goes first, and the other's scan stops as soon as it cannot be cheaper.
-    private mutating func tokenize(_ data: UnsafePointer<UInt8>) -> UInt32 {
+    private mutating func tokenize(_ data: UnsafePointer<UInt8>) -> UInt32? {
         let L = lineBytes
         let reference = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
         var above = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
@@ -93,8 +96,8 @@ struct RowMatchDeflater {
                 continue
             }
             current[0] = 0
-            PNGEncoder.convert(UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self), width: width,
-                               opaque: opaque, into: current + 1)
+            guard PNGEncoder.convert(UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self), width: width,
+                                     opaque: opaque, into: current + 1) else { return nil }
             // Whichever of Up (mostly zeros where the row above is the same) and None (matched
             // against the last unfiltered row) codes in fewer estimated bits; Up on a tie.
             let vertical = referenceDistance <= 32768 ? reference : nil
