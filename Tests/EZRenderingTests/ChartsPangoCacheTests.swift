@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import EZCharts
 
@@ -45,5 +46,69 @@ final class ChartsPangoCacheTests: XCTestCase {
         la.text = "x"; la.text = "Groceries 42"
         XCTAssertEqual(la.size, first)
         XCTAssertGreaterThan(first.width, 40)
+    }
+
+    // MARK: - Laid-out text, reused
+
+    func testTheSameTextAndSettingsAreLaidOutOnceAndReused() throws {
+        let ctx = try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842))
+        let a = TextLayout(context: ctx, font: "Noto Sans 9")
+        let b = TextLayout(context: ctx, font: "Noto Sans 9")
+        let text = "Reused \(UUID().uuidString)"
+        a.text = text; b.text = text
+        XCTAssertEqual(a.size, b.size)
+        XCTAssertNotNil(a.laidOut)
+        XCTAssertTrue(a.laidOut === b.laidOut, "two layouts of one text share one Pango layout")
+        b.text = text + "!"
+        _ = b.size
+        XCTAssertFalse(a.laidOut === b.laidOut)
+    }
+
+    func testEverySettingThatChangesTheLayoutChangesTheResult() throws {
+        let ctx = try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842))
+        let l = TextLayout(context: ctx, font: "Noto Sans 9")
+        l.text = "Amazon Marketplace order for the living room and the kitchen"
+        let oneLine = l.size
+        l.width = 80
+        let wrapped = l.size
+        XCTAssertGreaterThan(wrapped.height, oneLine.height, "a width wraps the cached one-line layout")
+        l.maxLines = 1; l.ellipsize = .end
+        XCTAssertTrue(l.isEllipsized)
+        XCTAssertEqual(l.lineCount, 1)
+        l.font = "Noto Sans Bold 9"
+        XCTAssertEqual(l.lineCount, 1)
+        l.maxLines = nil; l.ellipsize = .none; l.width = nil; l.font = "Noto Sans 9"
+        XCTAssertEqual(l.size, oneLine, "going back to the first settings gives the first layout")
+        l.font = "Noto Sans Bold 9"
+        XCTAssertGreaterThan(l.size.width, oneLine.width, "bold text is wider: the font is part of the key")
+    }
+
+    func testContextsOfAnotherKindKeepTheirOwnLayouts() throws {
+        let pdf = try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842))
+        let image = try CairoContext(surface: try CairoSurface(imageWidth: 400, height: 200))
+        image.scale(x: 2, y: 2)
+        let text = "Kind \(UUID().uuidString)"
+        let lp = TextLayout(context: pdf, font: "Noto Sans 9"), li = TextLayout(context: image, font: "Noto Sans 9")
+        lp.text = text; li.text = text
+        _ = lp.size; _ = li.size
+        XCTAssertFalse(pdf.pango.binding(for: pdf) === image.pango.binding(for: image))
+        XCTAssertEqual(lp.size.width, li.size.width, accuracy: 0.5, "unhinted metrics: the same width on both")
+    }
+
+    func testTheCacheStaysBoundedWhileTheTextInUseSurvivesEviction() throws {
+        let ctx = try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842))
+        let kept = TextLayout(context: ctx, font: "Noto Sans 9")
+        kept.text = "Kept while evicted"
+        let keptSize = kept.size
+        let binding = ctx.pango.binding(for: ctx)
+        let l = TextLayout(context: ctx, font: "Noto Sans 9")
+        for i in 0..<(PangoBinding.generationLimit * 2 + 10) {
+            l.text = "row \(i)"
+            _ = l.size
+        }
+        XCTAssertLessThanOrEqual(binding.cachedCount, PangoBinding.generationLimit * 2)
+        XCTAssertEqual(kept.size, keptSize)
+        kept.draw(at: Point(x: 10, y: 10), color: .ink)
+        try ctx.checkStatus()
     }
 }

@@ -43,18 +43,15 @@ public final class CairoContext {
         cairo_destroy(pointer)
     }
 
-    /// The Pango set-up shared by this context's text layouts (the thread's, see ``PangoThreadCache``),
-    /// bound to this context: call before every Pango call that lays out or draws.
+    /// The Pango set-up shared by this context's text layouts (the thread's, see ``PangoThreadCache``).
     var pango: PangoThreadCache {
-        let cache: PangoThreadCache
-        if let c = pangoCacheStorage { cache = c } else {
-            cache = PangoThreadCache.current
-            cairo_get_matrix(pointer, &pangoMatrix)
-            pangoCacheStorage = cache
-        }
-        cache.bind(self)
+        if let c = pangoCacheStorage { return c }
+        let cache = PangoThreadCache.current
+        cairo_get_matrix(pointer, &pangoMatrix)
+        pangoCacheStorage = cache
         return cache
     }
+
 
     /// Throws the context's sticky error, if any call so far failed.
     public func checkStatus(_ operation: @autoclosure () -> String = "drawing") throws(CairoError) {

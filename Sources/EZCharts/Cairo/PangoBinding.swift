@@ -1,0 +1,110 @@
+import CCairo
+
+/// A `PangoContext` for one kind of drawing (a surface type and the transformation text is laid
+/// out for), with the text laid out on it so far.
+///
+/// Statements repeat most of their text: axis ticks, month names, category and account names,
+/// column headings, dates and many amounts recur from chart to chart and from user to user, and
+/// the PDF lays each text out to measure it and again to draw it. Shaping and line breaking are
+/// about a third of a statement's PDF and chart drawing time, so a layout is made once per
+/// thread and kind and then reused, as long as it stays in the cache.
+///
+/// The cache holds two generations of at most ``generationLimit`` layouts: a hit in the older one
+/// moves the layout to the newer, and when the newer is full the older is dropped. That keeps the
+/// recently used text, bounds memory, and needs no bookkeeping per hit.
+final class PangoBinding {
+    /// What a binding is for: the surface type (font options differ between a PDF and an image)
+    /// and the linear part of the transformation (fonts are chosen and hinted for it).
+    struct Kind: Hashable {
+        var surfaceType: UInt32
+        var xx, yx, xy, yy: Double
+    }
+
+    /// Everything that decides how a text is laid out.
+    struct LayoutKey: Hashable {
+        var text: String
+        var font: String
+        /// In Pango units; -1 for no limit.
+        var width: Int32
+        /// `pango_layout_set_height`: -lines, or -1 for no limit.
+        var height: Int32
+        var ellipsize: UInt32
+        var wrap: UInt32
+        var alignment: UInt32
+    }
+
+    /// The most layouts each generation holds.
+    static let generationLimit = 1500
+
+    /// The `PangoContext`; never escapes this module.
+    let context: OpaquePointer
+    let kind: Kind
+    private var newer: [LayoutKey: LaidOutText] = [:]
+    private var older: [LayoutKey: LaidOutText] = [:]
+
+    /// A context with ezreport's font options, set up for `cairo`'s surface and transformation.
+    init(kind: Kind, for cairo: CairoContext) {
+        self.kind = kind
+        let fontMap = pango_cairo_font_map_get_default()!
+        context = pango_font_map_create_context(fontMap)!
+        let options = cairo_font_options_create()
+        // No hinting of metrics: text lays out identically in a PNG and a PDF.
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_context_set_round_glyph_positions(context, 0)
+        let cr = cairo.pointer
+        var matrix = cairo.pangoMatrix
+        cairo_save(cr)
+        cairo_set_matrix(cr, &matrix)
+        pango_cairo_update_context(cr, context)
+        cairo_restore(cr)
+    }
+
+    deinit {
+        newer.removeAll()
+        older.removeAll()
+        g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    /// How many layouts the cache holds now (both generations).
+    var cachedCount: Int { newer.count + older.count }
+
+    /// The text laid out as `key` says, from the cache or laid out now.
+    func layout(_ key: LayoutKey, font: OpaquePointer) -> LaidOutText {
+        if let hit = newer[key] { return hit }
+        let found: LaidOutText
+        if let hit = older.removeValue(forKey: key) {
+            found = hit
+        } else {
+            found = LaidOutText(context: context, key: key, font: font)
+        }
+        if newer.count >= PangoBinding.generationLimit {
+            older = newer
+            newer = [:]
+        }
+        newer[key] = found
+        return found
+    }
+}
+
+/// One `PangoLayout`, set up once and never changed afterwards (so it is laid out once).
+final class LaidOutText {
+    /// The `PangoLayout`; never escapes this module.
+    let layout: OpaquePointer
+
+    init(context: OpaquePointer, key: PangoBinding.LayoutKey, font: OpaquePointer) {
+        layout = pango_layout_new(context)!
+        pango_layout_set_font_description(layout, font)
+        pango_layout_set_text(layout, key.text, -1)
+        pango_layout_set_width(layout, key.width)
+        pango_layout_set_height(layout, key.height)
+        pango_layout_set_ellipsize(layout, PangoEllipsizeMode(key.ellipsize))
+        pango_layout_set_wrap(layout, PangoWrapMode(key.wrap))
+        pango_layout_set_alignment(layout, PangoAlignment(key.alignment))
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+}
