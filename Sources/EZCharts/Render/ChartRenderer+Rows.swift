@@ -111,9 +111,14 @@ extension ChartRenderer {
             }
         }
         if hasMarkers, let caption = data.markerCaption {
-            // The marker's meaning, written once under the rows.
-            painter.text("▼ " + caption, .small, anchor: Point(x: trackX, y: min(body.maxY, top + rowH * Double(n) + 4)),
-                         hAlign: 0, vAlign: 0, color: Palette.mutedText)
+            // The marker's meaning, written once under the rows, after the marker's head drawn as a
+            // path (a "▼" character would pull a fallback font into every statement).
+            let box = painter.text(caption, .small, anchor: Point(x: trackX + 10, y: min(body.maxY, top + rowH * Double(n) + 4)),
+                                   hAlign: 0, vAlign: 0, color: Palette.mutedText)
+            let mid = box.y + box.height / 2
+            ctx.setColor(Palette.mutedText)
+            ctx.move(to: Point(x: trackX, y: mid - 2.5)); ctx.line(to: Point(x: trackX + 7, y: mid - 2.5))
+            ctx.line(to: Point(x: trackX + 3.5, y: mid + 2)); ctx.closePath(); ctx.fill()
         }
     }
 }
