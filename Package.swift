@@ -29,6 +29,7 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CXLSXWriter",
             pkgConfig: "xlsxwriter",
@@ -63,7 +64,7 @@ let package = Package(
         .target(
             name: "EZBatch",
             dependencies: [
-                "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "CMalloc",
             ]
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EZBatch
 import Foundation
 
 extension EZReport {
@@ -8,6 +9,7 @@ extension EZReport {
     /// schedulers and log collectors get one clear line per failure. Help and `--version` are
     /// printed as usual, and the exit codes the commands throw pass through unchanged.
     static func main() async {
+        MemoryPolicy.useOneArena()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
