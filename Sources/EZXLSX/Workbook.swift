@@ -1,5 +1,8 @@
 import CXLSXWriter
 import EZCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An XLSX file being written: the one owner of a libxlsxwriter `lxw_workbook`.
 ///
@@ -23,8 +26,19 @@ final class Workbook {
 
     /// Starts a workbook that will be written to `path` on ``close()``.
     init(path: String, properties: DocumentProperties) throws(XLSXError) {
-        // libxlsxwriter keeps its own copy of the file name and property strings.
-        guard let h = path.withCString({ workbook_new($0) }) else {
+        // libxlsxwriter copies the file name and the folder name.
+        let made: UnsafeMutablePointer<lxw_workbook>?
+        if let folder = Workbook.partsFolder {
+            made = folder.withCString { f in
+                path.withCString { p in
+                    var options = lxw_workbook_options(constant_memory: 0, tmpdir: UnsafeMutablePointer(mutating: f), use_zip64: 0)
+                    return workbook_new_opt(p, &options)
+                }
+            }
+        } else {
+            made = path.withCString { workbook_new($0) }
+        }
+        guard let h = made else {
             throw XLSXError(operation: "create workbook", context: path,
                             message: "libxlsxwriter could not allocate the workbook")
         }
@@ -38,6 +52,12 @@ final class Workbook {
             throw error
         }
     }
+
+    /// Where libxlsxwriter keeps a workbook's XML parts until it zips them (unlinked temporary
+    /// files): memory-backed /dev/shm when there is one, else the C library's default (/tmp).
+    /// The parts of a statement workbook are a few hundred KB and live for milliseconds; on a
+    /// journaled disk their creation and removal cost more than writing the workbook itself.
+    static let partsFolder: String? = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : nil
 
     deinit {
         // Not closed: free everything without writing a file.
