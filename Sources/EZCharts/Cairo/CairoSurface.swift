@@ -26,6 +26,8 @@ public final class CairoSurface {
     let pointer: OpaquePointer
     /// What this surface draws into.
     public let kind: Kind
+    /// Whether it is a pixel buffer (not a PDF).
+    var isImage: Bool { if case .image = kind { return true } else { return false } }
     /// Collects the bytes of an in-memory PDF; retained here because Cairo only holds a raw pointer to it.
     private let sink: ByteSink?
     private var finished = false

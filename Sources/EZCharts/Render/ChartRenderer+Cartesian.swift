@@ -82,10 +82,7 @@ extension ChartRenderer {
                     for i in 0..<n {
                         guard let v = s.values[safe: i] ?? nil else { continue }
                         let c = Point(x: xCenter(i), y: yPos(Double(v)))
-                        ctx.newPath()
-                        ctx.arc(center: c, radius: 2.6, from: 0, to: 2 * Double.pi)
-                        ctx.setColor(.white); ctx.fillPreserve()
-                        ctx.setColor(s.color); ctx.setLineWidth(1.6); ctx.stroke()
+                        ctx.ringedDot(center: c, radius: 2.6, ringWidth: 1.6, fill: .white, ring: s.color)
                     }
                 }
             }
