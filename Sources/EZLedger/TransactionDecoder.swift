@@ -1,0 +1,255 @@
+import EZCore
+import GRDB
+
+/// Decodes ordinary transaction rows straight from SQLite's column bytes, without the joins of
+/// ``RowValidator/transactionSelect`` and without a `Row` or a `String` per column.
+///
+/// It accepts a row only when every rule of ``RowValidator/transaction(_:)`` plainly holds, and
+/// then builds the very `Transaction` that rule would; for anything else (a rule broken, a row
+/// the contract ignores, any column of an unexpected storage class, text with a NUL in it) it
+/// answers `nil`, and the caller runs the full rules on the joined row, which alone word the
+/// quarantine reasons. So both paths keep and quarantine exactly the same rows.
+///
+/// The rows the joins used to bring (the owner, balances, category, group) are read once per id
+/// through cached point queries and kept for the life of the decoder (one user's load, inside one
+/// read transaction). Only integer references are looked up: a join on a rowid matches nothing
+/// else, and a text or real reference goes to the full rules.
+struct TransactionDecoder {
+    /// The columns ``decode(_:)`` reads, in order.
+    static let select = """
+        SELECT t.id, t.user_id, t.balance_id, t.category_id, t.group_id, t.kind, t.to_balance_id,
+               t.amount_minor, t.currency, t.occurred_at, t.method, t.description, t.recurrence_days, t.created_at
+        FROM transactions t
+        """
+
+    private struct Owner { var zone: ZoneRules; var currency: Currency; var code: UInt32 }
+    private struct BalanceRef { var userId: Int64?; var currency: Currency?; var code: UInt32 }
+    private struct CategoryRef { var userId: Int64?; var name: String?; var deleted: Bool }
+    private struct GroupRef { var currency: Currency?; var code: UInt32; var deleted: Bool }
+
+    private let db: Database
+    private let rates: RateTable
+    /// Currency and zone rules exactly as the full rules make them.
+    private var validator: RowValidator
+    /// nil: the id has no usable row (missing, deleted owner, bad zone or currency): full rules.
+    private var owners: [Int64: Owner?] = [:]
+    private var balances: [Int64: BalanceRef?] = [:]
+    private var categories: [Int64: CategoryRef?] = [:]
+    private var groups: [Int64: GroupRef?] = [:]
+    private var currencies: [UInt32: Currency] = [:]
+    /// Whether a rate exists from one currency to another on a day (key: codes and day number).
+    private var rateFound: [UInt64: Bool] = [:]
+    private var texts = TextInterner()
+
+    init(db: Database, rates: RateTable) {
+        self.db = db
+        self.rates = rates
+        self.validator = RowValidator(rates: rates)
+    }
+
+    // MARK: - Rows
+
+    /// The transaction in the cursor's current row (columns as in ``select``), or nil when the
+    /// row needs the full rules.
+    mutating func decode(_ row: RawRowCursor) throws -> Transaction? {
+        guard row.type(0) == .integer, row.type(1) == .integer, row.type(5) == .text, row.type(7) == .integer,
+              row.type(8) == .text, row.type(9) == .text, row.type(13) == .text else { return nil }
+        let id = row.int64(0)
+        let userId = row.int64(1)
+        let amount = row.int64(7)
+        guard amount > 0 else { return nil }
+        guard let kind = row.withText(5, Self.kind) else { return nil }
+        guard let currencyCode = row.withText(8, Self.code), let currency = currency(currencyCode) else { return nil }
+        guard let occurred = row.withText(9, LedgerTime.parse), let created = row.withText(13, LedgerTime.parse) else {
+            return nil
+        }
+        guard let owner = try owner(userId) else { return nil }
+        let ownerDate = occurred.localDate(in: owner.zone)
+
+        var balanceId: Int64?
+        switch row.type(2) {
+        case .null: break
+        case .integer:
+            let bid = row.int64(2)
+            guard let b = try balance(bid), b.userId == userId else { return nil }
+            balanceId = bid
+        default: return nil
+        }
+        var toBalanceId: Int64?
+        switch row.type(6) {
+        case .null: break
+        case .integer: toBalanceId = row.int64(6)
+        default: return nil
+        }
+        if kind == .transfer {
+            guard balanceId != nil, let to = toBalanceId, let tb = try balance(to), tb.userId == userId else { return nil }
+            if tb.currency != nil, tb.code != currencyCode, !rateExists(currencyCode, currency, tb.code, tb.currency!, ownerDate) {
+                return nil
+            }
+        } else if toBalanceId != nil {
+            return nil
+        }
+
+        var categoryId: Int64?
+        var categoryName = Category.othersName
+        switch row.type(3) {
+        case .null: break
+        case .integer:
+            let cid = row.int64(3)
+            guard let c = try category(cid), c.userId == userId else { return nil }
+            if !c.deleted {
+                categoryId = cid
+                categoryName = c.name ?? Category.othersName
+            }
+        default: return nil
+        }
+
+        var groupId: Int64?
+        switch row.type(4) {
+        case .null: break
+        case .integer:
+            let gid = row.int64(4)
+            guard let g = try group(gid), !g.deleted, kind == .expense else { return nil }
+            if g.currency != nil, g.code != currencyCode, !rateExists(currencyCode, currency, g.code, g.currency!, ownerDate) {
+                return nil
+            }
+            groupId = gid
+        default: return nil
+        }
+        if owner.code != currencyCode, !rateExists(currencyCode, currency, owner.code, owner.currency, ownerDate) {
+            return nil
+        }
+
+        var recurrence: Int?
+        switch row.type(12) {
+        case .null: break
+        case .integer:
+            let r = row.int64(12)
+            guard r > 0 else { return nil }
+            recurrence = Int(r)
+        default: return nil
+        }
+        guard let method = text(row, 10), let description = text(row, 11) else { return nil }
+        return Transaction(
+            id: id, userId: userId, balanceId: balanceId, categoryId: categoryId, categoryName: categoryName,
+            groupId: groupId, kind: kind, toBalanceId: toBalanceId, amountMinor: amount, currency: currency,
+            occurredAt: occurred, ownerDate: ownerDate, method: method, description: description,
+            recurrenceDays: recurrence, createdAt: created)
+    }
+
+    /// An optional text column: `.some(nil)` for NULL, `.some(text)` for text without a NUL, nil
+    /// (full rules) for any other storage class or a NUL byte.
+    private mutating func text(_ row: RawRowCursor, _ i: Int32) -> String?? {
+        switch row.type(i) {
+        case .null: return .some(nil)
+        case .text:
+            return row.withText(i) { bytes -> String?? in
+                if bytes.contains(0) { return nil }
+                return .some(texts.string(bytes))
+            }
+        default: return nil
+        }
+    }
+
+    private static func kind(_ b: UnsafeBufferPointer<UInt8>) -> Transaction.Kind? {
+        switch b.count {
+        case 7 where b.elementsEqual("expense".utf8): return .expense
+        case 6 where b.elementsEqual("income".utf8): return .income
+        case 8 where b.elementsEqual("transfer".utf8): return .transfer
+        default: return nil
+        }
+    }
+
+    /// Three upper-case ASCII letters packed into one number, or nil for anything else (the
+    /// contract's only valid currency codes).
+    private static func code(_ b: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard b.count == 3 else { return nil }
+        var key: UInt32 = 0
+        for c in b {
+            guard c >= 65, c <= 90 else { return nil }
+            key = key << 8 | UInt32(c)
+        }
+        return key
+    }
+
+    private mutating func currency(_ code: UInt32) -> Currency? {
+        if let c = currencies[code] { return c }
+        let text = String(decoding: [UInt8(code >> 16), UInt8(code >> 8 & 0xFF), UInt8(code & 0xFF)], as: UTF8.self)
+        guard let c = validator.currency(text) else { return nil }
+        currencies[code] = c
+        return c
+    }
+
+    private mutating func rateExists(_ fromCode: UInt32, _ from: Currency, _ toCode: UInt32, _ to: Currency, _ day: CivilDate) -> Bool {
+        // Each code packs into 15 bits (three letters in base 26), the day into 32.
+        let key = UInt64(Self.letters(fromCode)) << 47 | UInt64(Self.letters(toCode)) << 32 | UInt64(UInt32(bitPattern: day.dayNumber))
+        if let hit = rateFound[key] { return hit }
+        let found = rates.rate(from: from, to: to, on: day) != nil
+        rateFound[key] = found
+        return found
+    }
+
+    /// A packed code (see ``code(_:)``) as a number below 26³.
+    private static func letters(_ code: UInt32) -> UInt32 {
+        ((code >> 16 &- 65) * 26 + (code >> 8 & 0xFF &- 65)) * 26 + (code & 0xFF &- 65)
+    }
+
+    // MARK: - Referenced rows (read once per id, with the full rules' decoding)
+
+    private mutating func owner(_ id: Int64) throws -> Owner? {
+        if let hit = owners[id] { return hit }
+        var found: Owner?
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT timezone, currency, deleted_at FROM users WHERE id = ?"),
+                                       arguments: [id])
+        if let row = try rows.next(), row.hasNull(atIndex: 2),
+           let zone = validator.zone(row[0] ?? ""), let currency = validator.currency(row[1]),
+           let code = Self.code(currency) {
+            found = Owner(zone: zone, currency: currency, code: code)
+        }
+        owners[id] = .some(found)
+        return found
+    }
+
+    private mutating func balance(_ id: Int64) throws -> BalanceRef? {
+        if let hit = balances[id] { return hit }
+        var found: BalanceRef?
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, currency FROM balances WHERE id = ?"),
+                                       arguments: [id])
+        if let row = try rows.next() {
+            let currency = validator.currency(row[1])
+            found = BalanceRef(userId: row[0], currency: currency, code: currency.flatMap(Self.code) ?? 0)
+        }
+        balances[id] = .some(found)
+        return found
+    }
+
+    private mutating func category(_ id: Int64) throws -> CategoryRef? {
+        if let hit = categories[id] { return hit }
+        var found: CategoryRef?
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, name, deleted_at FROM categories WHERE id = ?"),
+                                       arguments: [id])
+        if let row = try rows.next() {
+            found = CategoryRef(userId: row[0], name: row[1], deleted: !row.hasNull(atIndex: 2))
+        }
+        categories[id] = .some(found)
+        return found
+    }
+
+    private mutating func group(_ id: Int64) throws -> GroupRef? {
+        if let hit = groups[id] { return hit }
+        var found: GroupRef?
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT currency, deleted_at FROM groups WHERE id = ?"),
+                                       arguments: [id])
+        if let row = try rows.next() {
+            let currency = validator.currency(row[0])
+            found = GroupRef(currency: currency, code: currency.flatMap(Self.code) ?? 0, deleted: !row.hasNull(atIndex: 1))
+        }
+        groups[id] = .some(found)
+        return found
+    }
+
+    private static func code(_ currency: Currency) -> UInt32? {
+        var text = currency.code
+        return text.withUTF8 { code($0) }
+    }
+}
