@@ -404,7 +404,22 @@ struct UserLoader {
 
     mutating func logins(_ userId: Int64) throws -> [LedgerTime] {
         var out: [LedgerTime] = []
-        for row in try self.rows(sql: "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid", arguments: [userId]) {
+        let sql = "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid"
+        if decoder != nil {
+            // Timestamps parsed from SQLite's bytes; a row that does not parse is read as the
+            // reference path reads it (text up to a NUL), so the verdicts are the same.
+            let rows = try RawRowCursor(db.cachedStatement(sql: sql), arguments: [userId], in: db)
+            while try rows.next() {
+                if let t = rows.withText(1, LedgerTime.parse) { out.append(t); continue }
+                let text = rows.cString(1)
+                guard let t = text.flatMap(LedgerTime.init(parsing:)) else {
+                    quarantine("logins", rows.int64(0), "at '\(text ?? "NULL")' is not an ISO-8601 timestamp"); continue
+                }
+                out.append(t)
+            }
+            return out.sorted()
+        }
+        for row in try self.rows(sql: sql, arguments: [userId]) {
             guard let t = (row[1] as String?).flatMap(LedgerTime.init(parsing:)) else {
                 quarantine("logins", row[0], "at '\(row[1] as String? ?? "NULL")' is not an ISO-8601 timestamp"); continue
             }

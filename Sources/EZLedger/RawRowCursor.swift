@@ -17,13 +17,18 @@ enum ColumnType: Equatable {
 /// `SELECT`s.
 ///
 /// ```swift
-/// var rows = try RawRowCursor(db.cachedStatement(sql: "SELECT id, name FROM t WHERE x = ?"), arguments: [1], in: db)
+/// let rows = try RawRowCursor(db.cachedStatement(sql: "SELECT id, name FROM t WHERE x = ?"), arguments: [1], in: db)
 /// while try rows.next() { let id = rows.int64(0); rows.withText(1) { bytes in ... } }
 /// ```
-struct RawRowCursor {
+final class RawRowCursor {
     private let statement: Statement
     private let handle: SQLiteStatement
     private let connection: SQLiteConnection?
+    private let width: Int32
+    /// The current row's column values (`sqlite3_column_value`), fetched once per step: each
+    /// `sqlite3_column_*` call checks the statement and the connection's error state, and a row
+    /// is read through some thirty of them. Valid until the next step; never handed out.
+    private let values: UnsafeMutablePointer<OpaquePointer?>
 
     /// Binds `arguments` (resetting the statement first) and readies the first ``next()``.
     ///
@@ -33,7 +38,12 @@ struct RawRowCursor {
         self.statement = statement
         self.handle = statement.sqliteStatement
         self.connection = db.sqliteConnection
+        self.width = sqlite3_column_count(statement.sqliteStatement)
+        self.values = .allocate(capacity: Int(max(width, 1)))
+        values.initialize(repeating: nil, count: Int(max(width, 1)))
     }
+
+    deinit { values.deallocate() }
 
     /// Advances to the next row: true when there is one, false after the last.
     ///
@@ -41,7 +51,9 @@ struct RawRowCursor {
     func next() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
-        case SQLITE_ROW: return true
+        case SQLITE_ROW:
+            for i in 0..<width { values[Int(i)] = sqlite3_column_value(handle, i) }
+            return true
         case SQLITE_DONE: return false
         default:
             let message = connection.map { String(cString: sqlite3_errmsg($0)) }
@@ -53,7 +65,8 @@ struct RawRowCursor {
     /// it as another type converts the value in place.
     @inline(__always)
     func type(_ i: Int32) -> ColumnType {
-        switch sqlite3_column_type(handle, i) {
+        assert(i >= 0 && i < width, "column \(i) of \(width)")
+        switch sqlite3_value_type(values[Int(i)]) {
         case SQLITE_INTEGER: return .integer
         case SQLITE_FLOAT: return .real
         case SQLITE_TEXT: return .text
@@ -64,16 +77,31 @@ struct RawRowCursor {
 
     /// Column `i` as an integer (SQLite's conversion rules apply to other types).
     @inline(__always)
-    func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
+    func int64(_ i: Int32) -> Int64 {
+        assert(i >= 0 && i < width, "column \(i) of \(width)")
+        return sqlite3_value_int64(values[Int(i)]) }
 
     /// Lends column `i`'s text as UTF-8 bytes (not NUL-terminated; empty for NULL) to `body`.
     /// The bytes must not escape `body`.
     @inline(__always)
     func withText<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        guard let text = sqlite3_column_text(handle, i) else {
+        assert(i >= 0 && i < width, "column \(i) of \(width)")
+        let value = values[Int(i)]
+        guard let text = sqlite3_value_text(value) else {
             return try body(UnsafeBufferPointer(start: nil, count: 0))
         }
-        let count = Int(sqlite3_column_bytes(handle, i))
+        let count = Int(sqlite3_value_bytes(value))
         return try body(UnsafeBufferPointer(start: text, count: count))
+    }
+
+    /// Column `i` exactly as GRDB reads a `String?` from a statement row: nil for NULL, else
+    /// SQLite's text form of the value up to its first NUL byte, invalid UTF-8 repaired.
+    /// For rare rows (messages, odd values); ordinary rows use ``withText(_:_:)``.
+    func cString(_ i: Int32) -> String? {
+        guard type(i) != .null else { return nil }
+        return withText(i) { bytes in
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+        }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// Turns UTF-8 bytes into `String`s, handing back the same `String` for the same bytes.
 ///
 /// Transaction rows repeat a few texts (payment methods, descriptions) millions of times; making
@@ -39,7 +45,10 @@ struct TextInterner {
         for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
         while let entry = slots[i] {
-            if entry.hash == hash, entry.bytes.elementsEqual(bytes) { return entry.string }
+            if entry.hash == hash, entry.bytes.count == bytes.count,
+               bytes.isEmpty || entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                return entry.string
+            }
             i = (i + 1) & mask
         }
         let string = String(decoding: bytes, as: UTF8.self)

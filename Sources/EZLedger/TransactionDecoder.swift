@@ -1,5 +1,10 @@
 import EZCore
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// Decodes ordinary transaction rows straight from SQLite's column bytes, without the joins of
 /// ``RowValidator/transactionSelect`` and without a `Row` or a `String` per column.
@@ -32,10 +37,10 @@ struct TransactionDecoder {
     /// Currency and zone rules exactly as the full rules make them.
     private var validator: RowValidator
     /// nil: the id has no usable row (missing, deleted owner, bad zone or currency): full rules.
-    private var owners: [Int64: Owner?] = [:]
-    private var balances: [Int64: BalanceRef?] = [:]
-    private var categories: [Int64: CategoryRef?] = [:]
-    private var groups: [Int64: GroupRef?] = [:]
+    private var owners = IdTable<Owner?>()
+    private var balances = IdTable<BalanceRef?>()
+    private var categories = IdTable<CategoryRef?>()
+    private var groups = IdTable<GroupRef?>()
     private var currencies: [UInt32: Currency] = [:]
     /// Whether a rate exists from one currency to another on a day (key: codes and day number).
     private var rateFound: [UInt64: Bool] = [:]
@@ -152,12 +157,10 @@ struct TransactionDecoder {
     }
 
     private static func kind(_ b: UnsafeBufferPointer<UInt8>) -> Transaction.Kind? {
-        switch b.count {
-        case 7 where b.elementsEqual("expense".utf8): return .expense
-        case 6 where b.elementsEqual("income".utf8): return .income
-        case 8 where b.elementsEqual("transfer".utf8): return .transfer
-        default: return nil
-        }
+        if b.isExactly("expense") { return .expense }
+        if b.isExactly("income") { return .income }
+        if b.isExactly("transfer") { return .transfer }
+        return nil
     }
 
     /// Three upper-case ASCII letters packed into one number, or nil for anything else (the
@@ -206,7 +209,7 @@ struct TransactionDecoder {
            let code = Self.code(currency) {
             found = Owner(zone: zone, currency: currency, code: code)
         }
-        owners[id] = .some(found)
+        owners.set(id, found)
         return found
     }
 
@@ -219,7 +222,7 @@ struct TransactionDecoder {
             let currency = validator.currency(row[1])
             found = BalanceRef(userId: row[0], currency: currency, code: currency.flatMap(Self.code) ?? 0)
         }
-        balances[id] = .some(found)
+        balances.set(id, found)
         return found
     }
 
@@ -231,7 +234,7 @@ struct TransactionDecoder {
         if let row = try rows.next() {
             found = CategoryRef(userId: row[0], name: row[1], deleted: !row.hasNull(atIndex: 2))
         }
-        categories[id] = .some(found)
+        categories.set(id, found)
         return found
     }
 
@@ -244,12 +247,20 @@ struct TransactionDecoder {
             let currency = validator.currency(row[0])
             found = GroupRef(currency: currency, code: currency.flatMap(Self.code) ?? 0, deleted: !row.hasNull(atIndex: 1))
         }
-        groups[id] = .some(found)
+        groups.set(id, found)
         return found
     }
 
     private static func code(_ currency: Currency) -> UInt32? {
         var text = currency.code
         return text.withUTF8 { code($0) }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are exactly `text`'s UTF-8 bytes.
+    @inline(__always)
+    func isExactly(_ text: StaticString) -> Bool {
+        count == text.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0)
     }
 }
