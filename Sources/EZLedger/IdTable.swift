@@ -4,17 +4,18 @@
 /// ledger; `Dictionary` hashes each `Int64` with SipHash, which showed in profiles. Ids are
 /// spread by a multiplicative (Fibonacci) hash into an open-addressing table kept at most half full.
 struct IdTable<Value> {
-    private var keys: [Int64]
-    private var values: [Value?]
-    private var used: [Bool]
+    private struct Slot {
+        var key: Int64
+        var value: Value?
+    }
+
+    private var slots: [Slot]
     private var shift: Int
     private(set) var count = 0
 
     /// An empty table.
     init() {
-        keys = Array(repeating: 0, count: 16)
-        values = Array(repeating: nil, count: 16)
-        used = Array(repeating: false, count: 16)
+        slots = Array(repeating: Slot(key: 0, value: nil), count: 16)
         shift = 64 - 4
     }
 
@@ -26,9 +27,9 @@ struct IdTable<Value> {
     /// The value stored for `id`, if any.
     subscript(id: Int64) -> Value? {
         var i = slot(id)
-        let mask = keys.count - 1
-        while used[i] {
-            if keys[i] == id { return values[i] }
+        let mask = slots.count - 1
+        while slots[i].value != nil {
+            if slots[i].key == id { return slots[i].value }
             i = (i + 1) & mask
         }
         return nil
@@ -37,24 +38,21 @@ struct IdTable<Value> {
     /// Stores `value` for `id` (replacing any earlier one).
     mutating func set(_ id: Int64, _ value: Value) {
         var i = slot(id)
-        let mask = keys.count - 1
-        while used[i] {
-            if keys[i] == id { values[i] = value; return }
+        let mask = slots.count - 1
+        while slots[i].value != nil {
+            if slots[i].key == id { slots[i].value = value; return }
             i = (i + 1) & mask
         }
-        keys[i] = id; values[i] = value; used[i] = true
+        slots[i] = Slot(key: id, value: value)
         count += 1
-        if count * 2 > keys.count { grow() }
+        if count * 2 > slots.count { grow() }
     }
 
     private mutating func grow() {
-        let (oldKeys, oldValues, oldUsed) = (keys, values, used)
-        let size = keys.count * 2
-        keys = Array(repeating: 0, count: size)
-        values = Array(repeating: nil, count: size)
-        used = Array(repeating: false, count: size)
+        let old = slots
+        slots = Array(repeating: Slot(key: 0, value: nil), count: old.count * 2)
         shift -= 1
         count = 0
-        for i in oldKeys.indices where oldUsed[i] { set(oldKeys[i], oldValues[i]!) }
+        for s in old { if let v = s.value { set(s.key, v) } }
     }
 }

@@ -36,12 +36,14 @@ struct TransactionDecoder {
     private let rates: RateTable
     /// Currency and zone rules exactly as the full rules make them.
     private var validator: RowValidator
-    /// nil: the id has no usable row (missing, deleted owner, bad zone or currency): full rules.
-    private var owners = IdTable<Owner?>()
-    private var balances = IdTable<BalanceRef?>()
-    private var categories = IdTable<CategoryRef?>()
-    private var groups = IdTable<GroupRef?>()
-    private var currencies: [UInt32: Currency] = [:]
+    // Rows by id: an index into the array beside, or -1 when the id has no usable row. Fields are
+    // read in place (copying a whole entry out retains its references for every row).
+    private var ownerIndex = IdTable<Int32>(), owners: [Owner] = []
+    private var balanceIndex = IdTable<Int32>(), balances: [BalanceRef] = []
+    private var categoryIndex = IdTable<Int32>(), categories: [CategoryRef] = []
+    private var groupIndex = IdTable<Int32>(), groups: [GroupRef] = []
+    /// Valid currencies seen, by packed code (a handful per load: a list beats hashing).
+    private var currencies: [(code: UInt32, currency: Currency)] = []
     /// Whether a rate exists from one currency to another on a day (key: codes and day number).
     private var rateFound: [UInt64: Bool] = [:]
     private var texts = TextInterner()
@@ -68,15 +70,15 @@ struct TransactionDecoder {
         guard let occurred = row.withText(9, LedgerTime.parse), let created = row.withText(13, LedgerTime.parse) else {
             return nil
         }
-        guard let owner = try owner(userId) else { return nil }
-        let ownerDate = occurred.localDate(in: owner.zone)
+        guard let o = try owner(userId) else { return nil }
+        let ownerDate = occurred.localDate(in: owners[o].zone)
 
         var balanceId: Int64?
         switch row.type(2) {
         case .null: break
         case .integer:
             let bid = row.int64(2)
-            guard let b = try balance(bid), b.userId == userId else { return nil }
+            guard let b = try balance(bid), balances[b].userId == userId else { return nil }
             balanceId = bid
         default: return nil
         }
@@ -87,8 +89,9 @@ struct TransactionDecoder {
         default: return nil
         }
         if kind == .transfer {
-            guard balanceId != nil, let to = toBalanceId, let tb = try balance(to), tb.userId == userId else { return nil }
-            if tb.currency != nil, tb.code != currencyCode, !rateExists(currencyCode, currency, tb.code, tb.currency!, ownerDate) {
+            guard balanceId != nil, let to = toBalanceId, let b = try balance(to), balances[b].userId == userId else { return nil }
+            if let toCurrency = balances[b].currency, balances[b].code != currencyCode,
+               !rateExists(currencyCode, currency, balances[b].code, toCurrency, ownerDate) {
                 return nil
             }
         } else if toBalanceId != nil {
@@ -101,10 +104,10 @@ struct TransactionDecoder {
         case .null: break
         case .integer:
             let cid = row.int64(3)
-            guard let c = try category(cid), c.userId == userId else { return nil }
-            if !c.deleted {
+            guard let c = try category(cid), categories[c].userId == userId else { return nil }
+            if !categories[c].deleted {
                 categoryId = cid
-                categoryName = c.name ?? Category.othersName
+                categoryName = categories[c].name ?? Category.othersName
             }
         default: return nil
         }
@@ -114,14 +117,15 @@ struct TransactionDecoder {
         case .null: break
         case .integer:
             let gid = row.int64(4)
-            guard let g = try group(gid), !g.deleted, kind == .expense else { return nil }
-            if g.currency != nil, g.code != currencyCode, !rateExists(currencyCode, currency, g.code, g.currency!, ownerDate) {
+            guard let g = try group(gid), !groups[g].deleted, kind == .expense else { return nil }
+            if let groupCurrency = groups[g].currency, groups[g].code != currencyCode,
+               !rateExists(currencyCode, currency, groups[g].code, groupCurrency, ownerDate) {
                 return nil
             }
             groupId = gid
         default: return nil
         }
-        if owner.code != currencyCode, !rateExists(currencyCode, currency, owner.code, owner.currency, ownerDate) {
+        if owners[o].code != currencyCode, !rateExists(currencyCode, currency, owners[o].code, owners[o].currency, ownerDate) {
             return nil
         }
 
@@ -176,10 +180,10 @@ struct TransactionDecoder {
     }
 
     private mutating func currency(_ code: UInt32) -> Currency? {
-        if let c = currencies[code] { return c }
+        for entry in currencies where entry.code == code { return entry.currency }
         let text = String(decoding: [UInt8(code >> 16), UInt8(code >> 8 & 0xFF), UInt8(code & 0xFF)], as: UTF8.self)
         guard let c = validator.currency(text) else { return nil }
-        currencies[code] = c
+        currencies.append((code, c))
         return c
     }
 
@@ -199,56 +203,55 @@ struct TransactionDecoder {
 
     // MARK: - Referenced rows (read once per id, with the full rules' decoding)
 
-    private mutating func owner(_ id: Int64) throws -> Owner? {
-        if let hit = owners[id] { return hit }
-        var found: Owner?
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT timezone, currency, deleted_at FROM users WHERE id = ?"),
-                                       arguments: [id])
-        if let row = try rows.next(), row.hasNull(atIndex: 2),
-           let zone = validator.zone(row[0] ?? ""), let currency = validator.currency(row[1]),
-           let code = Self.code(currency) {
-            found = Owner(zone: zone, currency: currency, code: code)
-        }
-        owners.set(id, found)
-        return found
+    /// Looks `id` up in `index`, or reads its row once with `read` and remembers the answer.
+    @inline(__always)
+    private static func find<Ref>(_ id: Int64, _ index: inout IdTable<Int32>, _ refs: inout [Ref],
+                                  _ read: (Int64) throws -> Ref?) rethrows -> Int? {
+        if let hit = index[id] { return hit < 0 ? nil : Int(hit) }
+        guard let ref = try read(id) else { index.set(id, -1); return nil }
+        refs.append(ref)
+        index.set(id, Int32(refs.count - 1))
+        return refs.count - 1
     }
 
-    private mutating func balance(_ id: Int64) throws -> BalanceRef? {
-        if let hit = balances[id] { return hit }
-        var found: BalanceRef?
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, currency FROM balances WHERE id = ?"),
-                                       arguments: [id])
-        if let row = try rows.next() {
+    private mutating func owner(_ id: Int64) throws -> Int? {
+        try Self.find(id, &ownerIndex, &owners) { id in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT timezone, currency, deleted_at FROM users WHERE id = ?"),
+                                           arguments: [id])
+            guard let row = try rows.next(), row.hasNull(atIndex: 2),
+                  let zone = validator.zone(row[0] ?? ""), let currency = validator.currency(row[1]),
+                  let code = Self.code(currency) else { return nil }
+            return Owner(zone: zone, currency: currency, code: code)
+        }
+    }
+
+    private mutating func balance(_ id: Int64) throws -> Int? {
+        try Self.find(id, &balanceIndex, &balances) { id in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, currency FROM balances WHERE id = ?"),
+                                           arguments: [id])
+            guard let row = try rows.next() else { return nil }
             let currency = validator.currency(row[1])
-            found = BalanceRef(userId: row[0], currency: currency, code: currency.flatMap(Self.code) ?? 0)
+            return BalanceRef(userId: row[0], currency: currency, code: currency.flatMap(Self.code) ?? 0)
         }
-        balances.set(id, found)
-        return found
     }
 
-    private mutating func category(_ id: Int64) throws -> CategoryRef? {
-        if let hit = categories[id] { return hit }
-        var found: CategoryRef?
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, name, deleted_at FROM categories WHERE id = ?"),
-                                       arguments: [id])
-        if let row = try rows.next() {
-            found = CategoryRef(userId: row[0], name: row[1], deleted: !row.hasNull(atIndex: 2))
+    private mutating func category(_ id: Int64) throws -> Int? {
+        try Self.find(id, &categoryIndex, &categories) { id in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, name, deleted_at FROM categories WHERE id = ?"),
+                                           arguments: [id])
+            guard let row = try rows.next() else { return nil }
+            return CategoryRef(userId: row[0], name: row[1], deleted: !row.hasNull(atIndex: 2))
         }
-        categories.set(id, found)
-        return found
     }
 
-    private mutating func group(_ id: Int64) throws -> GroupRef? {
-        if let hit = groups[id] { return hit }
-        var found: GroupRef?
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT currency, deleted_at FROM groups WHERE id = ?"),
-                                       arguments: [id])
-        if let row = try rows.next() {
+    private mutating func group(_ id: Int64) throws -> Int? {
+        try Self.find(id, &groupIndex, &groups) { id in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT currency, deleted_at FROM groups WHERE id = ?"),
+                                           arguments: [id])
+            guard let row = try rows.next() else { return nil }
             let currency = validator.currency(row[0])
-            found = GroupRef(currency: currency, code: currency.flatMap(Self.code) ?? 0, deleted: !row.hasNull(atIndex: 1))
+            return GroupRef(currency: currency, code: currency.flatMap(Self.code) ?? 0, deleted: !row.hasNull(atIndex: 1))
         }
-        groups.set(id, found)
-        return found
     }
 
     private static func code(_ currency: Currency) -> UInt32? {
