@@ -14,7 +14,7 @@ enum ColumnType: Equatable {
 /// GRDB); this cursor keeps a strong reference to it while it is used and never hands the C
 /// pointer out. Text bytes are lent to a closure and are valid only inside it, until the next
 /// ``next()``. Use it only inside the database access that made the statement, for read-only
-/// `SELECT`s.
+/// `SELECT`s, and keep one cursor per statement at a time (making a cursor resets the statement).
 ///
 /// ```swift
 /// let rows = try RawRowCursor(db.cachedStatement(sql: "SELECT id, name FROM t WHERE x = ?"), arguments: [1], in: db)
@@ -29,6 +29,8 @@ final class RawRowCursor {
     /// `sqlite3_column_*` call checks the statement and the connection's error state, and a row
     /// is read through some thirty of them. Valid until the next step; never handed out.
     private let values: UnsafeMutablePointer<OpaquePointer?>
+    /// Whether the last step gave a row (the columns may be read).
+    private var onRow = false
 
     /// Binds `arguments` (resetting the statement first) and readies the first ``next()``.
     ///
@@ -43,6 +45,8 @@ final class RawRowCursor {
         values.initialize(repeating: nil, count: Int(max(width, 1)))
     }
 
+    // No reset here: another cursor may already be using the cached statement. A statement read to
+    // its end holds nothing; one that failed is reset by next(); the next cursor resets it anyway.
     deinit { values.deallocate() }
 
     /// Advances to the next row: true when there is one, false after the last.
@@ -50,6 +54,7 @@ final class RawRowCursor {
     /// - Throws: a `DatabaseError` with SQLite's result code and message and the statement's SQL.
     func next() throws -> Bool {
         let code = sqlite3_step(handle)
+        onRow = code == SQLITE_ROW
         switch code {
         case SQLITE_ROW:
             for i in 0..<width { values[Int(i)] = sqlite3_column_value(handle, i) }
@@ -57,6 +62,7 @@ final class RawRowCursor {
         case SQLITE_DONE: return false
         default:
             let message = connection.map { String(cString: sqlite3_errmsg($0)) }
+            sqlite3_reset(handle)   // release the statement; it repeats the error just read
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
         }
     }
@@ -65,7 +71,7 @@ final class RawRowCursor {
     /// it as another type converts the value in place.
     @inline(__always)
     func type(_ i: Int32) -> ColumnType {
-        assert(i >= 0 && i < width, "column \(i) of \(width)")
+        assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         switch sqlite3_value_type(values[Int(i)]) {
         case SQLITE_INTEGER: return .integer
         case SQLITE_FLOAT: return .real
@@ -78,14 +84,14 @@ final class RawRowCursor {
     /// Column `i` as an integer (SQLite's conversion rules apply to other types).
     @inline(__always)
     func int64(_ i: Int32) -> Int64 {
-        assert(i >= 0 && i < width, "column \(i) of \(width)")
+        assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         return sqlite3_value_int64(values[Int(i)]) }
 
     /// Lends column `i`'s text as UTF-8 bytes (not NUL-terminated; empty for NULL) to `body`.
     /// The bytes must not escape `body`.
     @inline(__always)
     func withText<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        assert(i >= 0 && i < width, "column \(i) of \(width)")
+        assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         let value = values[Int(i)]
         guard let text = sqlite3_value_text(value) else {
             return try body(UnsafeBufferPointer(start: nil, count: 0))

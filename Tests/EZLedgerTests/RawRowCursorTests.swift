@@ -49,6 +49,10 @@ final class RawRowCursorTests: XCTestCase {
                 XCTAssertEqual(e?.message, "integer overflow")
                 XCTAssertEqual(e?.sql, sql)
             }
+            // The failed statement was released and serves the next cursor.
+            let again = try RawRowCursor(db.cachedStatement(sql: sql), arguments: [-5], in: db)
+            XCTAssertTrue(try again.next())
+            XCTAssertEqual(again.int64(0), 5)
         }
     }
 }
