@@ -16,7 +16,7 @@ import Darwin
 /// quarantine reasons. So both paths keep and quarantine exactly the same rows.
 ///
 /// The rows the joins used to bring (the owner, balances, category, group) are read once per id
-/// through cached point queries and kept for the life of the decoder (one user's load, inside one
+/// through cached queries (an owner's balances and categories all at once) and kept for the life of the decoder (one user's load, inside one
 /// read transaction). Only integer references are looked up: a join on a rowid matches nothing
 /// else, and a text or real reference goes to the full rules.
 struct TransactionDecoder {
@@ -42,6 +42,8 @@ struct TransactionDecoder {
     private var balanceIndex = IdTable<Int32>(), balances: [BalanceRef] = []
     private var categoryIndex = IdTable<Int32>(), categories: [CategoryRef] = []
     private var groupIndex = IdTable<Int32>(), groups: [GroupRef] = []
+    /// Owners whose balances and categories have all been read (values unused).
+    private var balancesRead = IdTable<Int32>(), categoriesRead = IdTable<Int32>()
     /// Valid currencies seen, by packed code (a handful per load: a list beats hashing).
     private var currencies: [(code: UInt32, currency: Currency)] = []
     /// Whether a rate exists from one currency to another on a day (key: codes and day number).
@@ -78,7 +80,7 @@ struct TransactionDecoder {
         case .null: break
         case .integer:
             let bid = row.int64(2)
-            guard let b = try balance(bid), balances[b].userId == userId else { return nil }
+            guard let b = try balance(bid, owner: userId), balances[b].userId == userId else { return nil }
             balanceId = bid
         default: return nil
         }
@@ -89,7 +91,7 @@ struct TransactionDecoder {
         default: return nil
         }
         if kind == .transfer {
-            guard balanceId != nil, let to = toBalanceId, let b = try balance(to), balances[b].userId == userId else { return nil }
+            guard balanceId != nil, let to = toBalanceId, let b = try balance(to, owner: userId), balances[b].userId == userId else { return nil }
             if let toCurrency = balances[b].currency, balances[b].code != currencyCode,
                !rateExists(currencyCode, currency, balances[b].code, toCurrency, ownerDate) {
                 return nil
@@ -104,7 +106,7 @@ struct TransactionDecoder {
         case .null: break
         case .integer:
             let cid = row.int64(3)
-            guard let c = try category(cid), categories[c].userId == userId else { return nil }
+            guard let c = try category(cid, owner: userId), categories[c].userId == userId else { return nil }
             if !categories[c].deleted {
                 categoryId = cid
                 categoryName = categories[c].name ?? Category.othersName
@@ -225,22 +227,52 @@ struct TransactionDecoder {
         }
     }
 
-    private mutating func balance(_ id: Int64) throws -> Int? {
-        try Self.find(id, &balanceIndex, &balances) { id in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, currency FROM balances WHERE id = ?"),
-                                           arguments: [id])
-            guard let row = try rows.next() else { return nil }
-            let currency = validator.currency(row[1])
-            return BalanceRef(userId: row[0], currency: currency, code: currency.flatMap(Self.code) ?? 0)
+    /// The balance `id` of a row owned by `owner`. The first time an owner's row refers to a
+    /// balance not yet known, all of the owner's balances are read at once (one indexed query
+    /// instead of one per balance); any other id is read alone.
+    private mutating func balance(_ id: Int64, owner: Int64) throws -> Int? {
+        if let hit = balanceIndex[id] { return hit < 0 ? nil : Int(hit) }
+        if balancesRead[owner] == nil {
+            balancesRead.set(owner, 0)
+            try readBalances(sql: "SELECT id, user_id, currency FROM balances WHERE user_id = ?", owner)
+            if let hit = balanceIndex[id] { return Int(hit) }
+        }
+        try readBalances(sql: "SELECT id, user_id, currency FROM balances WHERE id = ?", id)
+        if balanceIndex[id] == nil { balanceIndex.set(id, -1) }
+        return balanceIndex[id].flatMap { $0 < 0 ? nil : Int($0) }
+    }
+
+    private mutating func readBalances(sql: String, _ argument: Int64) throws {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [argument])
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            guard balanceIndex[id] == nil else { continue }
+            let currency = validator.currency(row[2])
+            balances.append(BalanceRef(userId: row[1], currency: currency, code: currency.flatMap(Self.code) ?? 0))
+            balanceIndex.set(id, Int32(balances.count - 1))
         }
     }
 
-    private mutating func category(_ id: Int64) throws -> Int? {
-        try Self.find(id, &categoryIndex, &categories) { id in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT user_id, name, deleted_at FROM categories WHERE id = ?"),
-                                           arguments: [id])
-            guard let row = try rows.next() else { return nil }
-            return CategoryRef(userId: row[0], name: row[1], deleted: !row.hasNull(atIndex: 2))
+    /// The category `id` of a row owned by `owner`, read like ``balance(_:owner:)``.
+    private mutating func category(_ id: Int64, owner: Int64) throws -> Int? {
+        if let hit = categoryIndex[id] { return hit < 0 ? nil : Int(hit) }
+        if categoriesRead[owner] == nil {
+            categoriesRead.set(owner, 0)
+            try readCategories(sql: "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = ?", owner)
+            if let hit = categoryIndex[id] { return Int(hit) }
+        }
+        try readCategories(sql: "SELECT id, user_id, name, deleted_at FROM categories WHERE id = ?", id)
+        if categoryIndex[id] == nil { categoryIndex.set(id, -1) }
+        return categoryIndex[id].flatMap { $0 < 0 ? nil : Int($0) }
+    }
+
+    private mutating func readCategories(sql: String, _ argument: Int64) throws {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [argument])
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            guard categoryIndex[id] == nil else { continue }
+            categories.append(CategoryRef(userId: row[1], name: row[2], deleted: !row.hasNull(atIndex: 3)))
+            categoryIndex.set(id, Int32(categories.count - 1))
         }
     }
 

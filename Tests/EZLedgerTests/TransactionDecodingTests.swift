@@ -174,4 +174,24 @@ final class TransactionDecodingTests: XCTestCase {
         XCTAssertFalse(slice.transactions.contains { $0.id == inClosed })
         XCTAssertNil(reason(slice, inClosed), "a deleted group's rows are ignored, not quarantined")
     }
+
+    func testReferencesAreFoundWhicheverOwnerAndOrderTheyComeIn() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        let bob = try ledger.user("bob")
+        let closed = try ledger.balance(alice, "Closed card")
+        try ledger.execute("UPDATE balances SET deleted_at = '2026-01-01' WHERE id = ?", [closed])
+        let bobsFood = try ledger.category(bob, "Bob's food")
+        let trip = try ledger.group("Trip", owner: alice, members: [alice, bob])
+        let bobsBalance = try oddRow(ledger, alice, set: "balance_id = \(ledger.defaultBalance(bob))")   // before her own
+        let onClosed = try oddRow(ledger, alice, set: "balance_id = \(closed)")
+        let missing = try oddRow(ledger, alice, set: "category_id = 999999")
+        let bobsShared = try ledger.expense(bob, 800, on: "2026-10-05", category: bobsFood, group: trip)
+        let slice = try loadBothWays(ledger, alice)
+        XCTAssertEqual(reason(slice, bobsBalance), "balance_id \(ledger.defaultBalance(bob)) belongs to another user")
+        XCTAssertEqual(slice.transactions.first { $0.id == onClosed }?.balanceId, closed, "a deleted balance still exists for its rows")
+        XCTAssertEqual(reason(slice, missing), "category_id 999999 does not exist")
+        let shared = try XCTUnwrap(slice.groups.first?.expenses.first { $0.id == bobsShared })
+        XCTAssertEqual(shared.categoryName, "Bob's food", "the payer's own category, read for the payer")
+    }
 }
