@@ -16,9 +16,10 @@ import Darwin
 /// quarantine reasons. So both paths keep and quarantine exactly the same rows.
 ///
 /// The rows the joins used to bring (the owner, balances, category, group) are read once per id
-/// through cached queries (an owner's balances and categories all at once) and kept for the life of the decoder (one user's load, inside one
-/// read transaction). Only integer references are looked up: a join on a rowid matches nothing
-/// else, and a text or real reference goes to the full rules.
+/// through cached queries (an owner's balances and categories all at once) and kept for the life
+/// of the decoder (one user's load, inside one read transaction). Only integer references are
+/// looked up: a join on a rowid matches nothing else, and a text or real reference goes to the
+/// full rules.
 struct TransactionDecoder {
     /// The columns ``decode(_:)`` reads, in order.
     static let select = """
