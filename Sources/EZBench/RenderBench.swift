@@ -39,13 +39,7 @@ enum RenderBench {
             var surfaces: [(String, CairoSurface)] = []
             for w in work {
                 for named in StatementCharts.charts(for: w.figures) {
-                    let surface = try CairoSurface(imageWidth: 1600, height: 1000)
-                    let ctx = try CairoContext(surface: surface)
-                    ctx.scale(x: 2, y: 2)
-                    let rect = Rect(x: 0, y: 0, width: 800, height: 500)
-                    ctx.fill(rect, .white)
-                    try ChartRenderer.draw(named.chart, in: ctx, rect: rect, format: named.chart.format)
-                    try ctx.checkStatus()
+                    let surface = try ChartRenderer.surface(named.chart)
                     if last && dump != nil { surfaces.append(("\(w.id)-\(named.fileName)", surface)) }
                 }
             }

@@ -84,4 +84,17 @@ extension ChartsCairoTests {
         XCTAssertEqual(at(20 + 13, 20), 0xFFFFFF, "past the ring's outer edge (6 pt): the background")
         XCTAssertEqual(at(20 + 6, 20), 0xFF0000, "inside the ring's inner edge (4 pt): the fill")
     }
+
+    func testASurfaceWithABackgroundStartsAllBackgroundEvenOnReusedPixels() throws {
+        for round in 0..<3 {
+            let surface = try CairoSurface(imageWidth: 64, height: 48, background: Color(red: 0, green: 0.5, blue: 1))
+            let (w, h, pixels) = try PNGInfo.decodePixels(try surface.pngData())
+            XCTAssertEqual(w * h, 64 * 48)
+            XCTAssertTrue(pixels.allSatisfy { $0 == 0xFF00_80FF }, "round \(round): a pixel is not the background")
+            // Leave ink behind for the next round's surface, which may get the same memory.
+            let ctx = try CairoContext(surface: surface)
+            ctx.fill(Rect(x: 0, y: 0, width: 64, height: 48), .ink)
+            try ctx.checkStatus()
+        }
+    }
 }

@@ -30,6 +30,8 @@ public final class CairoSurface {
     var isImage: Bool { if case .image = kind { return true } else { return false } }
     /// Collects the bytes of an in-memory PDF; retained here because Cairo only holds a raw pointer to it.
     private let sink: ByteSink?
+    /// The pixels of a surface made with a background (nil: Cairo owns them).
+    private var pixels: PixelMemory?
     private var finished = false
 
     // MARK: - Creating
@@ -49,6 +51,34 @@ public final class CairoSurface {
         pointer = s
         kind = .image(width: width, height: height)
         sink = nil
+    }
+
+    /// An image surface of `width` × `height` pixels, ARGB32, every pixel `background` (opaque).
+    ///
+    /// Its pixels come from a pool of reused blocks (``PixelMemory``) and are painted once, where a
+    /// new surface painted over would clear them first: what every chart image wants.
+    public init(imageWidth width: Int, height: Int, background: Color) throws(CairoError) {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw CairoError("creating a \(width)×\(height) image surface", message: "invalid size")
+        }
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        func channel(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255).rounded()) }
+        let pixel = 0xFF00_0000 | channel(background.red) << 16 | channel(background.green) << 8 | channel(background.blue)
+        guard let memory = PixelMemory.take(byteCount: stride * height, filledWith: pixel) else {
+            throw CairoError("creating a \(width)×\(height) image surface", message: "out of memory")
+        }
+        let s = cairo_image_surface_create_for_data(memory.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                    Int32(width), Int32(height), Int32(stride))!
+        let status = cairo_surface_status(s)
+        if status != CAIRO_STATUS_SUCCESS {
+            cairo_surface_destroy(s)
+            PixelMemory.giveBack(memory)
+            throw CairoError("creating a \(width)×\(height) image surface", status: status)
+        }
+        pointer = s
+        kind = .image(width: width, height: height)
+        sink = nil
+        pixels = memory
     }
 
     /// A PDF surface writing to `path`; the first page is `width` × `height` points (A4: 595.276 × 841.89).
@@ -89,6 +119,8 @@ public final class CairoSurface {
 
     deinit {
         cairo_surface_destroy(pointer)
+        // Cairo no longer refers to the pixels once the surface is destroyed.
+        if let pixels { PixelMemory.giveBack(pixels) }
     }
 
     // MARK: - Status and finishing

@@ -16,11 +16,10 @@ public enum ChartRenderer {
     /// point: what ``png(_:width:height:scale:)`` encodes, for callers that time or inspect the pixels.
     public static func surface(_ chart: Chart, width: Int = 800, height: Int = 500, scale: Double = 2) throws -> CairoSurface {
         let surface = try CairoSurface(imageWidth: Int((Double(width) * scale).rounded()),
-                                       height: Int((Double(height) * scale).rounded()))
+                                       height: Int((Double(height) * scale).rounded()), background: .white)
         let ctx = try CairoContext(surface: surface)
         ctx.scale(x: scale, y: scale)
         let rect = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-        ctx.fill(rect, .white)
         try draw(chart, in: ctx, rect: rect, format: chart.format)
         return surface
     }
