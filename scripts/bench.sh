@@ -137,10 +137,15 @@ done
 # ---------------------------------------------------------------------------------------------
 say "== (d) analytics alone on one core vs the sqlite3 shell, $LARGEST"
 say "   \$ taskset -c 0 $BENCH analytics --db $LARGEST --period $PERIOD --as-of $ASOF"
-taskset -c 0 "$BENCH" analytics --db "$LARGEST" --period $PERIOD --as-of $ASOF | tee -a "$RESULTS"
+taskset -c 0 "$BENCH" analytics --db "$LARGEST" --period $PERIOD --as-of $ASOF | tee -a "$RESULTS" | tee "$DATA/.analytics"
+analytics_cpu=$(awk '/^analytics \(figures/ {print $4}' "$DATA/.analytics")
+analytics_rate=$(awk '/^analytics \(figures/ {print $5, $6, $7}' "$DATA/.analytics")
+both_cpu=$(awk '/^reads \+ analytics/ {print $5}' "$DATA/.analytics")
 SQL="SELECT user_id, substr(occurred_at, 1, 7) AS month, category_id, count(*), sum(amount_minor) FROM transactions WHERE deleted_at IS NULL GROUP BY user_id, month, category_id"
 measure "sqlite3 group by" 3 ":" -- taskset -c 0 sqlite3 "$LARGEST" "$SQL"
 sqlite_s=$MEDIAN
+SUMMARY+=("$(row "(d) analytics alone, one core (target >=3 M tx/s)" "$analytics_rate" "${analytics_cpu} s CPU")")
+SUMMARY+=("$(row "(d) ledger reads + analytics vs sqlite3 GROUP BY (target <=2x)" "$(ratio "$both_cpu" "$sqlite_s")x" "${both_cpu} s CPU vs ${sqlite_s} s")")
 say "== per-stage breakdown, one user (in-process, EZBench stages)"
 say "   \$ $BENCH stages --db $LARGEST --user $EXPORT_USER --rounds 5"
 "$BENCH" stages --db "$LARGEST" --user "$EXPORT_USER" --rounds 5 | tee -a "$RESULTS"
