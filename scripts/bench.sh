@@ -29,6 +29,14 @@ mkdir -p "$DATA"
 RESULTS="$DATA/results.txt"
 : >"$RESULTS"
 
+# Outputs of earlier runs are moved aside into TRASH and deleted only when every timing is done:
+# on this machine's journal-less ext4, creating files soon after many were deleted costs up to
+# ~0.5 ms of kernel time per file (ext4 skips recently deleted inodes one by one), which a timed
+# run would otherwise pay for the bench's own clean-up. (The default sizes keep ~15 GB until the end.)
+TRASH="$DATA/.trash"
+retire() { if [[ -e $1 ]]; then mkdir -p "$TRASH"; mv "$1" "$TRASH/$(date +%s%N)"; fi; }
+trap 'rm -rf "$TRASH"' EXIT
+
 say() { printf '%s\n' "$*" | tee -a "$RESULTS"; }
 row() { printf '%-66s %12s %16s\n' "$1" "$2" "$3"; }
 
@@ -94,11 +102,11 @@ SUMMARY=()
 say "== (a) on-demand export of one user, every format, whole process, on $LARGEST"
 OUT="$DATA/out-export"
 # The first export after the ledger changes hashes it (the digest cache then remembers it); shown apart.
-measure "export, digest cache off" 1 "rm -rf $OUT" -- \
+measure "export, digest cache off" 1 "retire $OUT" -- \
   env EZREPORT_DIGEST_CACHE=off "$EZ" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --as-of $ASOF --format all --out "$OUT"
 cold=$MEDIAN
 "$EZ" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --as-of $ASOF --format all --out "$OUT" >/dev/null 2>&1 || true
-measure "export" "$EXPORT_RUNS" "rm -rf $OUT" -- \
+measure "export" "$EXPORT_RUNS" "retire $OUT" -- \
   "$EZ" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --as-of $ASOF --format all --out "$OUT"
 SUMMARY+=("$(row "(a) export user $EXPORT_USER, all formats (median ms; target <150)" "$(awk -v s="$MEDIAN" 'BEGIN{printf "%.0f ms", s*1000}')" "cache-off $(awk -v s="$cold" 'BEGIN{printf "%.0f ms", s*1000}')")")
 
@@ -109,7 +117,7 @@ for n in $SIZES; do
   runs=$RUNS; [[ $n -ge 10000 ]] && runs=$RUNS_LARGE
   OUT="$DATA/out-$n"
   say "== (b) monthly batch, every format, $n users ($live live), $runs run(s) each"
-  measure "batch j2" "$runs" "rm -rf $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 2 --quiet
+  measure "batch j2" "$runs" "retire $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 2 --quiet
   j2=$MEDIAN; rss_all=$RSS_MB
   # (f) nothing changed since the run above: the incremental path.
   say "== (f) re-run with nothing changed, $n users"
@@ -117,13 +125,13 @@ for n in $SIZES; do
   rerun=$MEDIAN
   j1=""
   if [[ $n -lt 10000 || ${BENCH_LARGE_JOBS1:-1} == 1 ]]; then
-    measure "batch j1" "$runs" "rm -rf $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 1 --quiet
+    measure "batch j1" "$runs" "retire $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 1 --quiet
     j1=$MEDIAN
   fi
   say "== (c) monthly batch without PNGs, $n users"
-  measure "batch nopng j2" "$runs" "rm -rf $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 2 --formats pdf,xlsx,csv --quiet
+  measure "batch nopng j2" "$runs" "retire $OUT" -- "$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$OUT" --jobs 2 --formats pdf,xlsx,csv --quiet
   nopng=$MEDIAN
-  rm -rf "$OUT"
+  retire "$OUT"
   SUMMARY+=("$(row "(b) $n users, all formats, --jobs 2 (statements/s; target >=40)" "$(rate "$live" "$j2")/s" "${j2} s")")
   if [[ -n $j1 ]]; then
     SUMMARY+=("$(row "(b) $n users, all formats, --jobs 1 (statements/s)" "$(rate "$live" "$j1")/s" "${j1} s")")
@@ -148,10 +156,10 @@ SUMMARY+=("$(row "(d) analytics alone, one core (target >=3 M tx/s)" "$analytics
 SUMMARY+=("$(row "(d) ledger reads + analytics vs sqlite3 GROUP BY (target <=2x)" "$(ratio "$both_cpu" "$sqlite_s")x" "${both_cpu} s CPU vs ${sqlite_s} s")")
 say "== per-stage breakdown, one user (in-process, EZBench stages)"
 say "   \$ $BENCH stages --db $LARGEST --user $EXPORT_USER --rounds 5"
-"$BENCH" stages --db "$LARGEST" --user "$EXPORT_USER" --rounds 5 | tee -a "$RESULTS"
+"$BENCH" stages --db "$LARGEST" --user "$EXPORT_USER" --rounds 5 --scratch "$TRASH/stages-user" | tee -a "$RESULTS"
 say "== per-stage breakdown, the batch's statements (first 200 users, one thread)"
 say "   \$ $BENCH stages --db $LARGEST --limit 200"
-"$BENCH" stages --db "$LARGEST" --limit $((smoke ? 20 : 200)) | tee -a "$RESULTS"
+"$BENCH" stages --db "$LARGEST" --limit $((smoke ? 20 : 200)) --scratch "$TRASH/stages-batch" | tee -a "$RESULTS"
 say "== the ledger digest: first call hashes, later calls hit the cache"
 "$BENCH" digest --db "$LARGEST" --rounds 3 | tee -a "$RESULTS"
 

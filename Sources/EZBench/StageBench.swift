@@ -12,17 +12,18 @@ import Foundation
 /// each timed apart, in-process and on one thread.
 ///
 /// Chart PNGs are split into drawing (Cairo/Pango into an image surface) and encoding (PNG).
-/// Files go to a scratch folder (removed afterwards) through `AtomicFile`, as in a run.
+/// Files go to a scratch folder through `AtomicFile`, as in a run; the folder is removed afterwards
+/// unless `keepScratch` (the caller removes it later, away from any timing: see scripts/bench.sh).
 enum StageBench {
     static func run(db: String, period: Period, asOf: CivilDate, userIds: [Int64]?, limit: Int,
-                    rounds: Int, scratch: String) throws -> (StageTimes, users: Int) {
+                    rounds: Int, scratch: String, keepScratch: Bool = false) throws -> (StageTimes, users: Int) {
         let ledger = try Ledger(path: db)
         let ids = try userIds ?? ledger.userRefs().filter { !$0.deleted }.prefix(limit).map(\.id)
         let through = max(period.end, asOf)
         let ratesDigest = try ledger.exchangeRatesDigest()
         var t = StageTimes()
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer { if !keepScratch { try? FileManager.default.removeItem(atPath: scratch) } }
         for _ in 0..<rounds {
             for id in ids {
                 let slice = try t.time("ledger reads") { try ledger.loadUser(id: id, through: through) }

@@ -6,7 +6,7 @@ enum EZBenchUsage {
     static let text = """
     usage: EZBench analytics --db PATH [--period 2026-10] [--as-of 2026-11-01] [--limit N]
            EZBench reads-verify --db PATH [--period …] [--as-of …] [--limit N]
-           EZBench stages    --db PATH [--period …] [--as-of …] [--user ID | --limit N] [--rounds R] [--scratch DIR]
+           EZBench stages    --db PATH [--period …] [--as-of …] [--user ID | --limit N] [--rounds R] [--scratch DIR (kept)]
            EZBench render    --db PATH [--period …] [--as-of …] [--limit N] [--rounds R] [--dump DIR]
            EZBench png       --db PATH [--user ID] [--rounds R] [--dump DIR]
            EZBench png-sizes --db PATH [--limit N]
@@ -32,10 +32,11 @@ do {
     case "stages":
         let (period, asOf) = try args.periodAndAsOf()
         let user = try args.int("user", default: 0)
-        let scratch = (try? args.string("scratch")) ?? NSTemporaryDirectory() + "ezbench-stages-\(getpid())"
+        let given = try? args.string("scratch")
+        let scratch = given ?? NSTemporaryDirectory() + "ezbench-stages-\(getpid())"
         let (times, count) = try StageBench.run(db: db, period: period, asOf: asOf, userIds: user > 0 ? [Int64(user)] : nil,
                                                 limit: try args.int("limit", default: 20), rounds: try args.int("rounds", default: 1),
-                                                scratch: scratch)
+                                                scratch: scratch, keepScratch: given != nil)
         print("statements: \(count)")
         print(times.table(per: count, unit: "user"))
     case "render":
