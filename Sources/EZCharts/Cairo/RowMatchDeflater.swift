@@ -141,36 +141,60 @@ struct RowMatchDeflater {
     /// Matches one line greedily into `out` (`count` tokens) and returns their estimated bits: a
     /// literal about 7, a match 6 plus its distance's extra bits; `Int.max` as soon as the bits
     /// exceed `limit`. Candidates: a run at `runDistance`, a run of the pixel to the left, and the
-    /// same bytes of `reference` (`referenceDistance` back).
+    /// same bytes of `reference` (`referenceDistance` back); the longest wins, ties in that order.
+    ///
+    /// A candidate is measured only if it can win: the one after the run must be longer than the
+    /// best so far, so its byte at that length is compared first (as zlib checks a match's end),
+    /// and none is tried once the best reaches the end of the line.
     private func scan(_ line: UnsafeMutablePointer<UInt8>, runDistance: Int, reference: UnsafeMutablePointer<UInt8>?,
                       referenceDistance: Int, limit: Int, into out: UnsafeMutablePointer<UInt32>, count n: inout Int) -> Int {
         let L = lineBytes
         let farBits = reference == nil ? 0 : DeflateSymbols.distanceExtra[DeflateSymbols.distanceSymbol(referenceDistance)]
+        let pixelRuns = runDistance != pixelBytes
+        let vertical = reference ?? line  // only read when `reference` is not nil
         var bits = 0
         var i = 0
         n = 0
         while i < L {
-            let remaining = L - i
-            let v = reference.map { matchLength(line + i, $0 + i, remaining) } ?? 0
-            let r = i > runDistance ? matchLength(line + i, line + i - runDistance, remaining) : 0
-            let h = runDistance != pixelBytes && i > pixelBytes ? matchLength(line + i, line + i - pixelBytes, remaining) : 0
-            if v >= 3 && v > r && v > h {
-                bits += (v / 258 + 1) * (6 + farBits)
-                put(match: v, distance: referenceDistance, out, &n)
-                i += v
-            } else if r >= 3 && r >= h {
-                bits += (r / 258 + 1) * 6
-                put(match: r, distance: runDistance, out, &n)
-                i += r
-            } else if h >= 3 {
-                bits += (h / 258 + 1) * 7
-                put(match: h, distance: pixelBytes, out, &n)
-                i += h
-            } else {
-                bits += 7
-                put(literal: line[i], out, &n)
-                i += 1
+            let remaining = L &- i
+            let p = line + i
+            // best: the winner's length so far (0: a literal); kind 0 literal, 1 run, 2 pixel run, 3 reference.
+            var best = 0, kind = 0
+            if i > runDistance {
+                let r = matchLength(p, p - runDistance, remaining)
+                if r >= 3 { best = r; kind = 1 }
             }
+            if pixelRuns && i > pixelBytes {
+                let need = max(3, best &+ 1)
+                if need <= remaining && p[need &- 1] == p[need &- 1 &- pixelBytes] {
+                    let h = matchLength(p, p - pixelBytes, remaining)
+                    if h >= need { best = h; kind = 2 }
+                }
+            }
+            if reference != nil {
+                let need = max(3, best &+ 1)
+                let q = vertical + i
+                if need <= remaining && p[need &- 1] == q[need &- 1] {
+                    let v = matchLength(p, q, remaining)
+                    if v >= need { best = v; kind = 3 }
+                }
+            }
+            switch kind {
+            case 3:
+                bits &+= (best / 258 &+ 1) &* (6 &+ farBits)
+                put(match: best, distance: referenceDistance, out, &n)
+            case 1:
+                bits &+= (best / 258 &+ 1) &* 6
+                put(match: best, distance: runDistance, out, &n)
+            case 2:
+                bits &+= (best / 258 &+ 1) &* 7
+                put(match: best, distance: pixelBytes, out, &n)
+            default:
+                bits &+= 7
+                put(literal: p[0], out, &n)
+                best = 1
+            }
+            i &+= best
             if bits > limit { return Int.max }
         }
         return bits
