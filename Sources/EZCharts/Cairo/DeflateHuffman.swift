@@ -141,6 +141,25 @@ struct BitWriter {
         }
     }
 
+    /// Adds the low `n` bits of `value` without storing them: at most 56 bits may be pending,
+    /// so call ``flush()`` before the first `add` after ``write(_:_:)`` and after at most 48 bits.
+    @inline(__always)
+    mutating func add(_ value: UInt64, _ n: Int) {
+        bits |= value &<< UInt64(filled)
+        filled &+= n
+    }
+
+    /// Stores the pending whole bytes, without a branch: 8 bytes are written and `count` moves
+    /// on by the whole ones (the buffer needs 8 bytes of room past everything written).
+    @inline(__always)
+    mutating func flush() {
+        UnsafeMutableRawPointer(buffer + count).storeBytes(of: bits.littleEndian, as: UInt64.self)
+        let whole = filled &>> 3
+        count &+= whole
+        bits = bits &>> UInt64(whole &<< 3)
+        filled &= 7
+    }
+
     /// Appends raw bytes (after `alignToByte`).
     mutating func writeByte(_ byte: UInt8) { write(UInt32(byte), 8) }
 

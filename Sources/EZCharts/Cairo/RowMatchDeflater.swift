@@ -274,26 +274,34 @@ struct RowMatchDeflater {
         out.write(1, 1)  // final block
         out.write(2, 2)  // dynamic Huffman
         writeTrees(&out, lit, dist)
-        let lengthBase = DeflateSymbols.lengthBase, lengthExtra = DeflateSymbols.lengthExtra
+        // Each length's code and extra bits as one value (the extra bits above the code).
+        var lengthCode = [UInt32](repeating: 0, count: 259), lengthBits = [UInt8](repeating: 0, count: 259)
+        for length in 3...258 {
+            let li = Int(DeflateSymbols.lengthIndex[length])
+            let codeBits = Int(lit.lengths[257 + li])
+            lengthCode[length] = UInt32(lit.codes[257 + li]) | UInt32(length - DeflateSymbols.lengthBase[li]) << codeBits
+            lengthBits[length] = UInt8(codeBits + DeflateSymbols.lengthExtra[li])
+        }
         let distanceBase = DeflateSymbols.distanceBase, distanceExtra = DeflateSymbols.distanceExtra
-        let lengthIndex = DeflateSymbols.lengthIndex
+        // One token is at most 15 + 5 + 15 + 13 = 48 bits: added whole, then flushed once.
+        out.flush()
         lit.lengths.withUnsafeBufferPointer { litLen in
         lit.codes.withUnsafeBufferPointer { litCode in
-        dist.lengths.withUnsafeBufferPointer { distLen in
-        dist.codes.withUnsafeBufferPointer { distCode in
+        lengthCode.withUnsafeBufferPointer { lengthCode in
+        lengthBits.withUnsafeBufferPointer { lengthBits in
             for t in 0..<tokenCount {
                 let token = tokens[t]
                 if token < 256 {
-                    out.write(UInt32(litCode[Int(token)]), Int(litLen[Int(token)]))
-                    continue
+                    out.add(UInt64(litCode[Int(token)]), Int(litLen[Int(token)]))
+                } else {
+                    let length = Int(token >> 16 & 0x1FF), distance = Int(token & 0xFFFF)
+                    out.add(UInt64(lengthCode[length]), Int(lengthBits[length]))
+                    let ds = DeflateSymbols.distanceSymbol(distance)
+                    let codeBits = Int(dist.lengths[ds])
+                    out.add(UInt64(dist.codes[ds]) | UInt64(distance &- distanceBase[ds]) &<< UInt64(codeBits),
+                            codeBits &+ distanceExtra[ds])
                 }
-                let length = Int(token >> 16 & 0x1FF), distance = Int(token & 0xFFFF)
-                let li = Int(lengthIndex[length])
-                out.write(UInt32(litCode[257 + li]), Int(litLen[257 + li]))
-                if lengthExtra[li] > 0 { out.write(UInt32(length - lengthBase[li]), lengthExtra[li]) }
-                let ds = DeflateSymbols.distanceSymbol(distance)
-                out.write(UInt32(distCode[ds]), Int(distLen[ds]))
-                if distanceExtra[ds] > 0 { out.write(UInt32(distance - distanceBase[ds]), distanceExtra[ds]) }
+                out.flush()
             }
         }}}}
         out.write(UInt32(lit.codes[256]), Int(lit.lengths[256]))
