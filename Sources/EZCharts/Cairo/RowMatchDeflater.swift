@@ -74,10 +74,16 @@ struct RowMatchDeflater {
     /// previous row goes first, and the other's scan stops as soon as it cannot be cheaper.
     private mutating func tokenize(_ data: UnsafePointer<UInt8>) -> UInt32? {
         let L = lineBytes
-        let reference = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
-        var above = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
-        var current = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
-        let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
+        // Each line buffer has 8 bytes of slack for `matchLength`'s last compare.
+        func line() -> UnsafeMutablePointer<UInt8> {
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: L + 8)
+            buffer.initialize(repeating: 0, count: L + 8)
+            return buffer
+        }
+        let reference = line()
+        var above = line()
+        var current = line()
+        let filtered = line()
         defer { reference.deallocate(); above.deallocate(); current.deallocate(); filtered.deallocate() }
         filtered[0] = 2
         var adler = Adler32()
@@ -200,18 +206,19 @@ struct RowMatchDeflater {
         return bits
     }
 
-    /// How many bytes from `a` equal those from `b`, up to `limit`; 8 at a time.
+    /// How many bytes from `a` equal those from `b`, up to `limit` (at least 1); 8 at a time,
+    /// the last 8 too: it reads up to 7 bytes past `limit` (the line buffers have that much
+    /// slack), which never count.
     @inline(__always)
     private func matchLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int) -> Int {
         var n = 0
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
-        while n + 8 <= limit {
-            let x = ra.loadUnaligned(fromByteOffset: n, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: n, as: UInt64.self)
-            if x != 0 { return n + UInt64(littleEndian: x).trailingZeroBitCount / 8 }
-            n += 8
+        while true {
+            let x = UInt64(littleEndian: ra.loadUnaligned(fromByteOffset: n, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: n, as: UInt64.self))
+            if x != 0 { return min(n &+ x.trailingZeroBitCount &>> 3, limit) }
+            n &+= 8
+            if n >= limit { return limit }
         }
-        while n < limit && a[n] == b[n] { n += 1 }
-        return n
     }
 
     @inline(__always)
