@@ -174,4 +174,65 @@ final class ChartsPNGEncoderTests: XCTestCase {
             XCTAssertEqual(UInt(adler.value), zlib)
         }
     }
+
+    // MARK: - Huffman codes
+
+    /// The cost of an optimal code for `frequencies`: the sum of every merged node's weight.
+    private func optimalCost(_ frequencies: [Int]) -> Int {
+        var weights = frequencies.filter { $0 > 0 }
+        var cost = 0
+        while weights.count > 1 {
+            weights.sort()
+            let merged = weights[0] + weights[1]
+            cost += merged
+            weights.replaceSubrange(0..<2, with: [merged])
+        }
+        return cost
+    }
+
+    /// Whether `codes` (bit-reversed, as deflate writes them) form a prefix code for `lengths`.
+    private func isPrefixFree(_ lengths: [UInt8], _ codes: [UInt16]) -> Bool {
+        let used = lengths.indices.filter { lengths[$0] > 0 }
+        for a in used {
+            for b in used where a != b && lengths[a] <= lengths[b] {
+                let mask = UInt16((1 << Int(lengths[a])) - 1)
+                if codes[b] & mask == codes[a] { return false }
+            }
+        }
+        return true
+    }
+
+    func testHuffmanCodesAreOptimalCompletePrefixCodes() {
+        var noise = Noise(state: 99)
+        let alphabets: [[Int]] = [
+            (0..<286).map { _ in 100 + Int(noise.next() % 900) },  // shallow enough for the 15-bit limit
+            (0..<286).map { $0 % 7 == 0 ? Int(noise.next() % 50_000) : 0 },
+            (0..<30).map { _ in 5 },                          // all ties
+            [0, 0, 3, 0, 1] + [Int](repeating: 0, count: 25),  // two symbols
+        ]
+        for (k, frequencies) in alphabets.enumerated() {
+            let code = HuffmanCode(frequencies: frequencies, maxBits: 15, fallback: (0, 1))
+            let cost = frequencies.indices.reduce(0) { $0 + frequencies[$1] * Int(code.lengths[$1]) }
+            XCTAssertEqual(cost, optimalCost(frequencies), "alphabet \(k): not an optimal code")
+            let kraft = code.lengths.reduce(0.0) { $1 == 0 ? $0 : $0 + 1.0 / Double(1 << Int($1)) }
+            XCTAssertEqual(kraft, 1.0, "alphabet \(k): the code is not complete")
+            XCTAssertTrue(isPrefixFree(code.lengths, code.codes), "alphabet \(k)")
+            XCTAssertEqual(HuffmanCode(frequencies: frequencies, maxBits: 15, fallback: (0, 1)).lengths, code.lengths)
+        }
+    }
+
+    func testHuffmanCodesStayWithinTheLengthLimit() {
+        // Fibonacci weights make an optimal code 24 bits deep; deflate allows 15 (7 for the length code).
+        XCTAssertEqual(optimalCost([1, 1, 2, 3, 5]), 1 * 4 + 1 * 4 + 2 * 3 + 3 * 2 + 5 * 1)
+        var fibonacci = [1, 1]
+        while fibonacci.count < 25 { fibonacci.append(fibonacci[fibonacci.count - 1] + fibonacci[fibonacci.count - 2]) }
+        for maxBits in [15, 7] {
+            let code = HuffmanCode(frequencies: fibonacci, maxBits: maxBits, fallback: (0, 1))
+            XCTAssertLessThanOrEqual(code.lengths.max()!, UInt8(maxBits))
+            let kraft = code.lengths.reduce(0.0) { $1 == 0 ? $0 : $0 + 1.0 / Double(1 << Int($1)) }
+            XCTAssertLessThanOrEqual(kraft, 1.0)
+            XCTAssertTrue(code.lengths.allSatisfy { $0 > 0 })
+            XCTAssertTrue(isPrefixFree(code.lengths, code.codes))
+        }
+    }
 }
