@@ -130,6 +130,33 @@ final class ChartsPNGEncoderTests: XCTestCase {
         }
     }
 
+    func testShortMatchesAtEveryOffsetAndRowEndRoundTripExactly() throws {
+        // Noise with short matches of every kind the encoder looks for: a repeated pixel, a grey
+        // pixel (equal bytes, a run at distance 1 once Up-filtered), a pixel copied from two rows
+        // up (the last unfiltered row) and one equal to the pixel above; they start at every
+        // offset, the last ones in a row's final bytes, for widths that are no multiple of 8.
+        var noise = Noise(state: 0x5EED)
+        for w in [2, 3, 5, 7, 9, 11, 13, 17, 23, 33, 64, 65] {
+            let h = 16
+            var argb: [UInt32] = []
+            for y in 0..<h {
+                for x in 0..<w {
+                    let random = 0xFF00_0000 | noise.next() & 0xFF_FFFF
+                    switch (x * 7 + y * 3 + Int(noise.next() % 3)) % 6 {
+                    case 0 where x > 0: argb.append(argb[argb.count - 1])
+                    case 1: let g = noise.next() & 0xFF; argb.append(0xFF00_0000 | g << 16 | g << 8 | g)
+                    case 2 where y > 1: argb.append(argb[(y - 2) * w + x])
+                    case 3 where y > 0: argb.append(argb[(y - 1) * w + x])
+                    default: argb.append(random)
+                    }
+                }
+            }
+            let png = try encode(argb, width: w, height: h)
+            XCTAssertEqual(try decode(png).2, argb, "\(w)×\(h)")
+            XCTAssertEqual(png, try encode(argb, width: w, height: h), "\(w)×\(h): not deterministic")
+        }
+    }
+
     func testTranslucentPixelsDecodeAsCairosOwnWriterWrites() throws {
         var noise = Noise(state: 42)
         let w = 64, h = 24

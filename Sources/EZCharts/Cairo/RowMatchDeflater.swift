@@ -161,9 +161,29 @@ struct RowMatchDeflater {
         var bits = 0
         var i = 0
         n = 0
+        // From here on every candidate applies, so a position starts no match exactly when no
+        // candidate's next 3 bytes are equal: tested for 6 positions at once.
+        let everyCandidate = max(runDistance, pixelRuns ? pixelBytes : 0) &+ 1
         while i < L {
             let remaining = L &- i
             let p = line + i
+            if i >= everyCandidate && remaining >= 8 {
+                var starts = matchStarts(p, p - runDistance)
+                if pixelRuns { starts |= matchStarts(p, p - pixelBytes) }
+                if reference != nil { starts |= matchStarts(p, vertical + i) }
+                let literals = starts == 0 ? 6 : starts.trailingZeroBitCount &>> 3
+                if literals > 0 {
+                    // 8 tokens stored, `literals` kept: a line never has more tokens than bytes,
+                    // so `out` has room for the 8 bytes left from here.
+                    let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self)
+                    UnsafeMutableRawPointer(out + n).storeBytes(of: SIMD8<UInt32>(truncatingIfNeeded: bytes), as: SIMD8<UInt32>.self)
+                    n &+= literals
+                    bits &+= 7 &* literals
+                    i &+= literals
+                    if bits > limit { return Int.max }
+                    continue
+                }
+            }
             // best: the winner's length so far (0: a literal); kind 0 literal, 1 run, 2 pixel run, 3 reference.
             var best = 0, kind = 0
             if i > runDistance {
@@ -204,6 +224,17 @@ struct RowMatchDeflater {
             if bits > limit { return Int.max }
         }
         return bits
+    }
+
+    /// Which of the 6 positions from `a` start at least 3 bytes equal to those from `b`: the high
+    /// bit of byte k is set for position k (reads 8 bytes from each).
+    @inline(__always)
+    private func matchStarts(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>) -> UInt64 {
+        let x = UInt64(littleEndian: UnsafeRawPointer(a).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(b).loadUnaligned(as: UInt64.self))
+        // The high bit of each zero byte of x, exactly (no borrow crosses bytes).
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let zero = ~(((x & low) &+ low) | x | low)
+        return zero & zero &>> 8 & zero &>> 16 & 0x0000_8080_8080_8080
     }
 
     /// How many bytes from `a` equal those from `b`, up to `limit` (at least 1); 8 at a time,
