@@ -281,16 +281,18 @@ struct RowMatchDeflater {
             tokens = grown
             tokenCapacity = capacity
         }
-        (tokens + tokenCount).update(from: line, count: count)
+        // Copied and counted in one pass (a count cannot overflow: at most one per byte of the image).
+        let target = tokens + tokenCount, literals = literalFrequencies, distances = distanceFrequencies
         tokenCount += count
         DeflateSymbols.lengthIndex.withUnsafeBufferPointer { lengthIndex in
             for t in 0..<count {
                 let token = line[t]
+                target[t] = token
                 if token < 256 {
-                    literalFrequencies[Int(token)] += 1
+                    literals[Int(token)] &+= 1
                 } else {
-                    literalFrequencies[257 + Int(lengthIndex[Int(token >> 16 & 0x1FF)])] += 1
-                    distanceFrequencies[DeflateSymbols.distanceSymbol(Int(token & 0xFFFF))] += 1
+                    literals[257 &+ Int(lengthIndex[Int(token &>> 16 & 0x1FF)])] &+= 1
+                    distances[DeflateSymbols.distanceSymbol(Int(token & 0xFFFF))] &+= 1
                 }
             }
         }
