@@ -157,6 +157,35 @@ final class ChartsPNGEncoderTests: XCTestCase {
         }
     }
 
+    func testRowsChangedInOneSpanRoundTripExactly() throws {
+        // Each row differs from the one above in one span: at the start, at the end, one pixel,
+        // the whole row, or in the middle, for widths that are no multiple of 4; opaque (RGB) and
+        // with translucent pixels (RGBA, compared with Cairo's own writer).
+        var noise = Noise(state: 0xC0FFEE)
+        for translucent in [false, true] {
+            for w in [1, 2, 3, 4, 5, 6, 7, 9, 13, 31, 64, 67] {
+                let h = 24
+                var argb = (0..<w).map { _ in 0xFF00_0000 | noise.next() & 0xFF_FFFF }
+                for y in 1..<h {
+                    var row = Array(argb[((y - 1) * w)..<(y * w)])
+                    let spans = [(0, 1), (w - 1, w), (0, w), (w / 2, w / 2 + 1), (w / 3, w - w / 3), (0, (w + 1) / 2), (w / 2, w)]
+                    let (lo, hi) = spans[y % spans.count]
+                    for x in lo..<max(hi, lo + 1) where x < w {
+                        let a: UInt32 = translucent && x % 2 == 1 ? noise.next() & 0xFF : 255
+                        let c = noise.next()
+                        row[x] = a << 24 | (c & 0xFF) % (a + 1) << 16 | (c >> 8 & 0xFF) % (a + 1) << 8 | (c >> 16 & 0xFF) % (a + 1)
+                    }
+                    argb += row
+                }
+                let png = try encode(argb, width: w, height: h)
+                let anyTranslucent = argb.contains { $0 >> 24 != 255 }
+                XCTAssertEqual(png[25], anyTranslucent ? 6 : 2, "\(w)×\(h)")
+                let expected = anyTranslucent ? try cairoRoundTrip(argb, width: w, height: h) : argb
+                XCTAssertEqual(try decode(png).2, expected, "\(w)×\(h), translucent: \(translucent)")
+            }
+        }
+    }
+
     func testTranslucentPixelsDecodeAsCairosOwnWriterWrites() throws {
         var noise = Noise(state: 42)
         let w = 64, h = 24

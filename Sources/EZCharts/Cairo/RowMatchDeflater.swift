@@ -102,8 +102,18 @@ struct RowMatchDeflater {
                 continue
             }
             current[0] = 0
-            guard PNGEncoder.convert(UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self), width: width,
-                                     opaque: opaque, into: current + 1) else { return nil }
+            let pixels = UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self)
+            if y == 0 {
+                guard PNGEncoder.convert(pixels, width: width, opaque: opaque, into: current + 1) else { return nil }
+            } else {
+                // Only the pixels from the first to the last one that differ from the row above
+                // are converted; the rest is the row above's, already converted (and checked).
+                let (lo, hi) = changedSpan(pixels, pixels - stride / 4)
+                let P = pixelBytes
+                (current + 1).update(from: above + 1, count: lo * P)
+                guard PNGEncoder.convert(pixels + lo, width: hi - lo, opaque: opaque, into: current + 1 + lo * P) else { return nil }
+                (current + 1 + hi * P).update(from: above + 1 + hi * P, count: (width - hi) * P)
+            }
             // Whichever of Up (mostly zeros where the row above is the same) and None (matched
             // against the last unfiltered row) codes in fewer estimated bits; Up on a tie.
             let vertical = referenceDistance <= 32768 ? reference : nil
@@ -224,6 +234,21 @@ struct RowMatchDeflater {
             if bits > limit { return Int.max }
         }
         return bits
+    }
+
+    /// The pixels `lo..<hi` of `row` from its first to its last one that differs from `above`
+    /// (the rows differ); 4 pixels compared at a time from each end.
+    private func changedSpan(_ row: UnsafePointer<UInt32>, _ above: UnsafePointer<UInt32>) -> (Int, Int) {
+        let a = UnsafeRawPointer(row), b = UnsafeRawPointer(above)
+        var lo = 0
+        while lo &+ 4 <= width && a.loadUnaligned(fromByteOffset: lo &* 4, as: SIMD4<UInt32>.self)
+                == b.loadUnaligned(fromByteOffset: lo &* 4, as: SIMD4<UInt32>.self) { lo &+= 4 }
+        while lo < width && row[lo] == above[lo] { lo &+= 1 }
+        var hi = width
+        while hi &- 4 >= lo && a.loadUnaligned(fromByteOffset: (hi &- 4) &* 4, as: SIMD4<UInt32>.self)
+                == b.loadUnaligned(fromByteOffset: (hi &- 4) &* 4, as: SIMD4<UInt32>.self) { hi &-= 4 }
+        while hi > lo && row[hi &- 1] == above[hi &- 1] { hi &-= 1 }
+        return (lo, hi)
     }
 
     /// Which of the 6 positions from `a` start at least 3 bytes equal to those from `b`: the high
