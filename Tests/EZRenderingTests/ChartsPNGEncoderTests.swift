@@ -228,6 +228,18 @@ final class ChartsPNGEncoderTests: XCTestCase {
                 zlib = adler32(zlib, upRow, uInt(upRow.count))
             }
             XCTAssertEqual(UInt(adler.value), zlib)
+            // An Up-filtered row changed in one span: the filter byte, zeros, the span, zeros.
+            for (before, span, after) in [(0, 7, 0), (3, 1, 4_000), (4_799, 1, 0), (65_521, 20, 131_043), (0, 0, 17)] {
+                adler.update(byte: 2, zeros: before)
+                adler.update(buf.baseAddress! + 50_000, count: span)
+                adler.update(zeros: after)
+                let zeros = [UInt8](repeating: 0, count: max(before, after))
+                zlib = adler32(zlib, [2], 1)
+                zlib = adler32(zlib, zeros, uInt(before))
+                zlib = adler32(zlib, buf.baseAddress! + 50_000, uInt(span))
+                zlib = adler32(zlib, zeros, uInt(after))
+                XCTAssertEqual(UInt(adler.value), zlib, "\(before) zeros, \(span) bytes, \(after) zeros")
+            }
         }
     }
 

@@ -219,4 +219,9 @@ struct Adler32 {
         a = (a + UInt64(byte)) % Adler32.modulus
         b = (b + UInt64(zeros + 1) % Adler32.modulus * a) % Adler32.modulus
     }
+
+    /// Adds `count` zero bytes: each adds the first sum to the second.
+    mutating func update(zeros count: Int) {
+        b = (b + UInt64(count) % Adler32.modulus * a) % Adler32.modulus
+    }
 }

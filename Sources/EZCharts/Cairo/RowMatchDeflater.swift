@@ -103,6 +103,8 @@ struct RowMatchDeflater {
             }
             current[0] = 0
             let pixels = UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self)
+            // The bytes of the changed pixels (the whole row for the first).
+            var spanStart = 1, spanEnd = L
             if y == 0 {
                 guard PNGEncoder.convert(pixels, width: width, opaque: opaque, into: current + 1) else { return nil }
             } else {
@@ -110,6 +112,7 @@ struct RowMatchDeflater {
                 // are converted; the rest is the row above's, already converted (and checked).
                 let (lo, hi) = changedSpan(pixels, pixels - stride / 4)
                 let P = pixelBytes
+                spanStart = 1 + lo * P; spanEnd = 1 + hi * P
                 (current + 1).update(from: above + 1, count: lo * P)
                 guard PNGEncoder.convert(pixels + lo, width: hi - lo, opaque: opaque, into: current + 1 + lo * P) else { return nil }
                 (current + 1 + hi * P).update(from: above + 1 + hi * P, count: (width - hi) * P)
@@ -120,7 +123,10 @@ struct RowMatchDeflater {
             var useUp = false
             var upCount = 0, noneCount = 0
             if y > 0 {
-                for i in 1..<L { filtered[i] = current[i] &- above[i] }
+                // Up-filtered, the row is zero outside the span.
+                (filtered + 1).update(repeating: 0, count: spanStart - 1)
+                for i in spanStart..<spanEnd { filtered[i] = current[i] &- above[i] }
+                (filtered + spanEnd).update(repeating: 0, count: L - spanEnd)
                 if upFirst {
                     let upBits = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, limit: Int.max,
                                       into: upTokens, count: &upCount)
@@ -140,7 +146,9 @@ struct RowMatchDeflater {
             upFirst = useUp
             if useUp {
                 commit(upTokens, upCount)
-                adler.update(filtered, count: L)
+                adler.update(byte: 2, zeros: spanStart - 1)
+                adler.update(filtered + spanStart, count: spanEnd - spanStart)
+                adler.update(zeros: L - spanEnd)
                 if referenceDistance <= 32768 { referenceDistance += L }
                 swap(&above, &current)
                 continue
