@@ -129,7 +129,7 @@ struct RowMatchDeflater {
                 (filtered + spanEnd).update(repeating: 0, count: L - spanEnd)
                 if upFirst {
                     let upBits = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, limit: Int.max,
-                                      into: upTokens, count: &upCount)
+                                      into: upTokens, count: &upCount, zeros: (spanStart, spanEnd))
                     // None wins only below upBits.
                     useUp = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
                                  limit: upBits - 1, into: noneTokens, count: &noneCount) == Int.max
@@ -137,7 +137,7 @@ struct RowMatchDeflater {
                     let noneBits = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
                                         limit: Int.max, into: noneTokens, count: &noneCount)
                     useUp = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, limit: noneBits,
-                                 into: upTokens, count: &upCount) != Int.max
+                                 into: upTokens, count: &upCount, zeros: (spanStart, spanEnd)) != Int.max
                 }
             } else {
                 _ = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
@@ -166,12 +166,15 @@ struct RowMatchDeflater {
     /// literal about 7, a match 6 plus its distance's extra bits; `Int.max` as soon as the bits
     /// exceed `limit`. Candidates: a run at `runDistance`, a run of the pixel to the left, and the
     /// same bytes of `reference` (`referenceDistance` back); the longest wins, ties in that order.
+    /// Bytes `1..<zeros.before` and from `zeros.after` on are known to be zero (an Up-filtered row
+    /// outside its changed span): runs there are not compared byte by byte.
     ///
     /// A candidate is measured only if it can win: the one after the run must be longer than the
     /// best so far, so its byte at that length is compared first (as zlib checks a match's end),
     /// and none is tried once the best reaches the end of the line.
     private func scan(_ line: UnsafeMutablePointer<UInt8>, runDistance: Int, reference: UnsafeMutablePointer<UInt8>?,
-                      referenceDistance: Int, limit: Int, into out: UnsafeMutablePointer<UInt32>, count n: inout Int) -> Int {
+                      referenceDistance: Int, limit: Int, into out: UnsafeMutablePointer<UInt32>, count n: inout Int,
+                      zeros: (before: Int, after: Int) = (0, Int.max)) -> Int {
         let L = lineBytes
         let farBits = reference == nil ? 0 : DeflateSymbols.distanceExtra[DeflateSymbols.distanceSymbol(referenceDistance)]
         let pixelRuns = runDistance != pixelBytes
@@ -205,13 +208,13 @@ struct RowMatchDeflater {
             // best: the winner's length so far (0: a literal); kind 0 literal, 1 run, 2 pixel run, 3 reference.
             var best = 0, kind = 0
             if i > runDistance {
-                let r = matchLength(p, p - runDistance, remaining)
+                let r = matchLength(p, p - runDistance, remaining, from: knownEqual(i, runDistance, remaining, zeros))
                 if r >= 3 { best = r; kind = 1 }
             }
             if pixelRuns && i > pixelBytes {
                 let need = max(3, best &+ 1)
                 if need <= remaining && p[need &- 1] == p[need &- 1 &- pixelBytes] {
-                    let h = matchLength(p, p - pixelBytes, remaining)
+                    let h = matchLength(p, p - pixelBytes, remaining, from: knownEqual(i, pixelBytes, remaining, zeros))
                     if h >= need { best = h; kind = 2 }
                 }
             }
@@ -259,6 +262,15 @@ struct RowMatchDeflater {
         return (lo, hi)
     }
 
+    /// How many bytes from position `i` are known to equal those `distance` back, both being in
+    /// a stretch of zeros (bytes `1..<zeros.before`, or from `zeros.after` on), up to `remaining`.
+    @inline(__always)
+    private func knownEqual(_ i: Int, _ distance: Int, _ remaining: Int, _ zeros: (before: Int, after: Int)) -> Int {
+        if i &- distance >= 1 && i < zeros.before { return zeros.before &- i }
+        if i &- distance >= zeros.after { return remaining }
+        return 0
+    }
+
     /// Which of the 6 positions from `a` start at least 3 bytes equal to those from `b`: the high
     /// bit of byte k is set for position k (reads 8 bytes from each).
     @inline(__always)
@@ -274,8 +286,9 @@ struct RowMatchDeflater {
     /// the last 8 too: it reads up to 7 bytes past `limit` (the line buffers have that much
     /// slack), which never count.
     @inline(__always)
-    private func matchLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int) -> Int {
-        var n = 0
+    private func matchLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int, from start: Int = 0) -> Int {
+        if start >= limit { return limit }
+        var n = start
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         while true {
             let x = UInt64(littleEndian: ra.loadUnaligned(fromByteOffset: n, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: n, as: UInt64.self))
