@@ -130,6 +130,62 @@ final class ChartsPNGEncoderTests: XCTestCase {
         }
     }
 
+    func testShortMatchesAtEveryOffsetAndRowEndRoundTripExactly() throws {
+        // Noise with short matches of every kind the encoder looks for: a repeated pixel, a grey
+        // pixel (equal bytes, a run at distance 1 once Up-filtered), a pixel copied from two rows
+        // up (the last unfiltered row) and one equal to the pixel above; they start at every
+        // offset, the last ones in a row's final bytes, for widths that are no multiple of 8.
+        var noise = Noise(state: 0x5EED)
+        for w in [2, 3, 5, 7, 9, 11, 13, 17, 23, 33, 64, 65] {
+            let h = 16
+            var argb: [UInt32] = []
+            for y in 0..<h {
+                for x in 0..<w {
+                    let random = 0xFF00_0000 | noise.next() & 0xFF_FFFF
+                    switch (x * 7 + y * 3 + Int(noise.next() % 3)) % 6 {
+                    case 0 where x > 0: argb.append(argb[argb.count - 1])
+                    case 1: let g = noise.next() & 0xFF; argb.append(0xFF00_0000 | g << 16 | g << 8 | g)
+                    case 2 where y > 1: argb.append(argb[(y - 2) * w + x])
+                    case 3 where y > 0: argb.append(argb[(y - 1) * w + x])
+                    default: argb.append(random)
+                    }
+                }
+            }
+            let png = try encode(argb, width: w, height: h)
+            XCTAssertEqual(try decode(png).2, argb, "\(w)×\(h)")
+            XCTAssertEqual(png, try encode(argb, width: w, height: h), "\(w)×\(h): not deterministic")
+        }
+    }
+
+    func testRowsChangedInOneSpanRoundTripExactly() throws {
+        // Each row differs from the one above in one span: at the start, at the end, one pixel,
+        // the whole row, or in the middle, for widths that are no multiple of 4; opaque (RGB) and
+        // with translucent pixels (RGBA, compared with Cairo's own writer).
+        var noise = Noise(state: 0xC0FFEE)
+        for translucent in [false, true] {
+            for w in [1, 2, 3, 4, 5, 6, 7, 9, 13, 31, 64, 67] {
+                let h = 24
+                var argb = (0..<w).map { _ in 0xFF00_0000 | noise.next() & 0xFF_FFFF }
+                for y in 1..<h {
+                    var row = Array(argb[((y - 1) * w)..<(y * w)])
+                    let spans = [(0, 1), (w - 1, w), (0, w), (w / 2, w / 2 + 1), (w / 3, w - w / 3), (0, (w + 1) / 2), (w / 2, w)]
+                    let (lo, hi) = spans[y % spans.count]
+                    for x in lo..<max(hi, lo + 1) where x < w {
+                        let a: UInt32 = translucent && x % 2 == 1 ? noise.next() & 0xFF : 255
+                        let c = noise.next()
+                        row[x] = a << 24 | (c & 0xFF) % (a + 1) << 16 | (c >> 8 & 0xFF) % (a + 1) << 8 | (c >> 16 & 0xFF) % (a + 1)
+                    }
+                    argb += row
+                }
+                let png = try encode(argb, width: w, height: h)
+                let anyTranslucent = argb.contains { $0 >> 24 != 255 }
+                XCTAssertEqual(png[25], anyTranslucent ? 6 : 2, "\(w)×\(h)")
+                let expected = anyTranslucent ? try cairoRoundTrip(argb, width: w, height: h) : argb
+                XCTAssertEqual(try decode(png).2, expected, "\(w)×\(h), translucent: \(translucent)")
+            }
+        }
+    }
+
     func testTranslucentPixelsDecodeAsCairosOwnWriterWrites() throws {
         var noise = Noise(state: 42)
         let w = 64, h = 24
@@ -172,6 +228,79 @@ final class ChartsPNGEncoderTests: XCTestCase {
                 zlib = adler32(zlib, upRow, uInt(upRow.count))
             }
             XCTAssertEqual(UInt(adler.value), zlib)
+            // An Up-filtered row changed in one span: the filter byte, zeros, the span, zeros.
+            for (before, span, after) in [(0, 7, 0), (3, 1, 4_000), (4_799, 1, 0), (65_521, 20, 131_043), (0, 0, 17)] {
+                adler.update(byte: 2, zeros: before)
+                adler.update(buf.baseAddress! + 50_000, count: span)
+                adler.update(zeros: after)
+                let zeros = [UInt8](repeating: 0, count: max(before, after))
+                zlib = adler32(zlib, [2], 1)
+                zlib = adler32(zlib, zeros, uInt(before))
+                zlib = adler32(zlib, buf.baseAddress! + 50_000, uInt(span))
+                zlib = adler32(zlib, zeros, uInt(after))
+                XCTAssertEqual(UInt(adler.value), zlib, "\(before) zeros, \(span) bytes, \(after) zeros")
+            }
+        }
+    }
+
+    // MARK: - Huffman codes
+
+    /// The cost of an optimal code for `frequencies`: the sum of every merged node's weight.
+    private func optimalCost(_ frequencies: [Int]) -> Int {
+        var weights = frequencies.filter { $0 > 0 }
+        var cost = 0
+        while weights.count > 1 {
+            weights.sort()
+            let merged = weights[0] + weights[1]
+            cost += merged
+            weights.replaceSubrange(0..<2, with: [merged])
+        }
+        return cost
+    }
+
+    /// Whether `codes` (bit-reversed, as deflate writes them) form a prefix code for `lengths`.
+    private func isPrefixFree(_ lengths: [UInt8], _ codes: [UInt16]) -> Bool {
+        let used = lengths.indices.filter { lengths[$0] > 0 }
+        for a in used {
+            for b in used where a != b && lengths[a] <= lengths[b] {
+                let mask = UInt16((1 << Int(lengths[a])) - 1)
+                if codes[b] & mask == codes[a] { return false }
+            }
+        }
+        return true
+    }
+
+    func testHuffmanCodesAreOptimalCompletePrefixCodes() {
+        var noise = Noise(state: 99)
+        let alphabets: [[Int]] = [
+            (0..<286).map { _ in 100 + Int(noise.next() % 900) },  // shallow enough for the 15-bit limit
+            (0..<286).map { $0 % 7 == 0 ? Int(noise.next() % 50_000) : 0 },
+            (0..<30).map { _ in 5 },                          // all ties
+            [0, 0, 3, 0, 1] + [Int](repeating: 0, count: 25),  // two symbols
+        ]
+        for (k, frequencies) in alphabets.enumerated() {
+            let code = HuffmanCode(frequencies: frequencies, maxBits: 15, fallback: (0, 1))
+            let cost = frequencies.indices.reduce(0) { $0 + frequencies[$1] * Int(code.lengths[$1]) }
+            XCTAssertEqual(cost, optimalCost(frequencies), "alphabet \(k): not an optimal code")
+            let kraft = code.lengths.reduce(0.0) { $1 == 0 ? $0 : $0 + 1.0 / Double(1 << Int($1)) }
+            XCTAssertEqual(kraft, 1.0, "alphabet \(k): the code is not complete")
+            XCTAssertTrue(isPrefixFree(code.lengths, code.codes), "alphabet \(k)")
+            XCTAssertEqual(HuffmanCode(frequencies: frequencies, maxBits: 15, fallback: (0, 1)).lengths, code.lengths)
+        }
+    }
+
+    func testHuffmanCodesStayWithinTheLengthLimit() {
+        // Fibonacci weights make an optimal code 24 bits deep; deflate allows 15 (7 for the length code).
+        XCTAssertEqual(optimalCost([1, 1, 2, 3, 5]), 1 * 4 + 1 * 4 + 2 * 3 + 3 * 2 + 5 * 1)
+        var fibonacci = [1, 1]
+        while fibonacci.count < 25 { fibonacci.append(fibonacci[fibonacci.count - 1] + fibonacci[fibonacci.count - 2]) }
+        for maxBits in [15, 7] {
+            let code = HuffmanCode(frequencies: fibonacci, maxBits: maxBits, fallback: (0, 1))
+            XCTAssertLessThanOrEqual(code.lengths.max()!, UInt8(maxBits))
+            let kraft = code.lengths.reduce(0.0) { $1 == 0 ? $0 : $0 + 1.0 / Double(1 << Int($1)) }
+            XCTAssertLessThanOrEqual(kraft, 1.0)
+            XCTAssertTrue(code.lengths.allSatisfy { $0 > 0 })
+            XCTAssertTrue(isPrefixFree(code.lengths, code.codes))
         }
     }
 }

@@ -63,35 +63,32 @@ struct HuffmanCode {
         self.codes = HuffmanCode.canonicalCodes(lengths)
     }
 
-    /// Optimal (unlimited) code lengths: Huffman's algorithm over the used symbols.
-    /// - Complexity: O(n²) in the number of used symbols (at most 286).
+    /// Optimal (unlimited) code lengths: Huffman's algorithm over the used symbols, with two
+    /// queues: the leaves sorted by weight (ties by symbol) and the merged nodes, which are made
+    /// in order of weight; a leaf goes first on a tie, so the result is deterministic.
+    /// - Complexity: O(n log n) in the number of used symbols (at most 286).
     private static func lengths(_ freq: [Int]) -> [UInt8] {
-        var weight: [Int] = []
-        var parent: [Int] = []
-        var leafOf: [Int] = []
-        for (symbol, f) in freq.enumerated() where f > 0 {
-            weight.append(f); parent.append(-1); leafOf.append(symbol)
-        }
-        let leaves = weight.count
-        var active = Array(0..<leaves)
-        while active.count > 1 {
-            // The two lightest active nodes (ties broken by index, so the result is deterministic).
-            var a = 0, b = 1
-            if weight[active[b]] < weight[active[a]] { swap(&a, &b) }
-            for k in 2..<active.count {
-                let w = weight[active[k]]
-                if w < weight[active[a]] { b = a; a = k } else if w < weight[active[b]] { b = k }
+        var leaves: [(weight: Int, symbol: Int)] = []
+        for (symbol, f) in freq.enumerated() where f > 0 { leaves.append((f, symbol)) }
+        leaves.sort { $0.weight != $1.weight ? $0.weight < $1.weight : $0.symbol < $1.symbol }
+        let m = leaves.count, nodes = 2 * m - 1
+        var weight = [Int](repeating: 0, count: nodes), parent = [Int](repeating: 0, count: nodes)
+        for i in 0..<m { weight[i] = leaves[i].weight }
+        var leaf = 0, merged = m
+        for node in m..<nodes {
+            var pair = (0, 0)
+            for k in 0..<2 {
+                let next: Int
+                if leaf < m && (merged >= node || weight[leaf] <= weight[merged]) { next = leaf; leaf += 1 } else { next = merged; merged += 1 }
+                if k == 0 { pair.0 = next } else { pair.1 = next }
             }
-            let node = weight.count
-            weight.append(weight[active[a]] + weight[active[b]]); parent.append(-1)
-            parent[active[a]] = node; parent[active[b]] = node
-            active.remove(at: max(a, b)); active.remove(at: min(a, b))
-            active.append(node)
+            weight[node] = weight[pair.0] + weight[pair.1]
+            parent[pair.0] = node; parent[pair.1] = node
         }
-        var depth = [Int](repeating: 0, count: weight.count)
-        for node in stride(from: weight.count - 2, through: 0, by: -1) { depth[node] = depth[parent[node]] + 1 }
+        var depth = [Int](repeating: 0, count: nodes)
+        for node in stride(from: nodes - 2, through: 0, by: -1) { depth[node] = depth[parent[node]] + 1 }
         var lengths = [UInt8](repeating: 0, count: freq.count)
-        for leaf in 0..<leaves { lengths[leafOf[leaf]] = UInt8(depth[leaf]) }
+        for i in 0..<m { lengths[leaves[i].symbol] = UInt8(depth[i]) }
         return lengths
     }
 
@@ -139,6 +136,25 @@ struct BitWriter {
             bits >>= 32
             filled -= 32
         }
+    }
+
+    /// Adds the low `n` bits of `value` without storing them: at most 56 bits may be pending,
+    /// so call ``flush()`` before the first `add` after ``write(_:_:)`` and after at most 48 bits.
+    @inline(__always)
+    mutating func add(_ value: UInt64, _ n: Int) {
+        bits |= value &<< UInt64(filled)
+        filled &+= n
+    }
+
+    /// Stores the pending whole bytes, without a branch: 8 bytes are written and `count` moves
+    /// on by the whole ones (the buffer needs 8 bytes of room past everything written).
+    @inline(__always)
+    mutating func flush() {
+        UnsafeMutableRawPointer(buffer + count).storeBytes(of: bits.littleEndian, as: UInt64.self)
+        let whole = filled &>> 3
+        count &+= whole
+        bits = bits &>> UInt64(whole &<< 3)
+        filled &= 7
     }
 
     /// Appends raw bytes (after `alignToByte`).
@@ -202,5 +218,10 @@ struct Adler32 {
     mutating func update(byte: UInt8, zeros: Int) {
         a = (a + UInt64(byte)) % Adler32.modulus
         b = (b + UInt64(zeros + 1) % Adler32.modulus * a) % Adler32.modulus
+    }
+
+    /// Adds `count` zero bytes: each adds the first sum to the second.
+    mutating func update(zeros count: Int) {
+        b = (b + UInt64(count) % Adler32.modulus * a) % Adler32.modulus
     }
 }

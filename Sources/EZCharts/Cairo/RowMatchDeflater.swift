@@ -74,10 +74,16 @@ struct RowMatchDeflater {
     /// previous row goes first, and the other's scan stops as soon as it cannot be cheaper.
     private mutating func tokenize(_ data: UnsafePointer<UInt8>) -> UInt32? {
         let L = lineBytes
-        let reference = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
-        var above = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
-        var current = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
-        let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: L)
+        // Each line buffer has 8 bytes of slack for `matchLength`'s last compare.
+        func line() -> UnsafeMutablePointer<UInt8> {
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: L + 8)
+            buffer.initialize(repeating: 0, count: L + 8)
+            return buffer
+        }
+        let reference = line()
+        var above = line()
+        var current = line()
+        let filtered = line()
         defer { reference.deallocate(); above.deallocate(); current.deallocate(); filtered.deallocate() }
         filtered[0] = 2
         var adler = Adler32()
@@ -96,18 +102,34 @@ struct RowMatchDeflater {
                 continue
             }
             current[0] = 0
-            guard PNGEncoder.convert(UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self), width: width,
-                                     opaque: opaque, into: current + 1) else { return nil }
+            let pixels = UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self)
+            // The bytes of the changed pixels (the whole row for the first).
+            var spanStart = 1, spanEnd = L
+            if y == 0 {
+                guard PNGEncoder.convert(pixels, width: width, opaque: opaque, into: current + 1) else { return nil }
+            } else {
+                // Only the pixels from the first to the last one that differ from the row above
+                // are converted; the rest is the row above's, already converted (and checked).
+                let (lo, hi) = changedSpan(pixels, pixels - stride / 4)
+                let P = pixelBytes
+                spanStart = 1 + lo * P; spanEnd = 1 + hi * P
+                (current + 1).update(from: above + 1, count: lo * P)
+                guard PNGEncoder.convert(pixels + lo, width: hi - lo, opaque: opaque, into: current + 1 + lo * P) else { return nil }
+                (current + 1 + hi * P).update(from: above + 1 + hi * P, count: (width - hi) * P)
+            }
             // Whichever of Up (mostly zeros where the row above is the same) and None (matched
             // against the last unfiltered row) codes in fewer estimated bits; Up on a tie.
             let vertical = referenceDistance <= 32768 ? reference : nil
             var useUp = false
             var upCount = 0, noneCount = 0
             if y > 0 {
-                for i in 1..<L { filtered[i] = current[i] &- above[i] }
+                // Up-filtered, the row is zero outside the span.
+                (filtered + 1).update(repeating: 0, count: spanStart - 1)
+                for i in spanStart..<spanEnd { filtered[i] = current[i] &- above[i] }
+                (filtered + spanEnd).update(repeating: 0, count: L - spanEnd)
                 if upFirst {
                     let upBits = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, limit: Int.max,
-                                      into: upTokens, count: &upCount)
+                                      into: upTokens, count: &upCount, zeros: (spanStart, spanEnd))
                     // None wins only below upBits.
                     useUp = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
                                  limit: upBits - 1, into: noneTokens, count: &noneCount) == Int.max
@@ -115,7 +137,7 @@ struct RowMatchDeflater {
                     let noneBits = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
                                         limit: Int.max, into: noneTokens, count: &noneCount)
                     useUp = scan(filtered, runDistance: 1, reference: nil, referenceDistance: 0, limit: noneBits,
-                                 into: upTokens, count: &upCount) != Int.max
+                                 into: upTokens, count: &upCount, zeros: (spanStart, spanEnd)) != Int.max
                 }
             } else {
                 _ = scan(current, runDistance: pixelBytes, reference: vertical, referenceDistance: referenceDistance,
@@ -124,7 +146,9 @@ struct RowMatchDeflater {
             upFirst = useUp
             if useUp {
                 commit(upTokens, upCount)
-                adler.update(filtered, count: L)
+                adler.update(byte: 2, zeros: spanStart - 1)
+                adler.update(filtered + spanStart, count: spanEnd - spanStart)
+                adler.update(zeros: L - spanEnd)
                 if referenceDistance <= 32768 { referenceDistance += L }
                 swap(&above, &current)
                 continue
@@ -141,53 +165,137 @@ struct RowMatchDeflater {
     /// Matches one line greedily into `out` (`count` tokens) and returns their estimated bits: a
     /// literal about 7, a match 6 plus its distance's extra bits; `Int.max` as soon as the bits
     /// exceed `limit`. Candidates: a run at `runDistance`, a run of the pixel to the left, and the
-    /// same bytes of `reference` (`referenceDistance` back).
+    /// same bytes of `reference` (`referenceDistance` back); the longest wins, ties in that order.
+    /// Bytes `1..<zeros.before` and from `zeros.after` on are known to be zero (an Up-filtered row
+    /// outside its changed span): runs there are not compared byte by byte.
+    ///
+    /// A candidate is measured only if it can win: the one after the run must be longer than the
+    /// best so far, so its byte at that length is compared first (as zlib checks a match's end),
+    /// and none is tried once the best reaches the end of the line.
     private func scan(_ line: UnsafeMutablePointer<UInt8>, runDistance: Int, reference: UnsafeMutablePointer<UInt8>?,
-                      referenceDistance: Int, limit: Int, into out: UnsafeMutablePointer<UInt32>, count n: inout Int) -> Int {
+                      referenceDistance: Int, limit: Int, into out: UnsafeMutablePointer<UInt32>, count n: inout Int,
+                      zeros: (before: Int, after: Int) = (0, Int.max)) -> Int {
         let L = lineBytes
         let farBits = reference == nil ? 0 : DeflateSymbols.distanceExtra[DeflateSymbols.distanceSymbol(referenceDistance)]
+        let pixelRuns = runDistance != pixelBytes
+        let vertical = reference ?? line  // only read when `reference` is not nil
         var bits = 0
         var i = 0
         n = 0
+        // From here on every candidate applies, so a position starts no match exactly when no
+        // candidate's next 3 bytes are equal: tested for 6 positions at once.
+        let everyCandidate = max(runDistance, pixelRuns ? pixelBytes : 0) &+ 1
         while i < L {
-            let remaining = L - i
-            let v = reference.map { matchLength(line + i, $0 + i, remaining) } ?? 0
-            let r = i > runDistance ? matchLength(line + i, line + i - runDistance, remaining) : 0
-            let h = runDistance != pixelBytes && i > pixelBytes ? matchLength(line + i, line + i - pixelBytes, remaining) : 0
-            if v >= 3 && v > r && v > h {
-                bits += (v / 258 + 1) * (6 + farBits)
-                put(match: v, distance: referenceDistance, out, &n)
-                i += v
-            } else if r >= 3 && r >= h {
-                bits += (r / 258 + 1) * 6
-                put(match: r, distance: runDistance, out, &n)
-                i += r
-            } else if h >= 3 {
-                bits += (h / 258 + 1) * 7
-                put(match: h, distance: pixelBytes, out, &n)
-                i += h
-            } else {
-                bits += 7
-                put(literal: line[i], out, &n)
-                i += 1
+            let remaining = L &- i
+            let p = line + i
+            if i >= everyCandidate && remaining >= 8 {
+                var starts = matchStarts(p, p - runDistance)
+                if pixelRuns { starts |= matchStarts(p, p - pixelBytes) }
+                if reference != nil { starts |= matchStarts(p, vertical + i) }
+                let literals = starts == 0 ? 6 : starts.trailingZeroBitCount &>> 3
+                if literals > 0 {
+                    // 8 tokens stored, `literals` kept: a line never has more tokens than bytes,
+                    // so `out` has room for the 8 bytes left from here.
+                    let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self)
+                    UnsafeMutableRawPointer(out + n).storeBytes(of: SIMD8<UInt32>(truncatingIfNeeded: bytes), as: SIMD8<UInt32>.self)
+                    n &+= literals
+                    bits &+= 7 &* literals
+                    i &+= literals
+                    if bits > limit { return Int.max }
+                    continue
+                }
             }
+            // best: the winner's length so far (0: a literal); kind 0 literal, 1 run, 2 pixel run, 3 reference.
+            var best = 0, kind = 0
+            if i > runDistance {
+                let r = matchLength(p, p - runDistance, remaining, from: knownEqual(i, runDistance, remaining, zeros))
+                if r >= 3 { best = r; kind = 1 }
+            }
+            if pixelRuns && i > pixelBytes {
+                let need = max(3, best &+ 1)
+                if need <= remaining && p[need &- 1] == p[need &- 1 &- pixelBytes] {
+                    let h = matchLength(p, p - pixelBytes, remaining, from: knownEqual(i, pixelBytes, remaining, zeros))
+                    if h >= need { best = h; kind = 2 }
+                }
+            }
+            if reference != nil {
+                let need = max(3, best &+ 1)
+                let q = vertical + i
+                if need <= remaining && p[need &- 1] == q[need &- 1] {
+                    let v = matchLength(p, q, remaining)
+                    if v >= need { best = v; kind = 3 }
+                }
+            }
+            switch kind {
+            case 3:
+                bits &+= (best / 258 &+ 1) &* (6 &+ farBits)
+                put(match: best, distance: referenceDistance, out, &n)
+            case 1:
+                bits &+= (best / 258 &+ 1) &* 6
+                put(match: best, distance: runDistance, out, &n)
+            case 2:
+                bits &+= (best / 258 &+ 1) &* 7
+                put(match: best, distance: pixelBytes, out, &n)
+            default:
+                bits &+= 7
+                put(literal: p[0], out, &n)
+                best = 1
+            }
+            i &+= best
             if bits > limit { return Int.max }
         }
         return bits
     }
 
-    /// How many bytes from `a` equal those from `b`, up to `limit`; 8 at a time.
+    /// The pixels `lo..<hi` of `row` from its first to its last one that differs from `above`
+    /// (the rows differ); 4 pixels compared at a time from each end.
+    private func changedSpan(_ row: UnsafePointer<UInt32>, _ above: UnsafePointer<UInt32>) -> (Int, Int) {
+        let a = UnsafeRawPointer(row), b = UnsafeRawPointer(above)
+        var lo = 0
+        while lo &+ 4 <= width && a.loadUnaligned(fromByteOffset: lo &* 4, as: SIMD4<UInt32>.self)
+                == b.loadUnaligned(fromByteOffset: lo &* 4, as: SIMD4<UInt32>.self) { lo &+= 4 }
+        while lo < width && row[lo] == above[lo] { lo &+= 1 }
+        var hi = width
+        while hi &- 4 >= lo && a.loadUnaligned(fromByteOffset: (hi &- 4) &* 4, as: SIMD4<UInt32>.self)
+                == b.loadUnaligned(fromByteOffset: (hi &- 4) &* 4, as: SIMD4<UInt32>.self) { hi &-= 4 }
+        while hi > lo && row[hi &- 1] == above[hi &- 1] { hi &-= 1 }
+        return (lo, hi)
+    }
+
+    /// How many bytes from position `i` are known to equal those `distance` back, both being in
+    /// a stretch of zeros (bytes `1..<zeros.before`, or from `zeros.after` on), up to `remaining`.
     @inline(__always)
-    private func matchLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int) -> Int {
-        var n = 0
+    private func knownEqual(_ i: Int, _ distance: Int, _ remaining: Int, _ zeros: (before: Int, after: Int)) -> Int {
+        if i &- distance >= 1 && i < zeros.before { return zeros.before &- i }
+        if i &- distance >= zeros.after { return remaining }
+        return 0
+    }
+
+    /// Which of the 6 positions from `a` start at least 3 bytes equal to those from `b`: the high
+    /// bit of byte k is set for position k (reads 8 bytes from each).
+    @inline(__always)
+    private func matchStarts(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>) -> UInt64 {
+        let x = UInt64(littleEndian: UnsafeRawPointer(a).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(b).loadUnaligned(as: UInt64.self))
+        // The high bit of each zero byte of x, exactly (no borrow crosses bytes).
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let zero = ~(((x & low) &+ low) | x | low)
+        return zero & zero &>> 8 & zero &>> 16 & 0x0000_8080_8080_8080
+    }
+
+    /// How many bytes from `a` equal those from `b`, up to `limit` (at least 1); 8 at a time,
+    /// the last 8 too: it reads up to 7 bytes past `limit` (the line buffers have that much
+    /// slack), which never count.
+    @inline(__always)
+    private func matchLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int, from start: Int = 0) -> Int {
+        if start >= limit { return limit }
+        var n = start
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
-        while n + 8 <= limit {
-            let x = ra.loadUnaligned(fromByteOffset: n, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: n, as: UInt64.self)
-            if x != 0 { return n + UInt64(littleEndian: x).trailingZeroBitCount / 8 }
-            n += 8
+        while true {
+            let x = UInt64(littleEndian: ra.loadUnaligned(fromByteOffset: n, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: n, as: UInt64.self))
+            if x != 0 { return min(n &+ x.trailingZeroBitCount &>> 3, limit) }
+            n &+= 8
+            if n >= limit { return limit }
         }
-        while n < limit && a[n] == b[n] { n += 1 }
-        return n
     }
 
     @inline(__always)
@@ -219,16 +327,18 @@ struct RowMatchDeflater {
             tokens = grown
             tokenCapacity = capacity
         }
-        (tokens + tokenCount).update(from: line, count: count)
+        // Copied and counted in one pass (a count cannot overflow: at most one per byte of the image).
+        let target = tokens + tokenCount, literals = literalFrequencies, distances = distanceFrequencies
         tokenCount += count
         DeflateSymbols.lengthIndex.withUnsafeBufferPointer { lengthIndex in
             for t in 0..<count {
                 let token = line[t]
+                target[t] = token
                 if token < 256 {
-                    literalFrequencies[Int(token)] += 1
+                    literals[Int(token)] &+= 1
                 } else {
-                    literalFrequencies[257 + Int(lengthIndex[Int(token >> 16 & 0x1FF)])] += 1
-                    distanceFrequencies[DeflateSymbols.distanceSymbol(Int(token & 0xFFFF))] += 1
+                    literals[257 &+ Int(lengthIndex[Int(token &>> 16 & 0x1FF)])] &+= 1
+                    distances[DeflateSymbols.distanceSymbol(Int(token & 0xFFFF))] &+= 1
                 }
             }
         }
@@ -250,26 +360,34 @@ struct RowMatchDeflater {
         out.write(1, 1)  // final block
         out.write(2, 2)  // dynamic Huffman
         writeTrees(&out, lit, dist)
-        let lengthBase = DeflateSymbols.lengthBase, lengthExtra = DeflateSymbols.lengthExtra
+        // Each length's code and extra bits as one value (the extra bits above the code).
+        var lengthCode = [UInt32](repeating: 0, count: 259), lengthBits = [UInt8](repeating: 0, count: 259)
+        for length in 3...258 {
+            let li = Int(DeflateSymbols.lengthIndex[length])
+            let codeBits = Int(lit.lengths[257 + li])
+            lengthCode[length] = UInt32(lit.codes[257 + li]) | UInt32(length - DeflateSymbols.lengthBase[li]) << codeBits
+            lengthBits[length] = UInt8(codeBits + DeflateSymbols.lengthExtra[li])
+        }
         let distanceBase = DeflateSymbols.distanceBase, distanceExtra = DeflateSymbols.distanceExtra
-        let lengthIndex = DeflateSymbols.lengthIndex
+        // One token is at most 15 + 5 + 15 + 13 = 48 bits: added whole, then flushed once.
+        out.flush()
         lit.lengths.withUnsafeBufferPointer { litLen in
         lit.codes.withUnsafeBufferPointer { litCode in
-        dist.lengths.withUnsafeBufferPointer { distLen in
-        dist.codes.withUnsafeBufferPointer { distCode in
+        lengthCode.withUnsafeBufferPointer { lengthCode in
+        lengthBits.withUnsafeBufferPointer { lengthBits in
             for t in 0..<tokenCount {
                 let token = tokens[t]
                 if token < 256 {
-                    out.write(UInt32(litCode[Int(token)]), Int(litLen[Int(token)]))
-                    continue
+                    out.add(UInt64(litCode[Int(token)]), Int(litLen[Int(token)]))
+                } else {
+                    let length = Int(token >> 16 & 0x1FF), distance = Int(token & 0xFFFF)
+                    out.add(UInt64(lengthCode[length]), Int(lengthBits[length]))
+                    let ds = DeflateSymbols.distanceSymbol(distance)
+                    let codeBits = Int(dist.lengths[ds])
+                    out.add(UInt64(dist.codes[ds]) | UInt64(distance &- distanceBase[ds]) &<< UInt64(codeBits),
+                            codeBits &+ distanceExtra[ds])
                 }
-                let length = Int(token >> 16 & 0x1FF), distance = Int(token & 0xFFFF)
-                let li = Int(lengthIndex[length])
-                out.write(UInt32(litCode[257 + li]), Int(litLen[257 + li]))
-                if lengthExtra[li] > 0 { out.write(UInt32(length - lengthBase[li]), lengthExtra[li]) }
-                let ds = DeflateSymbols.distanceSymbol(distance)
-                out.write(UInt32(distCode[ds]), Int(distLen[ds]))
-                if distanceExtra[ds] > 0 { out.write(UInt32(distance - distanceBase[ds]), distanceExtra[ds]) }
+                out.flush()
             }
         }}}}
         out.write(UInt32(lit.codes[256]), Int(lit.lengths[256]))
