@@ -29,7 +29,6 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CXLSXWriter",
             pkgConfig: "xlsxwriter",
@@ -64,7 +63,7 @@ let package = Package(
         .target(
             name: "EZBatch",
             dependencies: [
-                "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "CMalloc",
+                "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
             ]
         ),
         .executableTarget(

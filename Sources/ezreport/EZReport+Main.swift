@@ -1,5 +1,4 @@
 import ArgumentParser
-import EZBatch
 import Foundation
 
 extension EZReport {
@@ -9,7 +8,6 @@ extension EZReport {
     /// schedulers and log collectors get one clear line per failure. Help and `--version` are
     /// printed as usual, and the exit codes the commands throw pass through unchanged.
     static func main() async {
-        MemoryPolicy.useOneArena()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -1,2 +1,0 @@
-// glibc's malloc tuning (mallopt), which Swift's Glibc module does not expose.
-#include <malloc.h>
