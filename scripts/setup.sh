@@ -10,6 +10,7 @@ packages=(
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libxlsxwriter-dev                               # workbooks
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
+  fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
   sqlite3                                         # benchmarks compare against the sqlite3 shell
   time                                            # benchmarks: peak RSS with /usr/bin/time
 )

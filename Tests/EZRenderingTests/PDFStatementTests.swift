@@ -109,6 +109,15 @@ final class PDFStatementTests: XCTestCase {
         }
     }
 
+    /// CJK names come from the TrueType fallback, which Cairo subsets glyph by glyph, not from
+    /// Noto Sans CJK, whose whole CFF outline table Cairo would copy for every such statement.
+    func testCJKTextIsEmbeddedFromTheTrueTypeFallback() throws {
+        let (_, tools) = try render()
+        let fonts = try tools.run("pdffonts", [tools.file.path]).output
+        XCTAssertTrue(fonts.contains("DroidSansFallback"), fonts)
+        XCTAssertFalse(fonts.contains("NotoSansCJK"), fonts)
+    }
+
     func testTwoRendersAreByteIdentical() throws {
         let a = try StatementPDF.render(Self.figures, provenance: PDFFixtures.provenance())
         let b = try StatementPDF.render(PDFFixtures.statement(), provenance: PDFFixtures.provenance())
