@@ -69,16 +69,21 @@ extension ChartsCairoTests {
         XCTAssertEqual(try render(), try render())
     }
 
-    func testARingedDotIsFilledInsideAndRingedAtItsEdgeOnAnImage() throws {
-        let surface = try CairoSurface(imageWidth: 40, height: 40)
+    func testRingedDotsAreFilledInsideAndRingedAtTheirEdgesOnAnImage() throws {
+        let surface = try CairoSurface(imageWidth: 80, height: 40)
         let ctx = try CairoContext(surface: surface)
         ctx.scale(x: 2, y: 2)
-        ctx.fill(Rect(x: 0, y: 0, width: 20, height: 20), .white)
+        ctx.fill(Rect(x: 0, y: 0, width: 40, height: 20), .white)
         let ring = Color(red: 0, green: 0, blue: 1)
-        ctx.ringedDot(center: Point(x: 10, y: 10), radius: 5, ringWidth: 2, fill: Color(red: 1, green: 0, blue: 0), ring: ring)
+        // Two dots in one call: each is whole, and nothing joins them (a path of several circles
+        // would draw a line between them without a new sub-path each).
+        ctx.ringedDots([Point(x: 10, y: 10), Point(x: 30, y: 10)], radius: 5, ringWidth: 2,
+                       fill: Color(red: 1, green: 0, blue: 0), ring: ring)
         try ctx.checkStatus()
         let (w, _, pixels) = try PNGInfo.decodePixels(try surface.pngData())
         func at(_ x: Int, _ y: Int) -> UInt32 { pixels[y * w + x] & 0x00FF_FFFF }
+        XCTAssertEqual(at(60, 20), 0xFF0000, "the second dot's inside")
+        XCTAssertEqual(at(40, 20), 0xFFFFFF, "between the dots (20 pt): the background")
         XCTAssertEqual(at(20, 20), 0xFF0000, "inside: the fill")
         XCTAssertEqual(at(20 + 10, 20), 0x0000FF, "on the edge (radius 5 pt = 10 px): the ring")
         XCTAssertEqual(at(20 + 13, 20), 0xFFFFFF, "past the ring's outer edge (6 pt): the background")

@@ -168,24 +168,50 @@ public final class CairoContext {
         setColor(color); rectangle(r); fill()
     }
 
-    /// A dot of `radius` filled with `fill` and ringed with `ring`, a stroke of `ringWidth` centred on
-    /// its edge (a line chart's point marker).
+    /// Dots of `radius` at `centers`, filled with `fill` and ringed with `ring`, a stroke of
+    /// `ringWidth` centred on each edge (a line chart's point markers).
     ///
-    /// On an image the ring is drawn as two filled discs (the outer in `ring`, the inner in
-    /// `fill`): the same shape, without Cairo's stroker, which made markers a seventh of a
-    /// statement's chart drawing. On a PDF it stays one filled and stroked circle.
-    public func ringedDot(center: Point, radius: Double, ringWidth: Double, fill: Color, ring: Color) {
-        newPath()
+    /// All the dots form one path, so a series' markers cost one or two drawing operations, not
+    /// two per point: each operation is replayed, analysed and printed by Cairo's PDF surface. On
+    /// an image the rings are drawn as filled discs (all outer discs in `ring`, then all inner in
+    /// `fill`): the same shapes without Cairo's stroker. On a PDF they stay one filled and stroked
+    /// path, which Cairo writes as one `B` operator.
+    public func ringedDots(_ centers: [Point], radius: Double, ringWidth: Double, fill: Color, ring: Color) {
+        guard !centers.isEmpty else { return }
+        func discs(_ r: Double) {
+            newPath()
+            for c in centers {
+                newSubPath()
+                arc(center: c, radius: r, from: 0, to: 2 * Double.pi)
+                closePath()
+            }
+        }
         if surface.isImage {
-            arc(center: center, radius: radius + ringWidth / 2, from: 0, to: 2 * Double.pi)
+            discs(radius + ringWidth / 2)
             setColor(ring); self.fill()
-            arc(center: center, radius: max(0, radius - ringWidth / 2), from: 0, to: 2 * Double.pi)
+            discs(max(0, radius - ringWidth / 2))
             setColor(fill); self.fill()
         } else {
-            arc(center: center, radius: radius, from: 0, to: 2 * Double.pi)
+            discs(radius)
             setColor(fill); fillPreserve()
             setColor(ring); setLineWidth(ringWidth); stroke()
         }
+    }
+
+    /// Fills every rectangle of `rects` in `color` as one path (one drawing operation).
+    public func fill(_ rects: [Rect], _ color: Color) {
+        guard !rects.isEmpty else { return }
+        newPath()
+        for r in rects { rectangle(r) }
+        setColor(color); fill()
+    }
+
+    /// Strokes every segment of `segments` in `color` as one path (one drawing operation).
+    public func strokeLines(_ segments: [(from: Point, to: Point)], color: Color, width: Double) {
+        guard !segments.isEmpty else { return }
+        newPath()
+        for s in segments { move(to: s.from); line(to: s.to) }
+        setColor(color); setLineWidth(width); stroke()
     }
 
     /// Strokes a straight line from `a` to `b`.

@@ -49,15 +49,18 @@ extension ChartRenderer {
         func xCenter(_ i: Int) -> Double { plot.x + band * (Double(i) + 0.5) }
 
         // MARK: Grid and value axis
+        // Gridlines in one path, the zero line in another: two drawing operations, not one per tick.
+        var grid: [(from: Point, to: Point)] = [], zero: [(from: Point, to: Point)] = []
         for (t, label) in zip(ticks.values, tickLabels) {
             let v = t.doubleValue
             guard v >= domainLo - 1e-9 && v <= domainHi + 1e-9 else { continue }
             let y = yPos(v).rounded() + 0.5
-            let isZero = t.significand == 0
-            ctx.strokeLine(from: Point(x: plot.x, y: y), to: Point(x: plot.maxX, y: y),
-                           color: isZero ? Palette.axis : Palette.grid, width: isZero ? 1 : 0.75)
+            let line = (from: Point(x: plot.x, y: y), to: Point(x: plot.maxX, y: y))
+            if t.significand == 0 { zero.append(line) } else { grid.append(line) }
             painter.text(label, .small, anchor: Point(x: plot.x - 6, y: y), hAlign: 1, vAlign: 0.5, color: Palette.mutedText)
         }
+        ctx.strokeLines(grid, color: Palette.grid, width: 0.75)
+        ctx.strokeLines(zero, color: Palette.axis, width: 1)
         for i in stride(from: 0, to: n, by: every) {
             painter.centeredText(data.categories[i], .small, centerX: xCenter(i), top: plot.maxY + 6, color: Palette.mutedText)
         }
@@ -79,32 +82,32 @@ extension ChartRenderer {
                 ctx.stroke()
                 ctx.setDash([])
                 if !s.dashed && !s.secondary && n <= 24 {
-                    for i in 0..<n {
-                        guard let v = s.values[safe: i] ?? nil else { continue }
-                        let c = Point(x: xCenter(i), y: yPos(Double(v)))
-                        ctx.ringedDot(center: c, radius: 2.6, ringWidth: 1.6, fill: .white, ring: s.color)
-                    }
+                    let centers = (0..<n).compactMap { i in (s.values[safe: i] ?? nil).map { Point(x: xCenter(i), y: yPos(Double($0))) } }
+                    ctx.ringedDots(centers, radius: 2.6, ringWidth: 1.6, fill: .white, ring: s.color)
                 }
             }
         } else {
             let barW = min(band * 0.68, 46)
             let zeroY = yPos(0)
+            // A stacked chart's segments are filled one path per series (one drawing operation each,
+            // not one per bar), in the stacking order.
+            var segments = Array(repeating: [Rect](), count: stacked ? data.series.count : 0)
             for i in 0..<n {
                 if stacked {
                     var pos: Int64 = 0, neg: Int64 = 0
-                    for s in data.series {
+                    for (k, s) in data.series.enumerated() {
                         guard let v = s.values[safe: i] ?? nil, v != 0 else { continue }
                         let from = v > 0 ? pos : neg
                         let to = from + v
                         if v > 0 { pos = to } else { neg = to }
                         let y0 = yPos(Double(from)), y1 = yPos(Double(to))
-                        let r = Rect(x: xCenter(i) - barW / 2, y: min(y0, y1), width: barW, height: abs(y1 - y0))
-                        ctx.fill(r, s.color)
-                        // A hairline of white between segments keeps adjacent colours apart.
+                        var r = Rect(x: xCenter(i) - barW / 2, y: min(y0, y1), width: barW, height: abs(y1 - y0))
+                        // A hairline gap at the segment's outer edge keeps adjacent colours apart (where a
+                        // white 0.75 stroke there showed half its width above the next segment).
                         if r.height > 1.5 {
-                            ctx.strokeLine(from: Point(x: r.x, y: v > 0 ? r.minY : r.maxY),
-                                           to: Point(x: r.maxX, y: v > 0 ? r.minY : r.maxY), color: .white, width: 0.75)
+                            r = Rect(x: r.x, y: v > 0 ? r.y + Self.segmentGap : r.y, width: r.width, height: r.height - Self.segmentGap)
                         }
+                        segments[k].append(r)
                     }
                 } else {
                     let k = Double(max(1, data.series.count))
@@ -118,12 +121,18 @@ extension ChartRenderer {
                     }
                 }
             }
+            for (k, s) in data.series.enumerated() where stacked { ctx.fill(segments[k], s.color) }
             ctx.strokeLine(from: Point(x: plot.x, y: zeroY.rounded() + 0.5), to: Point(x: plot.maxX, y: zeroY.rounded() + 0.5),
                            color: Palette.axis, width: 1)
         }
 
         drawLegendRows(legend, painter: painter, width: body.width, bottom: body.maxY, x: body.x, draw: true)
     }
+}
+
+extension ChartRenderer {
+    /// The white between two stacked segments, in points, at the outer edge of each.
+    static let segmentGap = 0.375
 }
 
 extension Array {
