@@ -35,6 +35,20 @@ let package = Package(
             providers: [.apt(["libxlsxwriter-dev"])]
         ),
 
+        // zlib's default level for the libraries that have no setting of their own (Cairo's PDF
+        // streams, libxlsxwriter's zip): the executable defines deflateInit_/deflateInit2_ and
+        // exports them so the dynamic linker binds those libraries' calls there.
+        .target(
+            name: "CZlibDefaultLevel",
+            linkerSettings: [
+                .linkedLibrary("z"),
+                .unsafeFlags([
+                    "-Xlinker", "--export-dynamic-symbol=deflateInit_",
+                    "-Xlinker", "--export-dynamic-symbol=deflateInit2_",
+                ]),
+            ]
+        ),
+
         // MARK: - Foundation: money, time, the ledger model
         .target(name: "EZCore"),
         .target(
@@ -64,6 +78,7 @@ let package = Package(
             name: "EZBatch",
             dependencies: [
                 "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                "CZlibDefaultLevel",
             ]
         ),
         .executableTarget(
@@ -94,11 +109,17 @@ let package = Package(
             dependencies: ["EZCore", "EZLedger", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EZAnalyticsTests", dependencies: ["EZCore", "EZAnalytics", "EZLedger", "EZTestSupport"]),
-        .testTarget(name: "EZRenderingTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport"]),
+        .testTarget(
+            name: "EZRenderingTests",
+            dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport", "CZlibDefaultLevel"]
+        ),
         .testTarget(name: "CommandLineTests", dependencies: ["EZTestSupport"]),
         .testTarget(
             name: "EZBatchTests",
-            dependencies: ["EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", "CCairo",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Golden"]
         ),
     ]

@@ -1,3 +1,4 @@
+import EZBatch
 import Foundation
 
 /// EZBench: in-process measurements that a whole-process timing cannot split apart.
@@ -12,12 +13,19 @@ enum EZBenchUsage {
            EZBench png-sizes --db PATH [--limit N]
            EZBench png-time  --db PATH [--limit N] [--rounds R]
            EZBench digest    --db PATH [--rounds R]
+    Every mode also takes --zlib-level N: the level Cairo's PDF streams and libxlsxwriter's zip
+    use (StreamCompression; 1 as in ezreport, 6 is zlib's own). The png modes default to 6, so
+    Cairo's PNG writer is compared as shipped.
     """
 }
 
 do {
     let args = try Arguments(CommandLine.arguments)
     let db = try args.string("db")
+    let zlibDefault = args.mode.hasPrefix("png") ? 6 : 1
+    let zlibLevel = try args.int("zlib-level", default: zlibDefault)
+    guard (1...9).contains(zlibLevel) else { throw BenchError.badArgument("--zlib-level \(zlibLevel)") }
+    StreamCompression.defaultLevel = zlibLevel
     switch args.mode {
     case "analytics":
         let (period, asOf) = try args.periodAndAsOf()
