@@ -1,3 +1,4 @@
+import CCairo
 import Foundation
 import XCTest
 @testable import EZCharts
@@ -110,5 +111,65 @@ final class ChartsPangoCacheTests: XCTestCase {
         XCTAssertEqual(kept.size, keptSize)
         kept.draw(at: Point(x: 10, y: 10), color: .ink)
         try ctx.checkStatus()
+    }
+
+    // MARK: - Text that fits its width
+
+    func testATextThatFitsItsWidthReusesItsNaturalLayout() throws {
+        let ctx = try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842))
+        let measured = TextLayout(context: ctx, font: "Noto Sans 8")
+        let cell = TextLayout(context: ctx, font: "Noto Sans 8")
+        let text = "1.370,19 € \(UUID().uuidString.prefix(4))"
+        measured.text = text; cell.text = text
+        let natural = measured.size
+        for (width, alignment) in [(natural.width + 20, TextLayout.Alignment.right), (natural.width + 7.3, .center),
+                                   (natural.width, .left)] {
+            cell.width = width; cell.alignment = alignment
+            XCTAssertEqual(cell.size, natural)
+            XCTAssertTrue(cell.laidOut === measured.laidOut, "\(alignment) in \(width) pt: the measured layout, not a new one")
+        }
+        cell.width = natural.width - 1
+        XCTAssertEqual(cell.lineCount, 2, "a text wider than its width still wraps")
+        XCTAssertFalse(cell.laidOut === measured.laidOut)
+    }
+
+    func testSpellingsOfOneFontShareLayouts() throws {
+        let ctx = try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842))
+        let a = TextLayout(context: ctx, font: "Noto Sans 8"), b = TextLayout(context: ctx, font: "Noto Sans 8.0")
+        let text = "Groceries \(UUID().uuidString.prefix(4))"
+        a.text = text; b.text = text
+        XCTAssertEqual(a.size, b.size)
+        XCTAssertTrue(a.laidOut === b.laidOut)
+    }
+
+    /// The offset a fitting line is drawn at equals the x Pango itself gives that line in a
+    /// layout of the width and alignment (`pango_layout_iter_get_line_extents`), for whole and
+    /// fractional widths, and with left and right swapped for a right-to-left line.
+    func testAFittingLineIsPlacedWherePangoPlacesItInALayoutOfThatWidth() throws {
+        let ctx = try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842))
+        let binding = ctx.pango.binding(for: ctx)
+        let font = ctx.pango.fontDescription("Noto Sans 8")
+        for text in ["-37,32 €", "Eating out", "שלום עולם", "مرحبا"] {
+            let natural = binding.layout(.init(text: text, font: font.canonicalName, width: -1, height: -1,
+                                               ellipsize: PANGO_ELLIPSIZE_NONE.rawValue, wrap: PANGO_WRAP_WORD.rawValue,
+                                               alignment: PANGO_ALIGN_LEFT.rawValue), font: font.description)
+            var w: Int32 = 0, h: Int32 = 0
+            pango_layout_get_size(natural.layout, &w, &h)
+            for width in [w, w + 1, w + 333, w + 7 * PANGO_SCALE, (w / PANGO_SCALE + 9) * PANGO_SCALE] {
+                for alignment in [PANGO_ALIGN_LEFT, PANGO_ALIGN_CENTER, PANGO_ALIGN_RIGHT] {
+                    let constrained = LaidOutText(context: binding.context, key: .init(
+                        text: text, font: font.canonicalName, width: width, height: -1,
+                        ellipsize: PANGO_ELLIPSIZE_NONE.rawValue, wrap: PANGO_WRAP_WORD.rawValue,
+                        alignment: alignment.rawValue), font: font.description)
+                    let iter = pango_layout_get_iter(constrained.layout)
+                    var line = PangoRectangle()
+                    pango_layout_iter_get_line_extents(iter, nil, &line)
+                    pango_layout_iter_free(iter)
+                    XCTAssertEqual(natural.offsetOfSingleLine(within: width, alignment: alignment), line.x,
+                                   "\(text), width \(width), alignment \(alignment.rawValue)")
+                }
+            }
+            XCTAssertNil(natural.offsetOfSingleLine(within: w - 1, alignment: PANGO_ALIGN_LEFT), "\(text) does not fit")
+        }
     }
 }

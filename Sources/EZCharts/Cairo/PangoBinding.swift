@@ -108,4 +108,38 @@ final class LaidOutText {
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+
+    /// For a layout made without a width: if it is one line no wider than `width` (Pango units),
+    /// how far right Pango would draw that line in a layout of that width and `alignment`, which is
+    /// otherwise the same layout (nothing to wrap or ellipsize); nil if it is not.
+    ///
+    /// Pango's rule (`get_x_offset` in pango-layout.c): right-aligned lines start at the width less
+    /// the line's logical width, centred ones at half that, rounded to whole points when both are
+    /// whole points; a right-to-left line swaps left and right alignment.
+    func offsetOfSingleLine(within width: Int32, alignment: PangoAlignment) -> Int32? {
+        guard pango_layout_get_line_count(layout) == 1, let line = pango_layout_get_line_readonly(layout, 0) else {
+            return nil
+        }
+        var logical = PangoRectangle()
+        pango_layout_line_get_extents(line, nil, &logical)
+        guard logical.width <= width else { return nil }
+        var effective = alignment
+        if pango_layout_get_auto_dir(layout) != 0,
+           pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL {
+            if alignment == PANGO_ALIGN_LEFT { effective = PANGO_ALIGN_RIGHT }
+            else if alignment == PANGO_ALIGN_RIGHT { effective = PANGO_ALIGN_LEFT }
+        }
+        switch effective {
+        case PANGO_ALIGN_RIGHT:
+            return width - logical.width
+        case PANGO_ALIGN_CENTER:
+            let offset = (width - logical.width) / 2
+            if (width | logical.width) & (PANGO_SCALE - 1) == 0 {
+                return (offset + PANGO_SCALE / 2) & ~(PANGO_SCALE - 1)  // PANGO_UNITS_ROUND
+            }
+            return offset
+        default:
+            return 0
+        }
+    }
 }

@@ -17,8 +17,8 @@ import Glibc
 /// be reused: re-pointing a `PangoContext` at another transformation invalidates every layout made
 /// on it.
 final class PangoThreadCache {
-    /// Parsed font descriptions by their string, freed with the cache.
-    private var descriptions: [String: OpaquePointer] = [:]
+    /// Parsed font descriptions by the string they were parsed from, freed with the cache.
+    private var descriptions: [String: ParsedFont] = [:]
     /// One binding per kind of drawing met on this thread.
     private var bindings: [PangoBinding.Kind: PangoBinding] = [:]
     /// The ``CairoContext`` served last and its binding: most calls come from the same context.
@@ -30,7 +30,7 @@ final class PangoThreadCache {
     deinit {
         lastBinding = nil
         bindings.removeAll()
-        for d in descriptions.values { pango_font_description_free(d) }
+        for d in descriptions.values { pango_font_description_free(d.description) }
     }
 
     /// The calling thread's cache, made on first use.
@@ -43,16 +43,29 @@ final class PangoThreadCache {
         return cache
     }
 
+    /// A font description parsed once, and the one name every spelling of it shares.
+    struct ParsedFont {
+        /// The `PangoFontDescription`, owned by the cache.
+        let description: OpaquePointer
+        /// Pango's own spelling of the description: "Noto Sans 8" and "Noto Sans 8.0" both become
+        /// "Noto Sans 8", so text laid out for one is reused for the other.
+        let canonicalName: String
+    }
+
     /// The parsed description of `font` ("Noto Sans Bold 9"), owned by the cache; Noto Sans is
     /// followed by ``cjkFallback``.
-    func fontDescription(_ font: String) -> OpaquePointer {
+    func fontDescription(_ font: String) -> ParsedFont {
         if let d = descriptions[font] { return d }
         let d = pango_font_description_from_string(font)!
+        let spelled = pango_font_description_to_string(d)!
+        let canonicalName = String(cString: spelled)
+        g_free(spelled)
         if let family = pango_font_description_get_family(d), String(cString: family) == "Noto Sans" {
             pango_font_description_set_family(d, "Noto Sans," + PangoThreadCache.cjkFallback)
         }
-        descriptions[font] = d
-        return d
+        let parsed = ParsedFont(description: d, canonicalName: canonicalName)
+        descriptions[font] = parsed
+        return parsed
     }
 
     /// The font Chinese, Japanese and Korean text falls back to before fontconfig's own choice.

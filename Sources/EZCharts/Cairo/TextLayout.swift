@@ -28,6 +28,9 @@ public final class TextLayout {
     /// The text laid out for the current settings (from the thread's cache, see ``PangoBinding``);
     /// nil until asked for after a change.
     private(set) var laidOut: LaidOutText?
+    /// How far right of the drawing point ``laidOut`` is drawn, in Pango units: non-zero when a
+    /// line that fits ``width`` is drawn from its natural layout and aligned here (see ``layout``).
+    private var alignmentOffset: Int32 = 0
 
     /// A layout with the given Pango font description ("Noto Sans 10", "Noto Sans Bold 14").
     public init(context: CairoContext, font: String = "Noto Sans 10") {
@@ -81,7 +84,11 @@ public final class TextLayout {
     /// Draws the text with its box's top-left corner at `point`, in the context's current colour.
     public func draw(at point: Point) {
         let l = layout
-        context.move(to: point)
+        if alignmentOffset == 0 {
+            context.move(to: point)
+        } else {
+            context.move(to: Point(x: point.x + Double(alignmentOffset) / Double(PANGO_SCALE), y: point.y))
+        }
         pango_cairo_show_layout(context.pointer, l)
     }
 
@@ -94,15 +101,36 @@ public final class TextLayout {
     // MARK: - Layout
 
     /// The `PangoLayout` for the current settings.
+    ///
+    /// A text given a ``width`` that it fits on one line is laid out exactly as without one: no
+    /// wrapping and no ellipsis, only the alignment inside the width differs. Such a text reuses
+    /// its natural layout (the one measuring it made, or the one for the same text in a column of
+    /// another width), and ``alignmentOffset`` places it as Pango would have.
     private var layout: OpaquePointer {
         if let l = laidOut { return l.layout }
         let pango = context.pango
+        let parsed = pango.fontDescription(font)
+        let binding = pango.binding(for: context)
+        let natural = PangoBinding.LayoutKey(
+            text: text, font: parsed.canonicalName, width: -1, height: -1,
+            ellipsize: PANGO_ELLIPSIZE_NONE.rawValue, wrap: PANGO_WRAP_WORD.rawValue, alignment: PANGO_ALIGN_LEFT.rawValue)
+        let naturalLayout = binding.layout(natural, font: parsed.description)
+        alignmentOffset = 0
+        guard let width else {
+            laidOut = naturalLayout
+            return naturalLayout.layout
+        }
+        let widthUnits = Int32((width * Double(PANGO_SCALE)).rounded())
+        if let offset = naturalLayout.offsetOfSingleLine(within: widthUnits, alignment: alignment.pango) {
+            alignmentOffset = offset
+            laidOut = naturalLayout
+            return naturalLayout.layout
+        }
         let key = PangoBinding.LayoutKey(
-            text: text, font: font,
-            width: width.map { Int32(($0 * Double(PANGO_SCALE)).rounded()) } ?? -1,
+            text: text, font: parsed.canonicalName, width: widthUnits,
             height: maxLines.map { -Int32($0) } ?? -1,
             ellipsize: ellipsize.pango.rawValue, wrap: wrap.pango.rawValue, alignment: alignment.pango.rawValue)
-        let l = pango.binding(for: context).layout(key, font: pango.fontDescription(font))
+        let l = binding.layout(key, font: parsed.description)
         laidOut = l
         return l.layout
     }
