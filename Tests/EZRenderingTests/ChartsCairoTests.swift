@@ -102,4 +102,56 @@ extension ChartsCairoTests {
             try ctx.checkStatus()
         }
     }
+
+    // MARK: - Dots and pills on a PDF
+
+    /// A 40 × 40 pt PDF page with two ringed dots (centres (10, 10) and (30, 10), radius 5, ring 2)
+    /// and a pill (x 5…35, y 25…31), rasterised by poppler at 2 px per point.
+    private func dotsAndPillOnPDF() throws -> (pixel: (Int, Int) -> UInt32, content: String) {
+        let surface = try CairoSurface(pdfInMemoryWidth: 40, height: 40)
+        let ctx = try CairoContext(surface: surface)
+        ctx.fill(Rect(x: 0, y: 0, width: 40, height: 40), .white)
+        ctx.ringedDots([Point(x: 10, y: 10), Point(x: 30, y: 10)], radius: 5, ringWidth: 2,
+                       fill: Color(red: 1, green: 0, blue: 0), ring: Color(red: 0, green: 0, blue: 1))
+        ctx.fillRoundedRectangle(Rect(x: 5, y: 25, width: 30, height: 6), radius: 3, Color(red: 0, green: 1, blue: 0))
+        try ctx.showPage()
+        try surface.finish()
+        let tool = try PDFToolRunner(bytes: try surface.pdfData(), name: "dots.pdf")
+        defer { tool.cleanUp() }
+        let ppm = tool.folder.appendingPathComponent("page")
+        XCTAssertEqual(try tool.run("pdftoppm", ["-r", "144", "-aa", "no", "-aaVector", "no", "-singlefile", tool.file.path, ppm.path]).status, 0)
+        let image = [UInt8](try Data(contentsOf: ppm.appendingPathExtension("ppm")))
+        // P6 header: "P6\n80 80\n255\n", then RGB bytes.
+        let header = String(decoding: image.prefix(15), as: UTF8.self)
+        XCTAssertTrue(header.hasPrefix("P6\n80 80\n255\n"), header)
+        let offset = "P6\n80 80\n255\n".utf8.count
+        let content = try tool.run("qpdf", ["--qdf", "--object-streams=disable", tool.file.path, "-"]).output
+        return ({ x, y in
+            let i = offset + (y * 80 + x) * 3
+            return UInt32(image[i]) << 16 | UInt32(image[i + 1]) << 8 | UInt32(image[i + 2])
+        }, content)
+    }
+
+    func testRingedDotsOnAPDFAreFilledInsideAndRingedAtTheirEdges() throws {
+        let (at, _) = try dotsAndPillOnPDF()
+        XCTAssertEqual(at(20, 20), 0xFF0000, "inside: the fill")
+        XCTAssertEqual(at(60, 20), 0xFF0000, "the second dot's inside")
+        XCTAssertEqual(at(40, 20), 0xFFFFFF, "between the dots: the background")
+        XCTAssertEqual(at(20 + 10, 20), 0x0000FF, "on the edge (radius 5 pt = 10 px): the ring")
+        XCTAssertEqual(at(20 + 13, 20), 0xFFFFFF, "past the ring's outer edge (6 pt): the background")
+        XCTAssertEqual(at(20 + 6, 20), 0xFF0000, "inside the ring's inner edge (4 pt): the fill")
+    }
+
+    func testAPillOnAPDFIsARoundEndedBarWrittenWithoutCurves() throws {
+        let (at, content) = try dotsAndPillOnPDF()
+        XCTAssertEqual(at(40, 56), 0x00FF00, "the middle of the pill")
+        XCTAssertEqual(at(12, 56), 0x00FF00, "inside the left round end")
+        XCTAssertEqual(at(10, 50), 0xFFFFFF, "the corner the round end leaves out")
+        XCTAssertEqual(at(69, 61), 0xFFFFFF, "the other corner")
+        XCTAssertEqual(at(40, 66), 0xFFFFFF, "under the pill")
+        // Dots and pill are round-capped lines: 4 numbers each instead of curves' 6 per segment.
+        let operators = content.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        XCTAssertFalse(operators.contains("c"), "no Bézier curve operators expected")
+        XCTAssertTrue(content.contains("1 J"), "round caps")
+    }
 }

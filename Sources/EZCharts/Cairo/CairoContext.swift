@@ -171,31 +171,67 @@ public final class CairoContext {
     /// Dots of `radius` at `centers`, filled with `fill` and ringed with `ring`, a stroke of
     /// `ringWidth` centred on each edge (a line chart's point markers).
     ///
-    /// All the dots form one path, so a series' markers cost one or two drawing operations, not
-    /// two per point: each operation is replayed, analysed and printed by Cairo's PDF surface. On
-    /// an image the rings are drawn as filled discs (all outer discs in `ring`, then all inner in
-    /// `fill`): the same shapes without Cairo's stroker. On a PDF they stay one filled and stroked
-    /// path, which Cairo writes as one `B` operator.
+    /// All the dots form one path per colour, so a series' markers cost two drawing operations, not
+    /// two per point, and they are drawn as discs: all the outer discs in `ring`, then all the
+    /// inner ones in `fill`. On an image a disc is a filled circle (no work for Cairo's stroker). On
+    /// a PDF it is a zero-length line with round caps, as wide as the disc, which PDF defines to
+    /// paint exactly that disc: 4 numbers per dot instead of a circle's 15, and Cairo's PDF
+    /// surface prints every number through `snprintf`, the largest part of writing a page.
     public func ringedDots(_ centers: [Point], radius: Double, ringWidth: Double, fill: Color, ring: Color) {
         guard !centers.isEmpty else { return }
-        func discs(_ r: Double) {
-            newPath()
-            for c in centers {
-                newSubPath()
-                arc(center: c, radius: r, from: 0, to: 2 * Double.pi)
-                closePath()
-            }
-        }
+        let outer = radius + ringWidth / 2, inner = max(0, radius - ringWidth / 2)
         if surface.isImage {
-            discs(radius + ringWidth / 2)
+            func discs(_ r: Double) {
+                newPath()
+                for c in centers {
+                    newSubPath()
+                    arc(center: c, radius: r, from: 0, to: 2 * Double.pi)
+                    closePath()
+                }
+            }
+            discs(outer)
             setColor(ring); self.fill()
-            discs(max(0, radius - ringWidth / 2))
+            discs(inner)
             setColor(fill); self.fill()
         } else {
-            discs(radius)
-            setColor(fill); fillPreserve()
-            setColor(ring); setLineWidth(ringWidth); stroke()
+            dots(centers, diameter: 2 * outer, color: ring)
+            if inner > 0 { dots(centers, diameter: 2 * inner, color: fill) }
         }
+    }
+
+    /// Discs of `diameter` at `centers` as one path of zero-length round-capped lines (the PDF
+    /// form of ``ringedDots(_:radius:ringWidth:fill:ring:)``).
+    private func dots(_ centers: [Point], diameter: Double, color: Color) {
+        withSavedState {
+            newPath()
+            for c in centers { move(to: c); line(to: c) }
+            setColor(color); setLineWidth(diameter); setLineCap(.round)
+            stroke()
+        }
+    }
+
+    /// Fills `r` with rounded corners of `radius` (clamped as ``roundedRectangle(_:radius:)``
+    /// does) in `color`.
+    ///
+    /// A horizontal pill, whose radius is half its height (progress bars and their tracks, status
+    /// labels), is written to a PDF as one round-capped line as thick as the pill: 4 numbers
+    /// instead of 34 (see ``ringedDots(_:radius:ringWidth:fill:ring:)`` for why that matters). On
+    /// an image it is always the filled outline.
+    public func fillRoundedRectangle(_ r: Rect, radius: Double, _ color: Color) {
+        let rad = max(0, min(radius, r.width / 2, r.height / 2))
+        if !surface.isImage && rad > 0 && rad == r.height / 2 && r.width >= r.height {
+            withSavedState {
+                newPath()
+                move(to: Point(x: r.minX + rad, y: r.midY))
+                line(to: Point(x: r.maxX - rad, y: r.midY))
+                setColor(color); setLineWidth(r.height); setLineCap(.round)
+                stroke()
+            }
+            return
+        }
+        setColor(color)
+        roundedRectangle(r, radius: radius)
+        fill()
     }
 
     /// Fills every rectangle of `rects` in `color` as one path (one drawing operation).

@@ -85,13 +85,11 @@ extension ChartRenderer {
             painter.text(data.categories[i], .labelBold, anchor: Point(x: body.x, y: cy), hAlign: 0, vAlign: 0.5, color: .ink,
                          maxWidth: labelW - 12)
             let track = Rect(x: trackX, y: cy - barH / 2, width: trackW, height: barH)
-            ctx.setColor(Palette.track); ctx.roundedRectangle(track, radius: barH / 2); ctx.fill()
+            ctx.fillRoundedRectangle(track, radius: barH / 2, Palette.track)
             let targetX = trackX + trackW * Double(t) / span
             if v > 0 {
                 let fillW = max(barH, trackW * Double(v) / span)
-                ctx.setColor(color)
-                ctx.roundedRectangle(Rect(x: trackX, y: track.y, width: fillW, height: barH), radius: barH / 2)
-                ctx.fill()
+                ctx.fillRoundedRectangle(Rect(x: trackX, y: track.y, width: fillW, height: barH), radius: barH / 2, color)
             }
             if v > t && t > 0 {
                 // Where the budget ends, inside an over-spent bar: a white notch, unlike the dark pace marker.

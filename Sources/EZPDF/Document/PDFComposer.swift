@@ -158,9 +158,7 @@ final class PDFComposer {
     /// Fills a rectangle (skipped while measuring).
     func fill(_ rect: Rect, _ color: Color, radius: Double = 0) {
         guard !isMeasuring else { return }
-        context.setColor(color)
-        if radius > 0 { context.roundedRectangle(rect, radius: radius) } else { context.rectangle(rect) }
-        context.fill()
+        if radius > 0 { context.fillRoundedRectangle(rect, radius: radius, color) } else { context.fill(rect, color) }
     }
 
     /// Draws a horizontal rule across `x…x+w` at `y`.
