@@ -1,3 +1,4 @@
+import CCairo
 import Foundation
 import XCTest
 @testable import EZCharts
@@ -153,5 +154,40 @@ extension ChartsCairoTests {
         let operators = content.split(whereSeparator: { $0 == " " || $0 == "\n" })
         XCTAssertFalse(operators.contains("c"), "no Bézier curve operators expected")
         XCTAssertTrue(content.contains("1 J"), "round caps")
+    }
+
+    /// The coarser tolerance of fills and strokes on a PDF (``CairoContext/pdfPaintTolerance``)
+    /// only makes Cairo's bounding boxes cheaper: arcs of every radius, rounded corners, round
+    /// joins and caps, dashes and text are written exactly as at Cairo's default tolerance.
+    func testThePDFToleranceChangesNoByteOfThePDF() throws {
+        func render(coarsePaint: Bool) throws -> [UInt8] {
+            let surface = try CairoSurface(pdfInMemoryWidth: 595, height: 842)
+            try surface.setMetadata(PDFMetadata(title: "Tolerance", createDate: "2026-03-31T00:00:00Z"))
+            let ctx = try CairoContext(surface: surface)
+            XCTAssertEqual(ctx.paintTolerance, CairoContext.pdfPaintTolerance)
+            if !coarsePaint { ctx.paintTolerance = nil }  // Cairo's default tolerance throughout
+            for (i, r) in [2.6, 12.0, 90.0, 260.0, 400.0].enumerated() {
+                ctx.newPath()
+                ctx.arc(center: Point(x: 297, y: 421), radius: r, from: 0.3 * Double(i), to: 5.5)
+                ctx.setColor(.ink); ctx.setLineWidth(1.5); ctx.stroke()
+            }
+            ctx.roundedRectangle(Rect(x: 40, y: 40, width: 515, height: 300), radius: 6)
+            ctx.setLineWidth(0.6); ctx.stroke()
+            ctx.setLineJoin(.round); ctx.setDash([5, 3.5])
+            ctx.move(to: Point(x: 50, y: 700)); ctx.line(to: Point(x: 120, y: 650)); ctx.line(to: Point(x: 190, y: 720))
+            ctx.stroke()
+            ctx.setDash([])
+            ctx.ringedDots([Point(x: 60, y: 780), Point(x: 90, y: 790)], radius: 2.6, ringWidth: 1.6, fill: .white, ring: .ink)
+            ctx.fillRoundedRectangle(Rect(x: 200, y: 780, width: 120, height: 5), radius: 2.5, .ink)
+            let text = TextLayout(context: ctx, font: "Noto Sans 9")
+            text.text = "Groceries 1.234,50 €"
+            text.draw(at: Point(x: 300, y: 60), color: .ink)
+            try ctx.showPage()
+            try surface.finish()
+            return try surface.pdfData()
+        }
+        let ours = try render(coarsePaint: true), cairosDefault = try render(coarsePaint: false)
+        XCTAssertGreaterThan(ours.count, 1000)
+        XCTAssertTrue(ours == cairosDefault, "the PDF differs from the one drawn at Cairo's default tolerance")
     }
 }

@@ -37,6 +37,31 @@ public final class CairoContext {
         pointer = cr
         self.surface = surface
         serial = contextSerials.add(1, ordering: .relaxed).newValue
+        paintTolerance = surface.isImage ? nil : CairoContext.pdfPaintTolerance
+    }
+
+    /// The flattening tolerance, in points, of a fill or a stroke on a PDF (Cairo's default is 0.1,
+    /// which paths are still built with).
+    ///
+    /// A PDF keeps a path's curves as written, so the tolerance a fill or stroke is made with does
+    /// not change the file; Cairo's PDF surface uses it only to find the operation's bounding box,
+    /// by flattening the path and, for a stroke, stroking it into a polygon, when recording and
+    /// again when analysing the page. At 1 pt that is cheaper (PDF 9.8–10.3 → 9.4–9.5 ms CPU per
+    /// statement, byte-identical files). Paths are still built at the default: `cairo_arc` splits
+    /// an arc into Bézier segments by the tolerance in force when it is added.
+    static let pdfPaintTolerance = 1.0
+    /// Cairo's default tolerance, restored after each fill or stroke on a PDF.
+    static let defaultTolerance = 0.1
+    /// ``pdfPaintTolerance`` on a PDF, nil on an image (where it would change the pixels) or to
+    /// paint at Cairo's default (tests compare the two).
+    var paintTolerance: Double?
+
+    /// Runs a fill or stroke with ``paintTolerance`` in force, if any.
+    @inline(__always) private func painting(_ operation: (OpaquePointer) -> Void) {
+        guard let paintTolerance else { return operation(pointer) }
+        cairo_set_tolerance(pointer, paintTolerance)
+        operation(pointer)
+        cairo_set_tolerance(pointer, CairoContext.defaultTolerance)
     }
 
     deinit {
@@ -149,13 +174,13 @@ public final class CairoContext {
     // MARK: - Painting
 
     /// Fills the current path and clears it.
-    public func fill() { cairo_fill(pointer) }
+    public func fill() { painting(cairo_fill) }
     /// Fills the current path and keeps it.
-    public func fillPreserve() { cairo_fill_preserve(pointer) }
+    public func fillPreserve() { painting(cairo_fill_preserve) }
     /// Strokes the current path and clears it.
-    public func stroke() { cairo_stroke(pointer) }
+    public func stroke() { painting(cairo_stroke) }
     /// Strokes the current path and keeps it.
-    public func strokePreserve() { cairo_stroke_preserve(pointer) }
+    public func strokePreserve() { painting(cairo_stroke_preserve) }
     /// Intersects the clip with the current path and clears it.
     public func clip() { cairo_clip(pointer) }
     /// Removes any clip.
