@@ -82,13 +82,18 @@ extension ChartsCairoTests {
                        fill: Color(red: 1, green: 0, blue: 0), ring: ring)
         try ctx.checkStatus()
         let (w, _, pixels) = try PNGInfo.decodePixels(try surface.pngData())
-        func at(_ x: Int, _ y: Int) -> UInt32 { pixels[y * w + x] & 0x00FF_FFFF }
-        XCTAssertEqual(at(60, 20), 0xFF0000, "the second dot's inside")
-        XCTAssertEqual(at(40, 20), 0xFFFFFF, "between the dots (20 pt): the background")
-        XCTAssertEqual(at(20, 20), 0xFF0000, "inside: the fill")
-        XCTAssertEqual(at(20 + 10, 20), 0x0000FF, "on the edge (radius 5 pt = 10 px): the ring")
-        XCTAssertEqual(at(20 + 13, 20), 0xFFFFFF, "past the ring's outer edge (6 pt): the background")
-        XCTAssertEqual(at(20 + 6, 20), 0xFF0000, "inside the ring's inner edge (4 pt): the fill")
+        assertTwoRingedDots { x, y in pixels[y * w + x] & 0x00FF_FFFF }
+    }
+
+    /// Checks the pixels (2 px per point) of red dots of radius 5 pt at (10, 10) and (30, 10),
+    /// ringed in blue 2 pt wide, on white.
+    private func assertTwoRingedDots(_ at: (Int, Int) -> UInt32, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(at(20, 20), 0xFF0000, "inside: the fill", file: file, line: line)
+        XCTAssertEqual(at(60, 20), 0xFF0000, "the second dot's inside", file: file, line: line)
+        XCTAssertEqual(at(40, 20), 0xFFFFFF, "between the dots (20 pt): the background", file: file, line: line)
+        XCTAssertEqual(at(20 + 10, 20), 0x0000FF, "on the edge (radius 5 pt = 10 px): the ring", file: file, line: line)
+        XCTAssertEqual(at(20 + 13, 20), 0xFFFFFF, "past the ring's outer edge (6 pt): the background", file: file, line: line)
+        XCTAssertEqual(at(20 + 6, 20), 0xFF0000, "inside the ring's inner edge (4 pt): the fill", file: file, line: line)
     }
 
     func testASurfaceWithABackgroundStartsAllBackgroundEvenOnReusedPixels() throws {
@@ -135,12 +140,7 @@ extension ChartsCairoTests {
 
     func testRingedDotsOnAPDFAreFilledInsideAndRingedAtTheirEdges() throws {
         let (at, _) = try dotsAndPillOnPDF()
-        XCTAssertEqual(at(20, 20), 0xFF0000, "inside: the fill")
-        XCTAssertEqual(at(60, 20), 0xFF0000, "the second dot's inside")
-        XCTAssertEqual(at(40, 20), 0xFFFFFF, "between the dots: the background")
-        XCTAssertEqual(at(20 + 10, 20), 0x0000FF, "on the edge (radius 5 pt = 10 px): the ring")
-        XCTAssertEqual(at(20 + 13, 20), 0xFFFFFF, "past the ring's outer edge (6 pt): the background")
-        XCTAssertEqual(at(20 + 6, 20), 0xFF0000, "inside the ring's inner edge (4 pt): the fill")
+        assertTwoRingedDots(at)
     }
 
     func testAPillOnAPDFIsARoundEndedBarWrittenWithoutCurves() throws {
