@@ -219,19 +219,18 @@ public final class CairoContext {
             discs(inner)
             setColor(fill); self.fill()
         } else {
-            dots(centers, diameter: 2 * outer, color: ring)
-            if inner > 0 { dots(centers, diameter: 2 * inner, color: fill) }
+            let dots = centers.map { (from: $0, to: $0) }
+            strokeRoundCapped(dots, color: ring, width: 2 * outer)
+            if inner > 0 { strokeRoundCapped(dots, color: fill, width: 2 * inner) }
         }
     }
 
-    /// Discs of `diameter` at `centers` as one path of zero-length round-capped lines (the PDF
-    /// form of ``ringedDots(_:radius:ringWidth:fill:ring:)``).
-    private func dots(_ centers: [Point], diameter: Double, color: Color) {
+    /// ``strokeLines(_:color:width:)`` with round caps: the PDF form of discs (zero-length
+    /// segments) and pills (a segment as long as the pill less its height).
+    private func strokeRoundCapped(_ segments: [(from: Point, to: Point)], color: Color, width: Double) {
         withSavedState {
-            newPath()
-            for c in centers { move(to: c); line(to: c) }
-            setColor(color); setLineWidth(diameter); setLineCap(.round)
-            stroke()
+            setLineCap(.round)
+            strokeLines(segments, color: color, width: width)
         }
     }
 
@@ -245,13 +244,8 @@ public final class CairoContext {
     public func fillRoundedRectangle(_ r: Rect, radius: Double, _ color: Color) {
         let rad = max(0, min(radius, r.width / 2, r.height / 2))
         if !surface.isImage && rad > 0 && rad == r.height / 2 && r.width >= r.height {
-            withSavedState {
-                newPath()
-                move(to: Point(x: r.minX + rad, y: r.midY))
-                line(to: Point(x: r.maxX - rad, y: r.midY))
-                setColor(color); setLineWidth(r.height); setLineCap(.round)
-                stroke()
-            }
+            strokeRoundCapped([(from: Point(x: r.minX + rad, y: r.midY), to: Point(x: r.maxX - rad, y: r.midY))],
+                              color: color, width: r.height)
             return
         }
         setColor(color)
