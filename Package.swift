@@ -49,6 +49,17 @@ let package = Package(
             ]
         ),
 
+        // The numbers Cairo prints into a PDF: the executable defines glibc's __snprintf_chk and
+        // exports it, formats the simple "%f"/"%d"-like specifications Cairo uses itself exactly
+        // as glibc would (byte-identical, only faster) and hands every other call to glibc.
+        .target(
+            name: "CFastNumberFormat",
+            linkerSettings: [
+                .linkedLibrary("dl"),
+                .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=__snprintf_chk"]),
+            ]
+        ),
+
         // MARK: - Foundation: money, time, the ledger model
         .target(name: "EZCore"),
         .target(
@@ -78,7 +89,7 @@ let package = Package(
             name: "EZBatch",
             dependencies: [
                 "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
-                "CZlibDefaultLevel",
+                "CZlibDefaultLevel", "CFastNumberFormat",
             ]
         ),
         .executableTarget(
@@ -117,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "EZBatchTests",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", "CCairo",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", "CCairo", "CFastNumberFormat",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]

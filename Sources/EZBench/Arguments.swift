@@ -22,6 +22,10 @@ struct Arguments {
         return v
     }
 
+    func string(_ name: String, default value: String) -> String {
+        values[name] ?? value
+    }
+
     func int(_ name: String, default value: Int) throws -> Int {
         guard let s = values[name] else { return value }
         guard let v = Int(s) else { throw BenchError.badArgument("--\(name) \(s)") }

@@ -15,7 +15,8 @@ enum EZBenchUsage {
            EZBench digest    --db PATH [--rounds R]
     Every mode also takes --zlib-level N: the level Cairo's PDF streams and libxlsxwriter's zip
     use (StreamCompression; 1 as in ezreport, 6 is zlib's own). The png modes default to 6, so
-    Cairo's PNG writer is compared as shipped.
+    Cairo's PNG writer is compared as shipped. --number-format glibc leaves every number Cairo
+    prints to glibc (FastNumberFormat off); the default, fast, is ezreport's.
     """
 }
 
@@ -26,6 +27,11 @@ do {
     let zlibLevel = try args.int("zlib-level", default: zlibDefault)
     guard (1...9).contains(zlibLevel) else { throw BenchError.badArgument("--zlib-level \(zlibLevel)") }
     StreamCompression.defaultLevel = zlibLevel
+    switch args.string("number-format", default: "fast") {
+    case "fast": FastNumberFormat.isEnabled = true
+    case "glibc": FastNumberFormat.isEnabled = false
+    case let other: throw BenchError.badArgument("--number-format \(other)")
+    }
     switch args.mode {
     case "analytics":
         let (period, asOf) = try args.periodAndAsOf()
