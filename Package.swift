@@ -35,16 +35,21 @@ let package = Package(
             providers: [.apt(["libxlsxwriter-dev"])]
         ),
 
-        // zlib's default level for the libraries that have no setting of their own (Cairo's PDF
-        // streams, libxlsxwriter's zip): the executable defines deflateInit_/deflateInit2_ and
-        // exports them so the dynamic linker binds those libraries' calls there.
+        // How Cairo's PDF streams and libxlsxwriter's zip get compressed, neither having a setting:
+        // the executable defines zlib's deflateInit_/deflateInit2_/deflate/deflateEnd and exports
+        // them, so the dynamic linker binds those libraries' calls there: zlib level 1 for their
+        // default, and libdeflate, whole-stream, for the streams they open.
         .target(
-            name: "CZlibDefaultLevel",
+            name: "CStreamCompression",
             linkerSettings: [
                 .linkedLibrary("z"),
+                .linkedLibrary("deflate"),
+                .linkedLibrary("dl"),
                 .unsafeFlags([
                     "-Xlinker", "--export-dynamic-symbol=deflateInit_",
                     "-Xlinker", "--export-dynamic-symbol=deflateInit2_",
+                    "-Xlinker", "--export-dynamic-symbol=deflate",
+                    "-Xlinker", "--export-dynamic-symbol=deflateEnd",
                 ]),
             ]
         ),
@@ -89,7 +94,7 @@ let package = Package(
             name: "EZBatch",
             dependencies: [
                 "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
-                "CZlibDefaultLevel", "CFastNumberFormat",
+                "CStreamCompression", "CFastNumberFormat",
             ]
         ),
         .executableTarget(
@@ -122,13 +127,13 @@ let package = Package(
         .testTarget(name: "EZAnalyticsTests", dependencies: ["EZCore", "EZAnalytics", "EZLedger", "EZTestSupport"]),
         .testTarget(
             name: "EZRenderingTests",
-            dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport", "CZlibDefaultLevel"]
+            dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport", "CStreamCompression"]
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["EZTestSupport"]),
         .testTarget(
             name: "EZBatchTests",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", "CCairo", "CFastNumberFormat",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", "CCairo", "CFastNumberFormat", "CStreamCompression",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]

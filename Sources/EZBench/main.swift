@@ -16,7 +16,9 @@ enum EZBenchUsage {
     Every mode also takes --zlib-level N: the level Cairo's PDF streams and libxlsxwriter's zip
     use (StreamCompression; 1 as in ezreport, 6 is zlib's own). The png modes default to 6, so
     Cairo's PNG writer is compared as shipped. --number-format glibc leaves every number Cairo
-    prints to glibc (FastNumberFormat off); the default, fast, is ezreport's.
+    prints to glibc (FastNumberFormat off); the default, fast, is ezreport's. --deflate zlib
+    compresses Cairo's and libxlsxwriter's streams with zlib, as they would on their own; the
+    default, libdeflate, is ezreport's (StreamCompression.engine).
     """
 }
 
@@ -27,6 +29,10 @@ do {
     let zlibLevel = try args.int("zlib-level", default: zlibDefault)
     guard (1...9).contains(zlibLevel) else { throw BenchError.badArgument("--zlib-level \(zlibLevel)") }
     StreamCompression.defaultLevel = zlibLevel
+    guard let engine = StreamCompression.Engine(rawValue: args.string("deflate", default: "libdeflate")) else {
+        throw BenchError.badArgument("--deflate \(args.string("deflate", default: ""))")
+    }
+    StreamCompression.engine = engine
     switch args.string("number-format", default: "fast") {
     case "fast": FastNumberFormat.isEnabled = true
     case "glibc": FastNumberFormat.isEnabled = false

@@ -1,5 +1,5 @@
 import CCairo
-import CZlibDefaultLevel
+import CStreamCompression
 import EZCore
 import Foundation
 import XCTest
