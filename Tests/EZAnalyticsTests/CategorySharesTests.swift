@@ -1,5 +1,6 @@
 import XCTest
 import EZCore
+import EZTestSupport
 @testable import EZAnalytics
 
 final class CategorySharesTests: XCTestCase {

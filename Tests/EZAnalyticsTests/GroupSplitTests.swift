@@ -1,5 +1,6 @@
 import XCTest
 import EZCore
+import EZTestSupport
 @testable import EZAnalytics
 
 final class GroupSplitTests: XCTestCase {
@@ -114,18 +115,5 @@ final class GroupSplitTests: XCTestCase {
             XCTAssertEqual(g.members.reduce(0) { $0 + $1.outstanding }, 0, "round \(round)")
             XCTAssertEqual(g.members.reduce(0) { $0 + $1.paid }, g.members.reduce(0) { $0 + $1.share }, "round \(round)")
         }
-    }
-}
-
-/// A tiny deterministic generator for property tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
