@@ -39,8 +39,8 @@ final class FastNumberFormatTests: XCTestCase {
     /// glibc rounds the exact binary value: ties to even, negative zero and tiny negatives keep "-".
     func testFixedPointMatchesGlibcOnEdgeValues() {
         let edges: [Double] = [0, -0.0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, 1e-7, -1e-9, 5e-7, 4.9999999e-7,
-                               9.9999995, 999_999.9999995, 0.1, 0.05, 1e15, 9.2e18, 5e-324,
-                               2.2250738585072014e-308, 0.0000015, 0.0000025, 841.889764, 595.275591]
+                               9.9999995, 999_999.9999995, 0.1, 0.05, 1e15, 9.2e18, .leastNonzeroMagnitude,
+                               .leastNormalMagnitude, 0.0000015, 0.0000025, 841.889764, 595.275591]
         for d in edges {
             assertSameAsGlibc("%f", [d])
             for precision in 0...18 {
