@@ -44,15 +44,17 @@ static int effective_level(int level) {
 
 /* MARK: - Who is calling */
 
-/// Whether the code at `address` belongs to Cairo or minizip. A few call sites exist, so the
-/// answers are remembered by address (racing writers store the same answer).
+/// Whether the code at `address` belongs to Cairo or minizip. There are few call sites, so the
+/// answers are remembered as (address << 1 | answer), exact for any user-space address (below
+/// 2^47). Racing writers store the same answer; a missed entry only means another dladdr.
 static int caller_uses_whole_streams(const void *address) {
     enum { slots = 8 };
-    static _Atomic(uintptr_t) known[slots];  /* address | 1 when Cairo's or minizip's */
-    uintptr_t a = (uintptr_t)address & ~(uintptr_t)1;
+    static _Atomic(uintptr_t) known[slots];  /* 0: empty */
+    uintptr_t a = (uintptr_t)address;
     for (int i = 0; i < slots; i++) {
         uintptr_t k = atomic_load_explicit(&known[i], memory_order_relaxed);
-        if ((k & ~(uintptr_t)1) == a) return (int)(k & 1);
+        if (k == 0) break;
+        if (k >> 1 == a) return (int)(k & 1);
     }
     Dl_info info;
     int answer = 0;
@@ -61,10 +63,13 @@ static int caller_uses_whole_streams(const void *address) {
         base = base ? base + 1 : info.dli_fname;
         answer = strncmp(base, "libcairo.so", 11) == 0 || strncmp(base, "libminizip.so", 13) == 0;
     }
-    for (int i = 0; i < slots; i++) {
-        uintptr_t expected = 0;
-        if (atomic_compare_exchange_strong_explicit(&known[i], &expected, a | (uintptr_t)answer,
-                                                    memory_order_relaxed, memory_order_relaxed)) break;
+    if (a < ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))) {
+        for (int i = 0; i < slots; i++) {
+            uintptr_t expected = 0;
+            if (atomic_compare_exchange_strong_explicit(&known[i], &expected, (a << 1) | (uintptr_t)answer,
+                                                        memory_order_relaxed, memory_order_relaxed)
+                || expected >> 1 == a) break;
+        }
     }
     return answer;
 }

@@ -50,6 +50,7 @@ static _Thread_local compressors_t *thread_compressors;
 
 static void free_compressors(void *value) {
     compressors_t *c = value;
+    thread_compressors = NULL;  /* runs on the exiting thread: nothing may reach the freed set */
     for (int i = 0; i < 10; i++) {
         if (c->by_level[i] != NULL) libdeflate_free_compressor(c->by_level[i]);
     }
