@@ -21,16 +21,49 @@ final class PangoBinding {
     }
 
     /// Everything that decides how a text is laid out.
+    ///
+    /// Its fields are hashed once, when it is made: a lookup hashes the key up to three times
+    /// (the newer generation, the older one, moving the layout to the newer), and hashing the
+    /// text and font names was ~1 % of the batch.
     struct LayoutKey: Hashable {
-        var text: String
-        var font: String
+        let text: String
+        let font: String
         /// In Pango units; -1 for no limit.
-        var width: Int32
+        let width: Int32
         /// `pango_layout_set_height`: -lines, or -1 for no limit.
-        var height: Int32
-        var ellipsize: UInt32
-        var wrap: UInt32
-        var alignment: UInt32
+        let height: Int32
+        let ellipsize: UInt32
+        let wrap: UInt32
+        let alignment: UInt32
+        private let fieldsHash: Int
+
+        init(text: String, font: String, width: Int32, height: Int32, ellipsize: UInt32, wrap: UInt32, alignment: UInt32) {
+            self.text = text
+            self.font = font
+            self.width = width
+            self.height = height
+            self.ellipsize = ellipsize
+            self.wrap = wrap
+            self.alignment = alignment
+            var hasher = Hasher()
+            hasher.combine(text)
+            hasher.combine(font)
+            hasher.combine(width)
+            hasher.combine(height)
+            hasher.combine(ellipsize)
+            hasher.combine(wrap)
+            hasher.combine(alignment)
+            fieldsHash = hasher.finalize()
+        }
+
+        static func == (a: LayoutKey, b: LayoutKey) -> Bool {
+            a.fieldsHash == b.fieldsHash && a.width == b.width && a.height == b.height && a.ellipsize == b.ellipsize
+                && a.wrap == b.wrap && a.alignment == b.alignment && a.text == b.text && a.font == b.font
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(fieldsHash)
+        }
     }
 
     /// The most layouts each generation holds. About 1 KB each; EZBench render over 300 users: PDF
@@ -84,7 +117,7 @@ final class PangoBinding {
         }
         if newer.count >= PangoBinding.generationLimit {
             older = newer
-            newer = [:]
+            newer = Dictionary(minimumCapacity: PangoBinding.generationLimit)
         }
         newer[key] = found
         return found
