@@ -9,7 +9,6 @@ packages=(
   pkg-config libsqlite3-dev libssl-dev            # ledger access, SHA-256
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libxlsxwriter-dev                               # workbooks
-  libdeflate-dev                                  # Cairo's and libxlsxwriter's streams (StreamCompression)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
   sqlite3                                         # benchmarks compare against the sqlite3 shell

@@ -4,15 +4,15 @@ import GRDB
 // MARK: - Finding users
 
 /// A user's id and whether they are live: enough to plan a batch without loading anyone.
-public struct UserRef: Hashable, Sendable {
-    public var id: Int64
-    public var username: String
-    public var deleted: Bool
+package struct UserRef: Hashable, Sendable {
+    package var id: Int64
+    package var username: String
+    package var deleted: Bool
 }
 
 extension Ledger {
     /// Every user, by id (deleted ones flagged), for planning a batch run.
-    public func userRefs() throws(LedgerError) -> [UserRef] {
+    package func userRefs() throws(LedgerError) -> [UserRef] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id").map {
                 UserRef(id: $0[0], username: $0[1] ?? "", deleted: $0[2])
@@ -21,7 +21,7 @@ extension Ledger {
     }
 
     /// Finds a live user by numeric id or by username.
-    public func findUser(_ idOrName: String) throws(LedgerError) -> Int64 {
+    package func findUser(_ idOrName: String) throws(LedgerError) -> Int64 {
         let found: Int64? = try read { db in
             if let id = Int64(idOrName),
                let hit = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE id = ? AND deleted_at IS NULL", arguments: [id]) {
@@ -40,7 +40,7 @@ extension Ledger {
     ///
     /// - Throws: ``LedgerError/unknownUser(path:user:)`` when the user does not exist or was
     ///   deleted; ``UserQuarantined`` (wrapped as `.readFailed`) when the user's own row breaks the contract.
-    public func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
+    package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
         try loadUser(id: id, through: through, fastReads: true)
     }
 
@@ -56,7 +56,7 @@ extension Ledger {
 
     /// The bare user rows of every user, including deleted ones (for the admin report's counts).
     /// Users whose row breaks the contract are returned as quarantined rows instead.
-    public func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
+    package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
         let rates = self.rates
         return try read { db in
             var validator = RowValidator(rates: rates)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Progress and log lines on standard error: a progress bar on a terminal, a plain (or JSON)
 /// line every few seconds otherwise, nothing but errors and the summary with `quiet`.
-public final class RunLog: @unchecked Sendable {
+package final class RunLog: @unchecked Sendable {
     /// How log lines are written.
-    public enum Format: String, Sendable { case text, json }
+    package enum Format: String, Sendable { case text, json }
 
     private let format: Format
     private let quiet: Bool
@@ -15,7 +15,7 @@ public final class RunLog: @unchecked Sendable {
     private let interval: TimeInterval
 
     /// A log writing `format` lines; `interval` is the seconds between lines off a terminal.
-    public init(format: Format = .text, quiet: Bool = false, interval: TimeInterval = 5) {
+    package init(format: Format = .text, quiet: Bool = false, interval: TimeInterval = 5) {
         self.format = format
         self.quiet = quiet
         self.isTerminal = isatty(2) == 1 && format == .text
@@ -23,10 +23,10 @@ public final class RunLog: @unchecked Sendable {
     }
 
     /// Seconds since the log was made.
-    public var elapsed: TimeInterval { Date().timeIntervalSince(start) }
+    package var elapsed: TimeInterval { Date().timeIntervalSince(start) }
 
     /// Reports `done` of `total` users finished.
-    public func progress(done: Int, total: Int, skipped: Int, failed: Int) {
+    package func progress(done: Int, total: Int, skipped: Int, failed: Int) {
         guard !quiet else { return }
         lock.lock(); defer { lock.unlock() }
         let now = Date()
@@ -49,14 +49,14 @@ public final class RunLog: @unchecked Sendable {
     }
 
     /// A one-off event (a failed user, a note).
-    public func event(_ message: String, _ fields: [String: String] = [:]) {
+    package func event(_ message: String, _ fields: [String: String] = [:]) {
         guard !quiet else { return }
         lock.lock(); defer { lock.unlock() }
         line(message, fields)
     }
 
     /// The run's closing line, printed even when quiet.
-    public func summary(_ fields: KeyValuePairs<String, String>) {
+    package func summary(_ fields: KeyValuePairs<String, String>) {
         lock.lock(); defer { lock.unlock() }
         switch format {
         case .json:

@@ -1,9 +1,11 @@
 #if canImport(Glibc)
+import EZCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import EZAnalytics
+import EZCairo
 
 // MARK: - Pie and doughnut
 

@@ -1,3 +1,4 @@
+import EZCairo
 // MARK: - Lines and vertical bars over categories
 
 extension ChartRenderer {
