@@ -6,7 +6,6 @@ import Foundation
 enum EZBenchUsage {
     static let text = """
     usage: EZBench analytics --db PATH [--period 2026-10] [--as-of 2026-11-01] [--limit N]
-           EZBench reads-verify --db PATH [--period …] [--as-of …] [--limit N]
            EZBench stages    --db PATH [--period …] [--as-of …] [--user ID | --limit N] [--rounds R] [--scratch DIR (kept)]
            EZBench render    --db PATH [--period …] [--as-of …] [--limit N] [--rounds R] [--dump DIR]
            EZBench png       --db PATH [--user ID] [--rounds R] [--dump DIR]
@@ -24,12 +23,6 @@ do {
         let (period, asOf) = try args.periodAndAsOf()
         let r = try AnalyticsBench.run(db: db, period: period, asOf: asOf, limit: try args.int("limit", default: Int.max))
         print(AnalyticsBench.report(r))
-    case "reads-verify":
-        let (period, asOf) = try args.periodAndAsOf()
-        let (users, difference) = try AnalyticsBench.verifyReads(db: db, through: max(period.end, asOf),
-                                                                 limit: try args.int("limit", default: Int.max))
-        print(difference.map { "reads differ: \($0)" } ?? "reads identical for \(users) users (in-place decoding vs joins + full rules)")
-        if difference != nil { exit(1) }
     case "stages":
         let (period, asOf) = try args.periodAndAsOf()
         let user = try args.int("user", default: 0)

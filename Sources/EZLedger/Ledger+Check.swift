@@ -78,7 +78,7 @@ extension Ledger {
                 WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
                 """)
             for o in orphans {
-                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: "user_id \(o[1] as Int64? ?? 0) does not exist"))
+                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: TransactionDecoder.missingUser(o[1] as Int64? ?? 0)))
             }
             return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
         }
