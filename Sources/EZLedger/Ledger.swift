@@ -14,7 +14,7 @@ import GRDB
 /// let ledger = try Ledger(path: "samples/ledger.sqlite")
 /// let alice = try ledger.loadUser(id: 1, through: CivilDate(year: 2026, month: 10, day: 31))
 /// ```
-package final class Ledger: @unchecked Sendable {
+package final class Ledger: Sendable {
     /// The path as given.
     package let path: String
     /// Exchange rates, loaded once at open (quarantined rate rows excluded).

@@ -2,12 +2,13 @@ import EZBatch
 import EZSample
 import Foundation
 import GRDB
+import Synchronization
 import XCTest
 
 /// One generated sample ledger shared by every test in this target (generated once per test
 /// process), with a unique marker planted in one user's own transaction descriptions, and one
 /// clean, uninterrupted all-format run of it that other tests compare against.
-package final class SampleFixture: @unchecked Sendable {
+package final class SampleFixture: Sendable {
     /// Everything lives under this folder, removed when the test process exits.
     package static let root: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-batchtests-\(getpid())").path
@@ -18,15 +19,14 @@ package final class SampleFixture: @unchecked Sendable {
 
     /// The fixture, built on first use.
     package static func shared() throws -> SampleFixture {
-        try lock.withLock {
+        try made.withLock { made in
             if let made { return made }
             let f = try SampleFixture()
             made = f
             return f
         }
     }
-    private nonisolated(unsafe) static var made: SampleFixture?
-    private static let lock = NSLock()
+    private static let made = Mutex<SampleFixture?>(nil)
 
     /// The ledger file (never written to after set-up).
     package let ledger: String
@@ -69,7 +69,7 @@ package final class SampleFixture: @unchecked Sendable {
 
     /// `monthly` with every format and two jobs into `<root>/clean`, run once.
     package func cleanRun() throws -> (outcome: CLI.Outcome, folder: String) {
-        try Self.lock.withLock {
+        try clean.withLock { clean in
             if let clean { return clean }
             let out = Self.root + "/clean"
             let outcome = try CLI.run(["monthly", "--db", ledger, "--period", period, "--as-of", asOf,
@@ -78,7 +78,7 @@ package final class SampleFixture: @unchecked Sendable {
             return clean!
         }
     }
-    private var clean: (outcome: CLI.Outcome, folder: String)?
+    private let clean = Mutex<(outcome: CLI.Outcome, folder: String)?>(nil)
 
     /// The arguments of a monthly run of this ledger into `out`, plus `extra`.
     package func monthly(out: String, _ extra: [String] = []) -> [String] {
