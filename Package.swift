@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["EZBatch", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ezreport", "EZBatch", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Golden"]
         ),
     ]
