@@ -59,12 +59,17 @@ let package = Package(
         // MARK: - Drawing, encoding and locale formats, shared by the renderers
         .target(name: "EZPNG", dependencies: ["CZlib"]),
         .target(name: "EZCairo", dependencies: ["CCairo", "EZPNG"]),
-        .target(name: "EZLocale", dependencies: ["EZCore"]),
+        .target(
+            name: "EZLocale",
+            dependencies: ["EZCore"],
+            // The translations: one gettext PO file per language, read at run time (see Catalog).
+            resources: [.copy("Resources/po")]
+        ),
 
         // MARK: - Renderers
         .target(name: "EZCharts", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale"]),
         .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts"]),
-        .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "CXLSXWriter"]),
+        .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "EZLocale", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
 
         // MARK: - The batch engine and the command line

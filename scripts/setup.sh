@@ -2,7 +2,7 @@
 # Installs the system packages ezreport needs, skipping what is already present.
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl).
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl, gettext's msgfmt).
 set -euo pipefail
 
 packages=(
@@ -15,7 +15,7 @@ packages=(
   time                                            # benchmarks: peak RSS with /usr/bin/time
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip)
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip gettext)   # gettext: msgfmt --check of the PO catalogs
 fi
 
 missing=()

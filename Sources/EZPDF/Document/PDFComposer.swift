@@ -1,4 +1,5 @@
 import EZCairo
+import EZLocale
 
 /// Lays a report out top to bottom on pages of one size: a cursor, page breaks, footers and bookmarks.
 ///
@@ -18,6 +19,8 @@ final class PDFComposer {
     let totalPages: Int?
     /// The text on the left of every footer.
     var footerTitle: String
+    /// The report's language (the footer's 'Page n of N', tables' '(continued)').
+    let tr: Translator
 
     /// The 1-based number of the page being composed.
     private(set) var page = 1
@@ -28,9 +31,10 @@ final class PDFComposer {
     /// Text sizes, shared with the other pass.
     let metrics: PDFTextMetrics
 
-    init(geometry: PageGeometry, isMeasuring: Bool, totalPages: Int?, footerTitle: String,
+    init(geometry: PageGeometry, isMeasuring: Bool, totalPages: Int?, footerTitle: String, tr: Translator,
          metrics: PDFTextMetrics = PDFTextMetrics()) throws(CairoError) {
         self.geometry = geometry
+        self.tr = tr
         self.metrics = metrics
         self.isMeasuring = isMeasuring
         self.totalPages = totalPages
@@ -86,7 +90,7 @@ final class PDFComposer {
         let baseline = geometry.height - geometry.footerOffset
         context.strokeLine(from: Point(x: left, y: baseline - 8), to: Point(x: left + width, y: baseline - 8),
                            color: PDFTheme.rule, width: 0.5)
-        let pageText = "Page \(page) of \(totalPages ?? page)"
+        let pageText = tr("Page {page} of {pages}", ["page": String(page), "pages": String(totalPages ?? page)])
         let pageWidth = measure(pageText, font: PDFTheme.smallFont).width
         text(pageText, font: PDFTheme.smallFont, at: Point(x: left + width - pageWidth, y: baseline - 4),
              color: PDFTheme.muted)

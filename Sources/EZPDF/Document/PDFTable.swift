@@ -55,7 +55,7 @@ extension PDFComposer {
     static let continuationHeight: Double = 20
 
     /// Draws `table` at the cursor, running over as many pages as it needs with its header repeated;
-    /// `continuation` captions the later pages ("Transactions (continued)").
+    /// `continuation` names the table on later pages, captioned "Transactions (continued)".
     func draw(_ table: PDFTable, continuation: String) throws(CairoError) {
         let heights = Array(repeating: PDFTable.rowHeight, count: table.rows.count)
         let footerHeight = table.footer == nil ? 0 : PDFTable.rowHeight + 2
@@ -74,7 +74,7 @@ extension PDFComposer {
         for (n, slice) in slices.enumerated() {
             if slice.pageOffset > 0 && (n > 0 || !atPageTop) {
                 try newPage()
-                text(continuation, font: PDFTheme.subsectionFont, at: Point(x: left, y: y), color: PDFTheme.muted)
+                text(tr("{title} (continued)", ["title": continuation]), font: PDFTheme.subsectionFont, at: Point(x: left, y: y), color: PDFTheme.muted)
                 y += PDFComposer.continuationHeight
             }
             drawHeader(table, widths: widths)

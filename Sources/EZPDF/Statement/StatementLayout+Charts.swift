@@ -8,8 +8,8 @@ extension StatementLayout {
     /// Charts with nothing to show are left out; when all are, one line says so.
     func drawCharts(_ c: PDFComposer) throws {
         let charts = StatementCharts.charts(for: figures).map(\.chart).filter { !$0.isEmpty }
-        try c.section("Charts", keepWith: charts.first.map { c.chartHeight(for: $0) } ?? 20)
-        guard !charts.isEmpty else { return try c.note("No data to chart for this period.") }
+        try c.section(tr("Charts"), keepWith: charts.first.map { c.chartHeight(for: $0) } ?? 20)
+        guard !charts.isEmpty else { return try c.note(tr("No data to chart for this period.")) }
         try c.drawCharts(charts, format: format)
     }
 }

@@ -8,7 +8,7 @@ extension StatementLayout {
 
     /// The first page's top: the band (coloured by the monthly limit's status) and the KPI tiles.
     func drawCover(_ c: PDFComposer) throws {
-        try c.bookmark("Overview")
+        try c.bookmark(tr("Overview"))
         let k = figures.kpis
         let band = PDFTheme.band(for: k.limit)
         let onBand = Color.white
@@ -17,7 +17,7 @@ extension StatementLayout {
         let left = c.left
         let limitWidth: Double = k.limit == nil ? 0 : 180
         let textWidth = c.width - limitWidth - (limitWidth > 0 ? 20 : 0)
-        c.text("MONTHLY STATEMENT · \(periodLabel.uppercased())", font: PDFTheme.font(8, bold: true),
+        c.text(tr("MONTHLY STATEMENT · {period}", ["period": periodLabel.uppercased()]), font: PDFTheme.font(8, bold: true),
                at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
         // The book's name shrinks to fit one line before it is cut.
         var titleSize = 22.0
@@ -28,7 +28,7 @@ extension StatementLayout {
                at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
         c.text("\(figures.user.username)  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
                font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
-        c.text("As of \(format.date(figures.asOf))  ·  \(figures.currency.code)", font: PDFTheme.font(8),
+        c.text(tr("As of {date}  ·  {currency}", ["date": format.date(figures.asOf), "currency": figures.currency.code]), font: PDFTheme.font(8),
                at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))
 
         if let limit = k.limit {
@@ -42,17 +42,17 @@ extension StatementLayout {
     private func drawLimitBox(_ c: PDFComposer, _ limit: LimitStatus, rect: Rect) {
         c.fill(rect, Color.white.withAlpha(0.14), radius: 6)
         let x = rect.x + 12, w = rect.width - 24
-        c.text("MONTHLY LIMIT", font: PDFTheme.font(7, bold: true), at: Point(x: x, y: rect.y + 10), width: w,
+        c.text(tr("MONTHLY LIMIT"), font: PDFTheme.font(7, bold: true), at: Point(x: x, y: rect.y + 10), width: w,
                color: Color.white.withAlpha(0.82))
         c.text(money(limit.limit), font: PDFTheme.font(13, bold: true), at: Point(x: x, y: rect.y + 22), width: w,
                color: .white)
         let status: String
         switch limit.status {
-        case .ok: status = "Within limit"
-        case .warning: status = "Close to limit"
-        case .over: status = "Limit exceeded"
+        case .ok: status = tr("Within limit")
+        case .warning: status = tr("Close to limit")
+        case .over: status = tr("Limit exceeded")
         }
-        c.text("\(percent(limit.percent)) used", font: PDFTheme.font(8, bold: true),
+        c.text(tr("{percent} used", ["percent": percent(limit.percent)]), font: PDFTheme.font(8, bold: true),
                at: Point(x: x, y: rect.y + 44), width: w * 0.5, color: .white)
         c.text(status.uppercased(), font: PDFTheme.font(7, bold: true), at: Point(x: x + w * 0.4, y: rect.y + 45),
                width: w * 0.6, align: .right, color: .white)
@@ -66,7 +66,7 @@ extension StatementLayout {
     /// Five tiles: income, expenses, net, savings rate, and the change against the previous period.
     private func drawKPITiles(_ c: PDFComposer) throws {
         let k = figures.kpis
-        let previousName = figures.period.kind == .month ? "LAST MONTH" : "LAST PERIOD"
+        let versus = figures.period.kind == .month ? tr("VS LAST MONTH") : tr("VS LAST PERIOD")
         var changeValue = "–"
         var changeColor = PDFTheme.ink
         if let p = k.expensesChange.percent {
@@ -76,12 +76,14 @@ extension StatementLayout {
             changeValue = signedMoney(k.expensesChange.absolute)
         }
         let tiles: [(label: String, value: String, color: Color, detail: String)] = [
-            ("INCOME", money(k.income), PDFTheme.positive, "\(k.transactionCount) transactions"),
-            ("EXPENSES", money(k.expenses), PDFTheme.ink, "\(figures.categories.rows.count) categories"),
-            ("NET", signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, "after expenses"),
-            ("SAVINGS RATE", percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? "no income" : "of income"),
+            (tr("INCOME"), money(k.income), PDFTheme.positive,
+             tr.plural("{count} transaction", "{count} transactions", count: k.transactionCount)),
+            (tr("EXPENSES"), money(k.expenses), PDFTheme.ink,
+             tr.plural("{count} category", "{count} categories", count: figures.categories.rows.count)),
+            (tr("NET"), signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, tr("after expenses")),
+            (tr("SAVINGS RATE"), percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? tr("no income") : tr("of income")),
             // "EXPENSE CHANGE" did not fit a tile: the label says against what, the detail says what.
-            ("VS \(previousName)", changeValue, changeColor, "change in expenses"),
+            (versus, changeValue, changeColor, tr("change in expenses")),
         ]
         let gap = 8.0, height = 66.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)
@@ -108,14 +110,15 @@ extension StatementLayout {
     private func drawHighlights(_ c: PDFComposer) throws {
         var parts: [String] = []
         if let top = figures.categories.rows.first {
-            parts.append("Largest category: \(top.name) (\(percent(top.percent)) of expenses)")
+            parts.append(tr("Largest category: {name} ({percent} of expenses)", ["name": top.name, "percent": percent(top.percent)]))
         }
         let over = figures.budgets.filter { $0.status == .over }.count
         let warn = figures.budgets.filter { $0.status == .warning }.count
         if over + warn > 0 {
-            parts.append("\(over) budget\(over == 1 ? "" : "s") over, \(warn) close to the limit")
+            parts.append(tr.plural("{count} budget over, {warning} close to the limit", "{count} budgets over, {warning} close to the limit",
+                                   count: over, ["warning": format.integer(Int64(warn))]))
         }
-        if figures.kpis.transactionCount == 0 { parts.append("No transactions in this period") }
+        if figures.kpis.transactionCount == 0 { parts.append(tr("No transactions in this period")) }
         guard !parts.isEmpty else { return }
         try c.paragraph(parts.joined(separator: "  ·  "), color: PDFTheme.muted)
     }

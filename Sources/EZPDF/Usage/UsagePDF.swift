@@ -49,7 +49,8 @@ struct UsageLayout {
     func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
         let periodLabel = PDFPeriodLabel.label(usage.period, format: format)
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
-                                footerTitle: "EZWallet usage report · \(periodLabel) · aggregates only", metrics: metrics)
+                                footerTitle: "EZWallet usage report · \(periodLabel) · aggregates only",
+                                tr: Translator(locale: "en_GB"), metrics: metrics)
         if !measuring {
             try c.surface.setMetadata(PDFMetadata(
                 title: "EZWallet usage report — \(periodLabel)", author: "ezreport",
@@ -119,7 +120,7 @@ struct UsageLayout {
             .init(title: "Tx", weight: 9, align: .right), .init(title: "Volume", weight: 11, align: .right),
             .init(title: "Over", weight: 9, align: .right),
             .init(title: "p50", weight: 9, align: .right), .init(title: "p90", weight: 9, align: .right),
-        ], rows: rows), continuation: "Month by month (continued)")
+        ], rows: rows), continuation: "Month by month")
         c.y += 4
         try c.note("Volume: expense volume in \(usage.currency.code). Over: share of budget windows ending in the month "
             + "that went over. p50/p90: median and "
@@ -137,7 +138,7 @@ struct UsageLayout {
             let f = top > 0 ? Double(cat.volume.value ?? 0) / Double(top) : 0
             return [.text(cat.name), .text(count(cat.users)), .text(money(cat.volume)),
                     .bar(fraction: f, color: PDFTheme.accent, label: "")]
-        }), continuation: "Top categories (continued)")
+        }), continuation: "Top categories")
     }
 
     private func drawSizes(_ c: PDFComposer) throws {
@@ -151,7 +152,7 @@ struct UsageLayout {
             .init(title: "Families", weight: 20, align: .right), .init(title: "", weight: 40),
         ], rows: sizes.map { s in
             [.text("\(s)"), .text(groups[s].map(count) ?? "0"), .text(families[s].map(count) ?? "0"), .text("")]
-        }), continuation: "Groups and families (continued)")
+        }), continuation: "Groups and families")
     }
 
     /// Cohort retention as a table shaded like a heat map (darker is more retained).
