@@ -116,8 +116,8 @@ let package = Package(
         .testTarget(name: "EZCairoTests", dependencies: ["EZCairo", "EZCharts", "EZRenderingTestSupport", "CCairo"]),
         .testTarget(name: "EZLocaleTests", dependencies: ["EZCore", "EZLocale"]),
         .testTarget(name: "EZChartsTests", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZCharts", "EZRenderingTestSupport"]),
-        .testTarget(name: "EZPDFTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZRenderingTestSupport"]),
-        .testTarget(name: "EZXLSXTests", dependencies: ["EZCore", "EZAnalytics", "EZXLSX", "EZRenderingTestSupport"]),
+        .testTarget(name: "EZPDFTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZLocale", "EZRenderingTestSupport"]),
+        .testTarget(name: "EZXLSXTests", dependencies: ["EZCore", "EZAnalytics", "EZXLSX", "EZLocale", "EZRenderingTestSupport"]),
         .testTarget(name: "EZCSVTests", dependencies: ["EZCore", "EZAnalytics", "EZCSV", "EZRenderingTestSupport"]),
         .testTarget(
             name: "EZBatchTests",

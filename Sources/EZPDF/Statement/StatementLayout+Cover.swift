@@ -52,15 +52,19 @@ extension StatementLayout {
         case .warning: status = tr("Close to limit")
         case .over: status = tr("Limit exceeded")
         }
-        c.text(tr("{percent} used", ["percent": percent(limit.percent)]), font: PDFTheme.font(8, bold: true),
-               at: Point(x: x, y: rect.y + 44), width: w * 0.5, color: .white)
-        c.text(status.uppercased(), font: PDFTheme.font(7, bold: true), at: Point(x: x + w * 0.4, y: rect.y + 45),
-               width: w * 0.6, align: .right, color: .white)
+        // The status takes what the percentage leaves, shrinking rather than being cut ("LIMIT ÜBERSCHRITTEN").
+        let usedText = tr("{percent} used", ["percent": percent(limit.percent)])
+        c.text(usedText, font: PDFTheme.font(8, bold: true), at: Point(x: x, y: rect.y + 44), width: w * 0.6, color: .white)
+        let statusText = status.uppercased()
+        let statusWidth = w - min(c.measure(usedText, font: PDFTheme.font(8, bold: true)).width, w * 0.6) - 8
+        let statusSize = c.fittingSize(statusText, bold: true, size: 7, minimum: 5, width: statusWidth)
+        c.text(statusText, font: PDFTheme.font(statusSize, bold: true), at: Point(x: x + w - statusWidth, y: rect.y + 45 + (7 - statusSize) / 2),
+               width: statusWidth, align: .right, color: .white)
         // A progress track: full width is the limit; a tick marks 100 % when over.
         let track = Rect(x: x, y: rect.y + 63, width: w, height: 5)
         c.fill(track, Color.white.withAlpha(0.3), radius: 2.5)
-        let used = limit.percent.map { min(1, max(0, $0.fraction)) } ?? (limit.spent > 0 ? 1 : 0)
-        if used > 0 { c.fill(Rect(x: x, y: track.y, width: max(5, w * used), height: 5), .white, radius: 2.5) }
+        let usedFraction = limit.percent.map { min(1, max(0, $0.fraction)) } ?? (limit.spent > 0 ? 1 : 0)
+        if usedFraction > 0 { c.fill(Rect(x: x, y: track.y, width: max(5, w * usedFraction), height: 5), .white, radius: 2.5) }
     }
 
     /// Five tiles: income, expenses, net, savings rate, and the change against the previous period.
@@ -90,8 +94,8 @@ extension StatementLayout {
         for (i, t) in tiles.enumerated() {
             let x = c.left + Double(i) * (w + gap)
             c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
-            // Labels shrink a little rather than being cut ('SAVINGS RATE' in a narrow tile).
-            let labelSize = c.fittingSize(t.label, bold: true, size: 7.5, minimum: 6.5, width: w - 20)
+            // Labels shrink rather than being cut ('SAVINGS RATE', 'RISPETTO AL MESE SCORSO' in a narrow tile).
+            let labelSize = c.fittingSize(t.label, bold: true, size: 7.5, minimum: 5, width: w - 20)
             c.text(t.label, font: PDFTheme.font(labelSize, bold: true), at: Point(x: x + 10, y: c.y + 10 + (7.5 - labelSize) / 2),
                    width: w - 20, color: PDFTheme.muted)
             // The value shrinks to fit its tile rather than being cut.
@@ -99,9 +103,11 @@ extension StatementLayout {
             while size > 8 && c.measure(t.value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
             c.text(t.value, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 24 + (14 - size) / 2),
                    width: w - 20, color: t.color)
+            // Details shrink, then take a second line at a word boundary ('Veränderung der / Ausgaben').
             let detailSize = c.fittingSize(t.detail, bold: false, size: 7, minimum: 6, width: w - 20)
-            c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + 48 + (7 - detailSize) / 2),
-                   width: w - 20, color: PDFTheme.muted)
+            let twoLines = c.measure(t.detail, font: PDFTheme.font(detailSize)).width > w - 20
+            c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + (twoLines ? 44 : 48 + (7 - detailSize) / 2)),
+                   width: w - 20, maxLines: 2, color: PDFTheme.muted)
         }
         c.y += height + 12
     }

@@ -4,15 +4,15 @@ import EZCore
 extension StatementLayout {
     /// Every row of the period (as transactions.csv lists them), running over pages with its header repeated.
     func drawTransactions(_ c: PDFComposer) throws {
-        try c.section("Transactions", keepWith: PDFTable.headerHeight + 3 * PDFTable.rowHeight)
-        guard !figures.transactions.isEmpty else { return try c.note("No transactions in this period.") }
+        try c.section(tr("Transactions"), keepWith: PDFTable.headerHeight + 3 * PDFTable.rowHeight)
+        guard !figures.transactions.isEmpty else { return try c.note(tr("No transactions in this period.")) }
         var rows: [[PDFTable.Cell]] = []
         rows.reserveCapacity(figures.transactions.count)
         for r in figures.transactions {
             var description = r.description
             if !r.group.isEmpty {
-                let payer = r.paidBy.isEmpty ? "" : ", paid by \(r.paidBy)"
-                description += (description.isEmpty ? "" : " · ") + "\(r.group)\(payer)"
+                let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": r.group, "payer": r.paidBy])
+                description += (description.isEmpty ? "" : " · ") + group
             }
             let amount: PDFTable.Cell
             switch r.kind {
