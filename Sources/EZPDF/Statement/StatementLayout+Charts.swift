@@ -52,13 +52,14 @@ extension PDFComposer {
     func drawChart(_ chart: Chart, format: LocaleFormat, height: Double) throws {
         try ensureSpace(height)
         let rect = Rect(x: left, y: y, width: width, height: height)
-        try draw { ctx in
+        addFigureDescription(ChartDescription.text(chart, tr: tr))
+        try tagged(.figure) { try draw { ctx in
             ctx.setColor(PDFTheme.rule)
             ctx.setLineWidth(0.6)
             ctx.roundedRectangle(rect.inset(by: 0.3), radius: 6)
             ctx.stroke()
             try ChartRenderer.draw(chart, in: ctx, rect: rect.inset(by: 2), format: format)
-        }
+        } }
         y += height + PDFComposer.chartGap
     }
 }

@@ -17,22 +17,28 @@ extension StatementLayout {
         let left = c.left
         let limitWidth: Double = k.limit == nil ? 0 : 180
         let textWidth = c.width - limitWidth - (limitWidth > 0 ? 20 : 0)
-        c.text(tr("MONTHLY STATEMENT · {period}", ["period": periodLabel.uppercased()]), font: PDFTheme.font(8, bold: true),
-               at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
+        c.tagged(.paragraph) {
+            _ = c.text(tr("MONTHLY STATEMENT · {period}", ["period": periodLabel.uppercased()]), font: PDFTheme.font(8, bold: true),
+                       at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
+        }
         // The book's name shrinks to fit one line before it is cut.
         var titleSize = 22.0
         while titleSize > 14 && c.measure(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true)).width > textWidth {
             titleSize -= 1
         }
-        c.text(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true),
-               at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
-        c.text("\(figures.user.username)  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
-               font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
-        c.text(tr("As of {date}  ·  {currency}", ["date": format.date(figures.asOf), "currency": figures.currency.code]), font: PDFTheme.font(8),
-               at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))
+        c.tagged(.paragraph) {
+            _ = c.text(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true),
+                       at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
+        }
+        c.tagged(.paragraph) {
+            _ = c.text("\(figures.user.username)  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
+                       font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
+            _ = c.text(tr("As of {date}  ·  {currency}", ["date": format.date(figures.asOf), "currency": figures.currency.code]),
+                       font: PDFTheme.font(8), at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))
+        }
 
         if let limit = k.limit {
-            drawLimitBox(c, limit, rect: Rect(x: left + c.width - limitWidth, y: 30, width: limitWidth, height: 84))
+            c.tagged(.paragraph) { drawLimitBox(c, limit, rect: Rect(x: left + c.width - limitWidth, y: 30, width: limitWidth, height: 84)) }
         }
         c.y = Self.bandHeight + 20
         try drawKPITiles(c)
@@ -91,7 +97,7 @@ extension StatementLayout {
         ]
         let gap = 8.0, height = 66.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)
-        for (i, t) in tiles.enumerated() {
+        for (i, t) in tiles.enumerated() { c.tagged(.paragraph) {
             let x = c.left + Double(i) * (w + gap)
             c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
             // Labels shrink rather than being cut ('SAVINGS RATE', 'RISPETTO AL MESE SCORSO' in a narrow tile).
@@ -108,7 +114,7 @@ extension StatementLayout {
             let twoLines = c.measure(t.detail, font: PDFTheme.font(detailSize)).width > w - 20
             c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + (twoLines ? 44 : 48 + (7 - detailSize) / 2)),
                    width: w - 20, maxLines: 2, color: PDFTheme.muted)
-        }
+        } }
         c.y += height + 12
     }
 

@@ -35,16 +35,18 @@ extension StatementLayout {
             } else {
                 let how = g.settlement.method == .exact ? tr("fewest transfers") : tr("a short plan (greedy)")
                 try c.ensureSpace(18 + PDFTable.rowHeight * Double(min(3, g.settlement.transfers.count)))
-                c.text(tr("Settlement plan · {method}", ["method": how]), font: PDFTheme.font(8.5, bold: true),
-                       at: Point(x: c.left, y: c.y), width: c.width, color: PDFTheme.muted)
+                c.tagged(.h2) { _ = c.text(tr("Settlement plan · {method}", ["method": how]), font: PDFTheme.font(8.5, bold: true),
+                       at: Point(x: c.left, y: c.y), width: c.width, color: PDFTheme.muted) }
                 c.y += 16
                 for t in g.settlement.transfers {
                     try c.ensureSpace(PDFTable.rowHeight)
                     let mine = t.fromUserId == figures.user.id || t.toUserId == figures.user.id
-                    c.text("\(t.fromUsername)  →  \(t.toUsername)", font: mine ? PDFTheme.font(9, bold: true) : PDFTheme.bodyFont,
+                    c.tagged(.paragraph) {
+                    _ = c.text("\(t.fromUsername)  →  \(t.toUsername)", font: mine ? PDFTheme.font(9, bold: true) : PDFTheme.bodyFont,
                            at: Point(x: c.left + 10, y: c.y), width: c.width * 0.65)
-                    c.text(money(t.amount, g.currency), font: PDFTheme.font(9, bold: true),
+                    _ = c.text(money(t.amount, g.currency), font: PDFTheme.font(9, bold: true),
                            at: Point(x: c.left + c.width * 0.65, y: c.y), width: c.width * 0.35 - 5, align: .right)
+                    }
                     c.y += PDFTable.rowHeight
                 }
             }
