@@ -114,7 +114,8 @@ struct UsageLayout {
              .text(whole(m.spendP50)), .text(whole(m.spendP90))]
         }
         try c.draw(PDFTable(columns: [
-            .init(title: "Month", weight: 11), .init(title: "Users", weight: 9, align: .right),
+            // The month fits its widest label ("Nov 2026"); the figures share the rest.
+            .init(title: "Month", weight: 11, fit: true), .init(title: "Users", weight: 9, align: .right),
             .init(title: "New", weight: 7, align: .right), .init(title: "Left", weight: 7, align: .right),
             .init(title: "Active", weight: 9, align: .right), .init(title: "MAU", weight: 8, align: .right),
             .init(title: "Tx", weight: 9, align: .right), .init(title: "Volume", weight: 11, align: .right),
