@@ -176,7 +176,8 @@ package enum MonthlyRun {
                                                   period: settings.period, asOf: settings.asOf,
                                                   engineVersion: EngineVersion.current, quarantined: [])
                 admin = Manifest.AdminEntry(status: "ok", files: try AdminFiles.write(
-                    figures, provenance: provenance, formats: adminFormats, periodFolder: periodFolder, durable: settings.durable), error: nil)
+                    figures, provenance: provenance, formats: adminFormats, periodFolder: periodFolder, durable: settings.durable,
+                    locale: settings.adminLocale), error: nil)
             } catch {
                 admin = Manifest.AdminEntry(status: "failed", files: [], error: "\(error)")
                 log.event("admin report failed", ["reason": "\(error)"])
