@@ -1,3 +1,4 @@
+import Foundation
 import EZCore
 @testable import EZLocale
 import XCTest
@@ -45,5 +46,17 @@ final class TranslatorTests: XCTestCase {
         let es = Translator(locale: "es_ES")
         XCTAssertEqual(es("Share", context: "of a total"), "Porcentaje")
         XCTAssertEqual(es("Share", context: "of a group expense"), "Parte")
+    }
+}
+
+/// Month names are the locale data's (CLDR), not the catalogs'.
+final class MonthNameTests: XCTestCase {
+    func testMonthNamesComeFromTheLocaleData() {
+        for (locale, march) in [("en_US", "Mar"), ("it_IT", "mar"), ("de_DE", "Mär"), ("fr_FR", "mars"), ("es_ES", "mar"), ("ja_JP", "3月")] {
+            let f = DateFormatter()
+            f.locale = Locale(identifier: locale)
+            XCTAssertEqual(LocaleFormat(locale: locale).monthAbbreviation(3), f.shortStandaloneMonthSymbols[2], locale)
+            XCTAssertEqual(LocaleFormat(locale: locale).monthAbbreviation(3), march, locale)
+        }
     }
 }
