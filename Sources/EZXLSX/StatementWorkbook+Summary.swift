@@ -50,7 +50,14 @@ extension StatementWorkbook {
             try money(tr("Spent against the limit"), limit.spent)
             try percent(tr("Limit used"), limit.percent)
             try sheet.write(tr("Limit status"), row: row, column: 0, format: s.label)
-            try sheet.write(limit.status.rawValue, row: row, column: 1, format: s.status(limit.status.rawValue))
+            // The status in words (the Budgets sheet keeps ok/warning/over: its conditional formats test them).
+            let status: String
+            switch limit.status {
+            case .ok: status = tr("Within limit")
+            case .warning: status = tr("Close to limit")
+            case .over: status = tr("Limit exceeded")
+            }
+            try sheet.write(status, row: row, column: 1, format: s.status(limit.status.rawValue))
             row += 1
         }
 

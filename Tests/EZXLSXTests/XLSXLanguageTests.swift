@@ -40,6 +40,10 @@ final class XLSXLanguageTests: XCTestCase {
                     XCTAssertFalse(summary.cells.contains(english), "\(locale): English '\(english)' left in Summary")
                 }
             }
+            if figures.kpis.limit != nil {
+                XCTAssertTrue(summary.cells.contains { [tr("Within limit"), tr("Close to limit"), tr("Limit exceeded")].contains($0) },
+                              "\(locale): the limit's status in words")
+            }
             let categories = try texts(path, sheet: "Categories")
             XCTAssertTrue(categories.cells.contains(tr("Category")), "\(locale): Categories header")
             XCTAssertTrue(categories.cells.contains(tr("Total")), "\(locale): Categories total")
