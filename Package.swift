@@ -30,6 +30,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CXLSXWriter",
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
@@ -97,10 +102,15 @@ let package = Package(
                 "CStreamCompression", "CFastNumberFormat",
             ]
         ),
+        // MARK: - Delivery: statements e-mailed through libcurl (reads what monthly wrote)
+        .target(
+            name: "EZDelivery",
+            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZBatch", "CCurl"]
+        ),
         .executableTarget(
             name: "ezreport",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -137,6 +147,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "EZDeliveryTests",
+            dependencies: [
+                "EZCore", "EZLedger", "EZBatch", "EZDelivery", "EZTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Support"]
         ),
     ]
 )

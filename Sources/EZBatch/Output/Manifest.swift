@@ -47,6 +47,8 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// A hash of the inputs that fed the report (rows, period, as-of, formats, engine version):
         /// an unchanged fingerprint lets a re-run skip the user.
         public var fingerprint: String?
+        /// Headline figures for `ezreport deliver`'s e-mail (absent when failed).
+        public var summary: StatementSummary?
     }
 
     /// One written file.
