@@ -89,7 +89,8 @@ final class SMTPConnection {
         try check(ez_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(message.count)))
         transfer.reset(message: message)
         try perform()
-        return (responseCode(), transfer.lastReply)
+        let code = responseCode()
+        return (code, transfer.reply(for: code))
     }
 
     private func perform() throws(SMTPError) {
@@ -99,8 +100,9 @@ final class SMTPConnection {
             var message = String(cString: curl_easy_strerror(code))
             let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if !detail.isEmpty, detail != message { message += ": " + detail }
-            throw SMTPError(curlCode: Int(code.rawValue), curlMessage: message, smtpCode: responseCode(),
-                            smtpText: transfer.lastReply, dataHandedOver: transfer.handedOver)
+            let smtpCode = responseCode()
+            throw SMTPError(curlCode: Int(code.rawValue), curlMessage: message, smtpCode: smtpCode,
+                            smtpText: transfer.reply(for: smtpCode), dataHandedOver: transfer.handedOver)
         }
     }
 
@@ -124,34 +126,41 @@ private final class TransferState {
     private var message = Data()
     private var offset = 0
     private(set) var handedOver = false
-    private(set) var lastReply: String?
+    private var replies: [String] = []
 
     func reset(message: Data) {
         self.message = message
         offset = 0
         handedOver = false
-        lastReply = nil
+        replies = []
     }
 
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         let n = min(capacity, message.count - offset)
-        if n == 0 {
-            handedOver = true
-            return 0
+        if n > 0 {
+            message.withUnsafeBytes { bytes in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + offset, byteCount: n)
+            }
+            offset += n
         }
-        message.withUnsafeBytes { bytes in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + offset, byteCount: n)
-        }
-        offset += n
+        // libcurl stops reading at the announced size, so "handed over" is "every byte given".
+        if offset == message.count { handedOver = true }
         return n
     }
 
-    /// Keeps the last line the server sent (printable ASCII only, at most 200 characters).
+    /// Keeps the server's reply lines of this transfer (printable ASCII, at most 200 characters each).
     func serverSaid(_ data: UnsafeMutablePointer<CChar>, _ size: Int) {
         let bytes = UnsafeRawBufferPointer(start: data, count: size)
-        let lines = bytes.split(separator: 0x0A).map { line in
-            String(decoding: line.filter { (0x20...0x7E).contains($0) }, as: UTF8.self)
-        }.filter { !$0.isEmpty }
-        if let last = lines.last { lastReply = String(last.prefix(200)) }
+        for line in bytes.split(separator: 0x0A) {
+            let text = String(decoding: line.filter { (0x20...0x7E).contains($0) }, as: UTF8.self)
+            if !text.isEmpty { replies.append(String(text.prefix(200))) }
+        }
+        if replies.count > 64 { replies.removeFirst(replies.count - 64) }
+    }
+
+    /// The last reply line with `code` (libcurl's `CURLINFO_RESPONSE_CODE`), or the last line:
+    /// after a refusal libcurl says `QUIT`, and the `221` must not hide the `550` that mattered.
+    func reply(for code: Int) -> String? {
+        replies.last { $0.hasPrefix(String(code)) } ?? replies.last
     }
 }
