@@ -9,14 +9,16 @@ enum HeaderEncoding {
 
     /// A header value: `text` as is when it is plain printable ASCII without specials that
     /// matter, else as `=?UTF-8?B?…?=` words separated by folding whitespace.
-    static func unstructured(_ text: String) -> String {
+    static func unstructured(_ raw: String) -> String {
+        let text = withoutControls(raw)
         if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) && !text.contains("=?") { return text }
         return encodedWords(text).joined(separator: "\r\n ")
     }
 
     /// A display name for `Name <addr>`: an atom-only phrase as is, anything else as encoded-words
     /// (which a phrase may hold, RFC 2047 §5 (3)).
-    static func displayName(_ name: String) -> String {
+    static func displayName(_ raw: String) -> String {
+        let name = withoutControls(raw)
         let safe = name.utf8.allSatisfy { MailAddress.isAtext($0) || $0 == 0x20 } && !name.isEmpty
             && !name.hasPrefix(" ") && !name.hasSuffix(" ") && !name.contains("  ")
         return safe ? name : encodedWords(name).joined(separator: "\r\n ")
@@ -26,6 +28,12 @@ enum HeaderEncoding {
     static func mailbox(name: String?, address: MailAddress) -> String {
         guard let name, !name.isEmpty else { return address.text }
         return displayName(name) + " <" + address.text + ">"
+    }
+
+    /// `text` with control characters (CR, LF, TAB, NUL…) as spaces: even decoded, a header value
+    /// holds no line break (mail readers refuse or mishandle them).
+    static func withoutControls(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     /// `text` as base64 encoded-words of at most 75 characters, never splitting a character.
