@@ -113,7 +113,7 @@ def main():
 
         def authenticator(server, session, envelope, mechanism, auth_data):
             ok = auth_data.login.decode() == user and auth_data.password.decode() == password
-            return AuthResult(success=ok)
+            return AuthResult(success=ok, handled=False)   # handled=False: aiosmtpd replies 535
 
         kwargs["authenticator"] = authenticator
         kwargs["auth_required"] = True
