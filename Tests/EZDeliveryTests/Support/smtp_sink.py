@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real SMTP server (aiosmtpd) for ezreport's delivery tests, on 127.0.0.1 and a free port.
 
-Usage: smtp_sink.py --out DIR [--rules FILE] [--starttls CERT KEY] [--smtps CERT KEY] [--auth USER:PASSWORD]
+Usage: smtp_sink.py --out DIR [--rules FILE] [--starttls CERT KEY] [--smtps CERT KEY] [--auth USER:PASSWORD] [--discard]
 
 Prints "PORT <n>" on stdout once listening. Every message that reaches the end of DATA is saved
 as DIR/<seq>.eml and indexed in DIR/index.jsonl ({"seq", "file", "mail_from", "rcpt_tos",
@@ -28,6 +28,7 @@ class Sink:
         self.rules_path = rules_path
         self.seq = 0
         self.tempfailed = set()
+        self.discard = False
 
     def rules(self):
         if not self.rules_path or not os.path.exists(self.rules_path):
@@ -43,6 +44,9 @@ class Sink:
 
     def save(self, envelope, outcome):
         self.seq += 1
+        if self.discard:
+            self.log("index.jsonl", {"seq": self.seq, "bytes": len(envelope.original_content), "outcome": outcome})
+            return
         name = "%05d.eml" % self.seq
         tmp = os.path.join(self.out, "." + name + ".tmp")
         with open(tmp, "wb") as f:
@@ -94,9 +98,11 @@ def main():
     p.add_argument("--starttls", nargs=2, metavar=("CERT", "KEY"))
     p.add_argument("--smtps", nargs=2, metavar=("CERT", "KEY"))
     p.add_argument("--auth")
+    p.add_argument("--discard", action="store_true", help="count messages without saving them (benchmarks)")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     sink = Sink(a.out, a.rules)
+    sink.discard = a.discard
     LoggingSMTP.sink = sink
 
     def context(pair):
