@@ -1,5 +1,5 @@
 /// Why `ezreport deliver` could not run at all (exit 1). Each prints as one line.
-public enum DeliveryError: Error, Equatable, CustomStringConvertible {
+package enum DeliveryError: Error, Equatable, CustomStringConvertible {
     /// No `manifest.json` for the period: run `ezreport monthly` first.
     case noManifest(path: String)
     case badManifest(path: String, reason: String)
@@ -10,7 +10,7 @@ public enum DeliveryError: Error, Equatable, CustomStringConvertible {
     /// The ledger could not be read.
     case ledger(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noManifest(let p): return "no manifest at '\(p)': run 'ezreport monthly' for this period first"
         case .badManifest(let p, let r): return "cannot read manifest '\(p)': \(r)"

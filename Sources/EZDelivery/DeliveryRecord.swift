@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Every field the issue names is always present, `null` where it does not apply, so that
 /// `jq` filters need no `// empty` guards.
-public struct DeliveryRecord: Codable, Equatable, Sendable {
+package struct DeliveryRecord: Codable, Equatable, Sendable {
     /// Where a user's delivery stands.
-    public enum Status: String, Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
         /// Written (and fsynced) before the message's data is handed to the server.
         case sending
         /// The server accepted the message (2xx after the data).
@@ -21,19 +21,19 @@ public struct DeliveryRecord: Codable, Equatable, Sendable {
         case skipped
     }
 
-    public var userId: Int64
-    public var address: String?
-    public var messageId: String?
-    public var statementSha256: String?
-    public var status: Status
-    public var reason: String?
-    public var smtpCode: Int?
-    public var smtpText: String?
-    public var attempt: Int?
+    package var userId: Int64
+    package var address: String?
+    package var messageId: String?
+    package var statementSha256: String?
+    package var status: Status
+    package var reason: String?
+    package var smtpCode: Int?
+    package var smtpText: String?
+    package var attempt: Int?
     /// When the step was recorded (UTC, ISO-8601): for the operator reading the journal.
-    public var at: String?
+    package var at: String?
 
-    public init(userId: Int64, address: String?, messageId: String?, statementSha256: String?, status: Status,
+    package init(userId: Int64, address: String?, messageId: String?, statementSha256: String?, status: Status,
                 reason: String? = nil, smtpCode: Int? = nil, smtpText: String? = nil, attempt: Int? = nil, at: String? = nil) {
         self.userId = userId; self.address = address; self.messageId = messageId; self.statementSha256 = statementSha256
         self.status = status; self.reason = reason; self.smtpCode = smtpCode; self.smtpText = smtpText
@@ -45,7 +45,7 @@ public struct DeliveryRecord: Codable, Equatable, Sendable {
         case smtpCode = "smtp_code", smtpText = "smtp_text", attempt, at
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(userId, forKey: .userId)
         try c.encode(address, forKey: .address)

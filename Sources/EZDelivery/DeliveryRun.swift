@@ -5,10 +5,10 @@ import Foundation
 
 /// `ezreport deliver`: e-mails each user the statement the monthly run recorded, exactly once,
 /// and records every step (docs/delivery.md).
-public enum DeliveryRun {
+package enum DeliveryRun {
     /// Runs a delivery. Throws ``DeliveryError`` when it cannot run at all (nothing was sent then);
     /// per-user problems are recorded and counted in the result instead.
-    public static func run(_ options: DeliveryOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeliveryError) -> DeliveryResult {
+    package static func run(_ options: DeliveryOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeliveryError) -> DeliveryResult {
         let started = Date()
         let manifest = try loadManifest(options)
         let contacts: [Int64: DeliveryContact]

@@ -7,24 +7,24 @@
 /// MailAddress("a@b.example")?.domain    // "b.example"
 /// MailAddress("a@b.example\r\nBcc: x")  // nil
 /// ```
-public struct MailAddress: Hashable, Sendable, CustomStringConvertible {
+package struct MailAddress: Hashable, Sendable, CustomStringConvertible {
     /// The address as given (validated).
-    public let text: String
+    package let text: String
     /// The part after `@`.
-    public let domain: String
+    package let domain: String
 
     /// RFC 5321 limits: 64 octets of local part, 255 of domain, 254 for the whole path.
     static let maxLocalPart = 64, maxDomain = 255, maxAddress = 254
 
     /// The address, or nil when `text` is not a plain `dot-atom@domain` addr-spec.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard Self.problem(text) == nil, let at = text.lastIndex(of: "@") else { return nil }
         self.text = text
         domain = String(text[text.index(after: at)...])
     }
 
     /// Why `text` is not a usable address (nil when it is), as a short reason for the journal.
-    public static func problem(_ text: String) -> String? {
+    package static func problem(_ text: String) -> String? {
         if text.isEmpty { return "no address" }
         let bytes = Array(text.utf8)
         if bytes.contains(where: { $0 == 0x0D || $0 == 0x0A }) { return "the address contains a line break" }
@@ -46,7 +46,7 @@ public struct MailAddress: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// `atext` of RFC 5322 §3.2.3: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
     static func isAtext(_ b: UInt8) -> Bool {

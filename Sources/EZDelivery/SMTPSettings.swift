@@ -1,25 +1,25 @@
 /// Where and how to reach the SMTP server.
-public struct SMTPSettings: Sendable {
+package struct SMTPSettings: Sendable {
     /// `smtp://host:port` (STARTTLS) or `smtps://host:port` (TLS from the first byte).
-    public var url: String
+    package var url: String
     /// Allow a plain-text session when an `smtp://` server offers no STARTTLS (libcurl's
     /// `CURLUSESSL_TRY` instead of `CURLUSESSL_ALL`). Certificates are verified whenever TLS is used.
-    public var insecure: Bool
+    package var insecure: Bool
     /// Credentials for `AUTH`, when the server needs them. Never logged.
-    public var user: String?
-    public var password: String?
+    package var user: String?
+    package var password: String?
     /// A PEM file of trusted CA certificates (a private CA), instead of the system's.
-    public var caFile: String?
+    package var caFile: String?
     /// Seconds to wait for a connection, and for a whole message.
-    public var connectTimeout: Int = 10
-    public var messageTimeout: Int = 120
+    package var connectTimeout: Int = 10
+    package var messageTimeout: Int = 120
 
-    public init(url: String, insecure: Bool, user: String?, password: String?, caFile: String?) {
+    package init(url: String, insecure: Bool, user: String?, password: String?, caFile: String?) {
         self.url = url; self.insecure = insecure; self.user = user; self.password = password; self.caFile = caFile
     }
 
     /// Why `url` is not an SMTP URL this command accepts (nil when it is).
-    public static func problem(url: String) -> String? {
+    package static func problem(url: String) -> String? {
         let lower = url.lowercased()
         guard lower.hasPrefix("smtp://") || lower.hasPrefix("smtps://") else {
             return "--smtp must be smtp://host:port or smtps://host:port (got '\(url)')"

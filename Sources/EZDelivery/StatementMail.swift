@@ -1,6 +1,6 @@
 import EZAnalytics
 import EZBatch
-import EZCharts
+import EZLocale
 import EZCore
 import Foundation
 

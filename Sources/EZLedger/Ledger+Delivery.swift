@@ -5,9 +5,9 @@ import GRDB
 
 /// What `ezreport deliver` needs to know about a user: where to write, in which language and
 /// formats, and whether they want statements by e-mail at all.
-public struct DeliveryContact: Hashable, Sendable {
+package struct DeliveryContact: Hashable, Sendable {
     /// Whether the user wants their statement by e-mail (`users.statement_email`).
-    public enum StatementEmail: Hashable, Sendable {
+    package enum StatementEmail: Hashable, Sendable {
         /// 1, NULL, or an older ledger without the column.
         case wanted
         /// 0: the user opted out.
@@ -16,20 +16,20 @@ public struct DeliveryContact: Hashable, Sendable {
         case invalid(String)
     }
 
-    public var id: Int64
-    public var username: String
+    package var id: Int64
+    package var username: String
     /// `users.email` as stored: untrusted text, validated by the caller before it becomes a header.
-    public var email: String
+    package var email: String
     /// POSIX locale such as `it_IT`, for number and date formats.
-    public var locale: String
-    public var deleted: Bool
-    public var statementEmail: StatementEmail
+    package var locale: String
+    package var deleted: Bool
+    package var statementEmail: StatementEmail
 }
 
 extension Ledger {
     /// Every user's delivery contact, by id, deleted ones flagged. Works with ledgers that
     /// predate the optional `users.statement_email` column (everyone wants their statement then).
-    public func deliveryContacts() throws(LedgerError) -> [DeliveryContact] {
+    package func deliveryContacts() throws(LedgerError) -> [DeliveryContact] {
         try read { db in
             let optIn = try Self.hasStatementEmailColumn(db)
                 ? "statement_email, typeof(statement_email)" : "NULL, 'null'"

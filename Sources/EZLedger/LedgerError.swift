@@ -2,7 +2,7 @@
 ///
 /// Row-level problems are not errors: such rows are quarantined (see ``QuarantinedRow``) and the
 /// report goes on without them.
-public enum LedgerError: Error, Equatable, CustomStringConvertible {
+package enum LedgerError: Error, Equatable, CustomStringConvertible {
     /// The file does not exist or cannot be read.
     case cannotOpen(path: String, reason: String)
     /// The file is not a SQLite database (or is truncated or corrupt).
@@ -16,7 +16,7 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
     /// The requested user does not exist (or was deleted).
     case unknownUser(path: String, user: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let p, let r): return "cannot open ledger '\(p)': \(r)"
         case .notADatabase(let p, let r): return "'\(p)' is not a usable SQLite ledger: \(r)"

@@ -31,7 +31,10 @@ final class Workbook {
         if let folder = Workbook.partsFolder {
             made = folder.withCString { f in
                 path.withCString { p in
-                    var options = lxw_workbook_options(constant_memory: 0, tmpdir: UnsafeMutablePointer(mutating: f), use_zip64: 0)
+                    // Zero-initialised, then the fields we set: newer libxlsxwriter versions add
+                    // fields (output_buffer, …), which stay zero, so this compiles with any of them.
+                    var options = lxw_workbook_options()
+                    options.tmpdir = UnsafeMutablePointer(mutating: f)
                     return workbook_new_opt(p, &options)
                 }
             }

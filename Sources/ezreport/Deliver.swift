@@ -30,17 +30,14 @@ extension EZReport {
 
         @OptionGroup var ledger: LedgerOptions
 
-        @Option(name: .long, help: ArgumentHelp("The period whose statements to send: \(Period.acceptedForms).", valueName: "period"))
-        var period: String
-
-        @Option(name: .customLong("as-of"), help: ArgumentHelp("The date relative periods are resolved against (default: today, UTC).", valueName: "date"))
-        var asOf: String?
+        @OptionGroup var period: PeriodOptions
 
         @Option(name: .long, help: ArgumentHelp("The folder monthly wrote to.", valueName: "dir"))
         var out: String = "Reports"
 
-        @Option(name: .long, help: ArgumentHelp("smtp://host:port (STARTTLS required) or smtps://host:port.", valueName: "url"))
-        var smtp: String?
+        @Option(name: .long, help: ArgumentHelp("smtp://host:port (STARTTLS required) or smtps://host:port.", valueName: "url"),
+                transform: SMTPURLArgument.init(parsing:))
+        var smtp: SMTPURLArgument?
 
         @Flag(name: .customLong("smtp-insecure"), help: "Allow a plain-text session when the server offers no STARTTLS.")
         var smtpInsecure = false
@@ -51,11 +48,12 @@ extension EZReport {
         @Option(name: .customLong("smtp-ca-file"), help: ArgumentHelp("Trust the CA certificates in this PEM file (a private CA).", valueName: "path"))
         var smtpCAFile: String?
 
-        @Option(name: .long, help: ArgumentHelp("The sender's address (the Message-ID uses its domain).", valueName: "address"))
-        var from: String
+        @Option(name: .long, help: ArgumentHelp("The sender's address (the Message-ID uses its domain).", valueName: "address"),
+                transform: SenderAddress.init(parsing:))
+        var from: SenderAddress
 
-        @Option(name: .long, help: ArgumentHelp("Attachments: pdf or pdf,xlsx.", valueName: "list"))
-        var attach: String = "pdf"
+        @Option(name: .long, help: ArgumentHelp("Attachments: pdf or pdf,xlsx.", valueName: "list"), transform: AttachmentList.init(parsing:))
+        var attach: AttachmentList = .pdf
 
         @Flag(name: .customLong("skip-empty"), help: "Send nothing to users without a transaction of their own in the period.")
         var skipEmpty = false
@@ -63,8 +61,8 @@ extension EZReport {
         @Option(name: .long, help: ArgumentHelp("At most N messages per second (0: no cap).", valueName: "n"))
         var rate: Double = 10
 
-        @Option(name: .long, help: ArgumentHelp("Only these user ids (comma-separated).", valueName: "ids"))
-        var users: String?
+        @Option(name: .long, help: ArgumentHelp("Only these user ids (comma-separated).", valueName: "ids"), transform: UserIdList.init(parsing:))
+        var users: UserIdList?
 
         @Option(name: .customLong("dry-run"), help: ArgumentHelp("Write each message to DIR/<id>-<username>.eml instead of sending; record nothing.", valueName: "dir"))
         var dryRun: String?
@@ -76,24 +74,8 @@ extension EZReport {
         var retryUncertain = false
 
         func validate() throws {
-            _ = try PeriodOptions.resolvePeriod(period, asOf: asOf)
-            guard MailAddress(from) != nil else {
-                throw ValidationError("--from '\(from)' is not a valid address: \(MailAddress.problem(from) ?? "invalid")")
-            }
-            guard attach == "pdf" || attach == "pdf,xlsx" else { throw ValidationError("--attach must be pdf or pdf,xlsx") }
             guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 (no cap) or a positive number") }
-            if dryRun == nil {
-                guard let smtp else { throw ValidationError("--smtp is required (or --dry-run DIR)") }
-                if let problem = SMTPSettings.problem(url: smtp) { throw ValidationError(problem) }
-            }
-            _ = try parsedUsers()
-        }
-
-        func parsedUsers() throws -> [Int64]? {
-            guard let users else { return nil }
-            let ids = users.split(separator: ",").map { Int64($0.trimmingCharacters(in: .whitespaces)) }
-            guard !ids.isEmpty, ids.allSatisfy({ $0 != nil }) else { throw ValidationError("--users takes comma-separated numeric ids, e.g. 12,40") }
-            return ids.compactMap { $0 }
+            guard dryRun != nil || smtp != nil else { throw ValidationError("--smtp is required (or --dry-run DIR)") }
         }
 
         func smtpSettings() throws -> SMTPSettings? {
@@ -106,17 +88,16 @@ extension EZReport {
                 }
                 password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
             }
-            return SMTPSettings(url: smtp, insecure: smtpInsecure, user: env["EZREPORT_SMTP_USER"], password: password, caFile: smtpCAFile)
+            return SMTPSettings(url: smtp.url, insecure: smtpInsecure, user: env["EZREPORT_SMTP_USER"], password: password, caFile: smtpCAFile)
         }
 
         func run() throws {
-            var options = DeliveryOptions(ledgerPath: ledger.db, outFolder: out,
-                                          period: try PeriodOptions.resolvePeriod(period, asOf: asOf),
-                                          smtp: try smtpSettings(), from: MailAddress(from)!)
-            options.attachXLSX = attach == "pdf,xlsx"
+            var options = DeliveryOptions(ledgerPath: ledger.db, outFolder: out, period: period.resolvedPeriod,
+                                          smtp: try smtpSettings(), from: from.address)
+            options.attachXLSX = attach == .pdfAndXLSX
             options.skipEmpty = skipEmpty
             options.rate = rate
-            options.userIds = try parsedUsers()
+            options.userIds = users?.ids
             options.dryRunFolder = dryRun
             options.retryFailed = retryFailed
             options.retryUncertain = retryUncertain
@@ -126,7 +107,7 @@ extension EZReport {
             if let dryRun { printError("dry run: \(result.written) messages written to \(dryRun)") }
             var stderr = StandardError()
             print(result.summaryLine, to: &stderr)
-            if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+            if result.exitCode != 0 { throw ExitStatus(rawValue: result.exitCode) ?? .someFailed }
         }
     }
 }

@@ -4,14 +4,14 @@
 /// `_`; everything else — slashes, backslashes, spaces, control and format characters — becomes
 /// `_`. A name made only of dots becomes underscores, and names are capped at 64 characters.
 /// The user id in front keeps folder names unique even when two usernames sanitise alike.
-public enum SafeName {
+package enum SafeName {
     /// `<id>-<safe-username>`, the user's folder under `users/`.
-    public static func userFolder(id: Int64, username: String) -> String {
+    package static func userFolder(id: Int64, username: String) -> String {
         "\(id)-\(sanitise(username))"
     }
 
     /// The username made safe for one path component.
-    public static func sanitise(_ name: String) -> String {
+    package static func sanitise(_ name: String) -> String {
         var out = ""
         for ch in name.prefix(64) {
             if ch.isLetter || ch.isNumber || ch == "." || ch == "-" || ch == "_" {

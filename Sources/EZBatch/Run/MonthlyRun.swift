@@ -12,21 +12,21 @@ import Synchronization
 /// users whose inputs and files are unchanged; a run killed half-way resumes from its journal.
 /// Memory does not grow with the number of users: entries wait on disk (``EntryLog``) and the
 /// manifest is streamed from them.
-public enum MonthlyRun {
+package enum MonthlyRun {
     /// What to run.
-    public struct Options: Sendable {
-        public var settings: ReportSettings
+    package struct Options: Sendable {
+        package var settings: ReportSettings
         /// The output root; the run writes `<out>/<period>/…`.
-        public var outFolder: String
+        package var outFolder: String
         /// Only these users (nil: everyone).
-        public var userIds: [Int64]?
+        package var userIds: [Int64]?
         /// Worker count (≥ 1).
-        public var jobs: Int
+        package var jobs: Int
         /// `(k, n)`: this process handles the users whose id ≡ k (mod n).
-        public var shard: (index: Int, count: Int)?
+        package var shard: (index: Int, count: Int)?
         /// Redo every user even when unchanged.
-        public var force: Bool
-        public init(settings: ReportSettings, outFolder: String, userIds: [Int64]? = nil, jobs: Int = 1,
+        package var force: Bool
+        package init(settings: ReportSettings, outFolder: String, userIds: [Int64]? = nil, jobs: Int = 1,
                     shard: (index: Int, count: Int)? = nil, force: Bool = false) {
             self.settings = settings; self.outFolder = outFolder; self.userIds = userIds; self.jobs = jobs
             self.shard = shard; self.force = force
@@ -34,20 +34,20 @@ public enum MonthlyRun {
     }
 
     /// What a run did.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Where the manifest was written.
-        public var manifestPath: String
+        package var manifestPath: String
         /// The run's totals (as in the manifest).
-        public var totals: Manifest.Totals
-        public var periodFolder: String
-        public var skipped: Int
-        public var seconds: Double
+        package var totals: Manifest.Totals
+        package var periodFolder: String
+        package var skipped: Int
+        package var seconds: Double
         /// 0 all done; 2 some users failed; 3 done with quarantined rows.
-        public var exitCode: Int32
+        package var exitCode: Int32
     }
 
     /// Runs the batch. Throws only when it cannot run at all (bad ledger, unwritable output).
-    public static func run(_ options: Options, log: RunLog) throws -> Result {
+    package static func run(_ options: Options, log: RunLog) throws -> Result {
         let settings = options.settings
         let ledger = try Ledger(path: settings.ledgerPath)
         let periodFolder = options.outFolder + "/" + settings.period.name
