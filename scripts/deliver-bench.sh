@@ -14,6 +14,22 @@ mkdir -p "$data"
 ledger="$data/ledger-$users.sqlite"
 [[ -f "$ledger" ]] || "$bin" sample --out "$ledger" --users "$users" --months 3 --end 2026-10 --seed 1 >/dev/null
 "$bin" monthly --db "$ledger" --period 2026-10 --as-of 2026-11-01 --out "$data/Reports" --formats pdf --quiet 2>/dev/null || true
+# Every statement.pdf replaced by exactly 60 KB (61,440 bytes; random, so base64 does not shrink it)
+# and the manifest's sizes and hashes updated: the issue's target is stated for 60 KB attachments,
+# while the sample's PDFs average ~46 KB. Only this benchmark's copy under bench-data/ is touched.
+python3 - "$data/Reports/2026-10" <<'PY'
+import hashlib, json, os, sys
+folder = sys.argv[1]
+path = os.path.join(folder, "manifest.json")
+manifest = json.load(open(path))
+for user in manifest["users"]:
+    for f in user["files"]:
+        if f["path"].endswith("statement.pdf"):
+            data = hashlib.shake_256(f["path"].encode()).digest(61440)
+            open(os.path.join(folder, f["path"]), "wb").write(data)
+            f["bytes"], f["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+json.dump(manifest, open(path, "w"), indent=2, sort_keys=True)
+PY
 pdf_avg=$(python3 -c "import json,sys;m=json.load(open(sys.argv[1]));s=[f['bytes'] for u in m['users'] for f in u['files'] if f['path'].endswith('statement.pdf')];print(sum(s)//len(s))" "$data/Reports/2026-10/manifest.json")
 
 sink_out="$data/sink"
