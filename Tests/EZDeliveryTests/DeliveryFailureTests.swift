@@ -36,6 +36,19 @@ final class DeliveryFailureTests: XCTestCase {
         XCTAssertEqual(failed["attempt"] as? Int, 1, "a 5xx is not retried")
         XCTAssertTrue((failed["smtp_text"] as? String)?.contains("mailbox unavailable") ?? false, "\(failed)")
         XCTAssertTrue(run.stderr.contains("failed 1, uncertain 0"), run.stderr)
+        let keys: Set = ["user_id", "address", "message_id", "statement_sha256", "status", "reason", "smtp_code", "smtp_text", "attempt", "at"]
+        for line in try fixture.journal() { XCTAssertEqual(Set(line.keys), keys, "every key on every line, null where it does not apply") }
+        let skipped = try XCTUnwrap(fixture.journal().first { $0["status"] as? String == "skipped" })
+        XCTAssertTrue(skipped["smtp_code"] is NSNull && skipped["attempt"] is NSNull, "\(skipped)")
+    }
+
+    func testRateCapsMessagesPerSecond() throws {
+        let started = Date()
+        let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "4", "--users", "1,2,3,4,5"])
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try sink.accepted().count, 5)
+        XCTAssertGreaterThanOrEqual(seconds, 1.0, "5 messages at 4 per second are spaced 0.25 s apart")
     }
 
     func testRetryFailedSendsOnlyTheFailures() throws {
