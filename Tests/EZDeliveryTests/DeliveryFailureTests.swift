@@ -79,6 +79,17 @@ final class DeliveryFailureTests: XCTestCase {
         XCTAssertEqual(try fixture.state()[2], "sent")
     }
 
+    func testAConnectionDroppedBeforeTheDataIsRetriedAndSentOnce() throws {
+        try sink.setRules(["drop_at_rcpt_once": ["user2@example.com"]])
+        let run = try fixture.deliver(smtpArgs + ["--users", "1,2,3"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try sink.accepted().filter { $0.rcptTos == ["user2@example.com"] }.count, 1)
+        let lines = try fixture.journal().filter { ($0["user_id"] as? Int) == 2 }
+        XCTAssertEqual(lines.map { $0["status"] as? String }, ["sending", "failed", "sending", "sent"])
+        XCTAssertTrue((lines[1]["reason"] as? String)?.contains("retrying in 1.0 s") ?? false, "\(lines[1])")
+        XCTAssertGreaterThanOrEqual(sink.connections(), 2, "a new connection after the drop")
+    }
+
     func testAConnectionDroppedAfterDataIsUncertainAndNotResent() throws {
         try sink.setRules(["drop_after_data": ["user2@example.com"]])
         let run = try fixture.deliver(smtpArgs)

@@ -10,6 +10,7 @@ DIR/events.jsonl. The rules file (JSON, re-read for every command so a test can 
   "reject_rcpt":  {"addr": 550}       reply to RCPT TO with that code
   "tempfail_data_once": ["addr"]      451 after the first DATA for addr, accept later ones
   "drop_after_data": ["addr"]         read the message, then close the connection without a reply
+  "drop_at_rcpt_once": ["addr"]       close the connection at the first RCPT TO for addr (before any data)
   "data_delay": seconds               wait before replying to DATA (to kill the client mid-run)
 """
 import argparse
@@ -56,6 +57,10 @@ class Sink:
                                  "rcpt_tos": envelope.rcpt_tos, "outcome": outcome})
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.rules().get("drop_at_rcpt_once", []) and ("drop", address) not in self.tempfailed:
+            self.tempfailed.add(("drop", address))
+            server.transport.abort()
+            return "250 OK"
         code = self.rules().get("reject_rcpt", {}).get(address)
         if code:
             return "%d 5.1.1 <%s>: mailbox unavailable" % (code, address)
