@@ -9,6 +9,8 @@ package struct DeliveryOptions: Sendable {
     /// nil only for a dry run.
     package var smtp: SMTPSettings?
     package var from: MailAddress
+    /// The sender's display name (`--from "EZWallet <statements@example.com>"`), if given.
+    package var fromName: String?
     /// Also attach statement.xlsx (`--attach pdf,xlsx`).
     package var attachXLSX = false
     /// Record users without a transaction of their own as `skipped` (reason `empty`).

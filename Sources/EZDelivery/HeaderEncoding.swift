@@ -15,13 +15,18 @@ enum HeaderEncoding {
         return encodedWords(text).joined(separator: "\r\n ")
     }
 
-    /// A display name for `Name <addr>`: an atom-only phrase as is, anything else as encoded-words
-    /// (which a phrase may hold, RFC 2047 §5 (3)).
+    /// A display name for `Name <addr>`: an atom-only phrase as is; other printable ASCII (dots,
+    /// commas, quotes…) as a quoted-string with `"` and `\\` escaped (RFC 5322 §3.2.4), so that
+    /// `mia.huber10` reads as itself; anything else as encoded-words (RFC 2047 §5 (3)).
     static func displayName(_ raw: String) -> String {
         let name = withoutControls(raw)
         let safe = name.utf8.allSatisfy { MailAddress.isAtext($0) || $0 == 0x20 } && !name.isEmpty
             && !name.hasPrefix(" ") && !name.hasSuffix(" ") && !name.contains("  ")
-        return safe ? name : encodedWords(name).joined(separator: "\r\n ")
+        if safe { return name }
+        if !name.isEmpty, name.utf8.count <= 900, name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        return encodedWords(name).joined(separator: "\r\n ")
     }
 
     /// `Name <addr>`, or the bare address when there is no name.

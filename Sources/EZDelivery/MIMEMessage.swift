@@ -16,6 +16,8 @@ struct MIMEMessage {
     }
 
     var from: MailAddress
+    /// The sender's display name, encoded as needed.
+    var fromName: String?
     var to: MailAddress
     /// The recipient's display name (their username), encoded as needed.
     var toName: String?
@@ -32,7 +34,7 @@ struct MIMEMessage {
         let mixed = "=_ezreport_mixed_" + boundaryToken
         let alternative = "=_ezreport_alt_" + boundaryToken
         var out = ""
-        out += header("From", from.text)
+        out += header("From", HeaderEncoding.mailbox(name: fromName, address: from))
         out += header("To", HeaderEncoding.mailbox(name: toName, address: to))
         out += header("Subject", HeaderEncoding.unstructured(subject))
         out += header("Date", Self.rfc5322Date(date))

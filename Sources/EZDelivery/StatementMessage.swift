@@ -26,7 +26,7 @@ enum StatementMessage {
             attachments.append(.init(fileName: "statement-\(options.period.name).\(suffix)", contentType: type, bytes: bytes))
         }
         let mail = StatementMail(username: job.contact.username, locale: job.contact.locale, period: options.period, entry: job.entry)
-        return MIMEMessage(from: options.from, to: job.address, toName: job.contact.username, subject: mail.subject,
+        return MIMEMessage(from: options.from, fromName: options.fromName, to: job.address, toName: job.contact.username, subject: mail.subject,
                            date: date, messageID: job.messageID, plainText: mail.plainText, html: mail.html,
                            attachments: attachments).rendered()
     }

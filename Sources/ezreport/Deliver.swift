@@ -21,7 +21,7 @@ extension EZReport {
 
                 Examples:
                   ezreport deliver --db ledger.sqlite --period 2026-10 \\
-                      --smtp smtp://mail.example.com:587 --from statements@example.com
+                      --smtp smtp://mail.example.com:587 --from "EZWallet <statements@example.com>"
                   ezreport deliver --db ledger.sqlite --period 2026-10 \\
                       --from statements@example.com --dry-run /tmp/eml
                   ezreport deliver ... --retry-failed
@@ -48,7 +48,7 @@ extension EZReport {
         @Option(name: .customLong("smtp-ca-file"), help: ArgumentHelp("Trust the CA certificates in this PEM file (a private CA).", valueName: "path"))
         var smtpCAFile: String?
 
-        @Option(name: .long, help: ArgumentHelp("The sender's address (the Message-ID uses its domain).", valueName: "address"),
+        @Option(name: .long, help: ArgumentHelp("The sender: an address, or \"Display Name <address>\" (the Message-ID uses its domain).", valueName: "address"),
                 transform: SenderAddress.init(parsing:))
         var from: SenderAddress
 
@@ -94,6 +94,7 @@ extension EZReport {
         func run() throws {
             var options = DeliveryOptions(ledgerPath: ledger.db, outFolder: out, period: period.resolvedPeriod,
                                           smtp: try smtpSettings(), from: from.address)
+            options.fromName = from.name
             options.attachXLSX = attach == .pdfAndXLSX
             options.skipEmpty = skipEmpty
             options.rate = rate

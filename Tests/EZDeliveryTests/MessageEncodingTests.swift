@@ -40,8 +40,12 @@ final class MessageEncodingTests: XCTestCase {
         XCTAssertTrue(HeaderEncoding.unstructured("Résumé").hasPrefix("=?UTF-8?B?"))
         XCTAssertTrue(HeaderEncoding.unstructured("looks =?like?= a word").hasPrefix("=?UTF-8?B?"))
         XCTAssertEqual(HeaderEncoding.displayName("alice"), "alice")
-        XCTAssertTrue(HeaderEncoding.displayName("a, b").hasPrefix("=?UTF-8?B?"), "a comma would split the To list")
-        XCTAssertTrue(HeaderEncoding.displayName("a <b@c.d>").hasPrefix("=?UTF-8?B?"))
+        XCTAssertEqual(HeaderEncoding.displayName("a, b"), "\"a, b\"", "quoted: a bare comma would split the To list")
+        XCTAssertEqual(HeaderEncoding.displayName("a <b@c.d>"), "\"a <b@c.d>\"", "quoted: no second address")
+        XCTAssertEqual(HeaderEncoding.displayName("mia.huber10"), "\"mia.huber10\"", "a dotted username reads as itself")
+        XCTAssertEqual(HeaderEncoding.displayName("say \"hi\" \\o/"), "\"say \\\"hi\\\" \\\\o/\"", "quotes and backslashes escaped")
+        XCTAssertTrue(HeaderEncoding.displayName("Zoë").hasPrefix("=?UTF-8?B?"), "non-ASCII is encoded")
+        XCTAssertFalse(HeaderEncoding.displayName("x\r\nBcc: y").contains("\r\nBcc"), "no line break survives")
         XCTAssertFalse(HeaderEncoding.unstructured("x\r\nBcc: y").contains("\r\nBcc"))
     }
 

@@ -1,15 +1,29 @@
 import ArgumentParser
 import EZDelivery
 
-/// `--from`: a plain `local@domain` address, checked when parsed.
+/// `--from`: `local@domain` or `Display Name <local@domain>`, checked when parsed.
 struct SenderAddress: ExpressibleByArgument, Sendable {
     let address: MailAddress
+    /// The display name, when given as `Name <address>`.
+    let name: String?
 
     init(parsing text: String) throws {
-        guard let address = MailAddress(text) else {
-            throw ValidationError("--from '\(text)' is not a valid address: \(MailAddress.problem(text) ?? "invalid")")
+        var spec = text.trimmingCharacters(in: .whitespaces)
+        var name: String?
+        if spec.hasSuffix(">"), let open = spec.lastIndex(of: "<") {
+            let phrase = spec[..<open].trimmingCharacters(in: .whitespaces)
+            name = phrase.count >= 2 && phrase.hasPrefix("\"") && phrase.hasSuffix("\"") ? String(phrase.dropFirst().dropLast()) : phrase
+            if name?.isEmpty == true { name = nil }
+            spec = String(spec[spec.index(after: open)..<spec.index(before: spec.endIndex)])
+        }
+        guard let address = MailAddress(spec) else {
+            throw ValidationError("--from '\(text)' is not a valid address: \(MailAddress.problem(spec) ?? "invalid")")
+        }
+        if let name, name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw ValidationError("--from '\(text)': the display name holds a control character")
         }
         self.address = address
+        self.name = name
     }
 
     init?(argument: String) {

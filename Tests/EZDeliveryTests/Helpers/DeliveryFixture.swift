@@ -10,7 +10,8 @@ final class DeliveryFixture {
     let ledgerPath: String
     var reports: String { folder.appendingPathComponent("Reports").path }
     var periodFolder: String { reports + "/2026-10" }
-    static let from = "statements@ezwallet.example"
+    /// A name-addr, as an operator gives it: the From header must carry it as given.
+    static let from = "EZWallet Statements <statements@ezwallet.example>"
 
     /// A 12-user sample ledger (`ezreport sample`), or the ledger at `ledger` when given; then
     /// `monthly` for October 2026 with `formats`.
