@@ -163,7 +163,7 @@ struct RowValidator {
         return .valid(Transaction(
             id: id, userId: userId, balanceId: balanceId, categoryId: categoryId, categoryName: categoryName,
             groupId: groupId, kind: kind, toBalanceId: toBalanceId, amountMinor: amount, currency: cur,
-            occurredAt: occurred, ownerDate: ownerDate, method: row[11], description: row[12],
+            occurredAt: occurred, ownerDate: ownerDate, method: LedgerText.column(row, 11), description: LedgerText.column(row, 12),
             recurrenceDays: recurrence, createdAt: created))
     }
 

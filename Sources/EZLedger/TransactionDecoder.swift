@@ -149,14 +149,14 @@ struct TransactionDecoder {
             recurrenceDays: recurrence, createdAt: created)
     }
 
-    /// An optional text column: `.some(nil)` for NULL, `.some(text)` for text without a NUL, nil
-    /// (full rules) for any other storage class or a NUL byte.
+    /// An optional free-text column: `.some(nil)` for NULL, `.some(text)` for text (NULs made
+    /// visible by ``LedgerText``, as the full rules read them), nil (full rules) for any other storage class.
     private mutating func text(_ row: RawRowCursor, _ i: Int32) -> String?? {
         switch row.type(i) {
         case .null: return .some(nil)
         case .text:
             return row.withText(i) { bytes -> String?? in
-                if bytes.contains(0) { return nil }
+                if bytes.contains(0) { return .some(LedgerText.withVisibleNULs(bytes)) }
                 return .some(texts.string(bytes))
             }
         default: return nil

@@ -47,6 +47,9 @@ extension EZReport {
         @Option(name: .long, help: ArgumentHelp("Handle only shard K of N (users whose id ≡ K mod N); join manifests with 'ezreport manifest merge'.", valueName: "K/N"))
         var shard: String?
 
+        @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run writing the same period folder (and shard) before giving up (exit 1).", valueName: "seconds"))
+        var wait: Double = 0
+
         @Flag(name: .long, help: "Redo every user, even those unchanged since the last run.")
         var force = false
 
@@ -63,6 +66,7 @@ extension EZReport {
             _ = try PeriodOptions.resolvePeriod(period, asOf: asOf)
             do { _ = try OutputFormat.parseList(formats) } catch { throw ValidationError("\(error)") }
             guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            guard wait >= 0, wait.isFinite else { throw ValidationError("--wait takes a number of seconds ≥ 0, e.g. 600") }
             _ = try parsedUsers()
             _ = try parsedShard()
             guard RunLog.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
@@ -92,7 +96,7 @@ extension EZReport {
             let log = RunLog(format: RunLog.Format(rawValue: logFormat) ?? .text, quiet: quiet)
             let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: try parsedUsers(),
                                              jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                             shard: try parsedShard(), force: force)
+                                             shard: try parsedShard(), force: force, waitSeconds: wait)
             do {
                 let result = try MonthlyRun.run(options, log: log)
                 if result.exitCode != 0 { throw ExitCode(result.exitCode) }

@@ -93,11 +93,11 @@ final class MonthlyLayoutTests: XCTestCase {
         XCTAssertNil(manifest.shard)
         XCTAssertEqual(manifest.engineVersion, try CLI.run(["--version"]).text.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(manifest.users.map(\.id), try liveUsers().map(\.id), "one entry per live user, in id order")
-        XCTAssertTrue(manifest.users.allSatisfy { $0.status == "ok" && $0.error == nil })
+        XCTAssertTrue(manifest.users.allSatisfy { $0.status == .ok && $0.error == nil })
         XCTAssertEqual(manifest.totals.users, manifest.users.count)
         XCTAssertEqual(manifest.totals.ok, manifest.users.count)
         XCTAssertEqual(manifest.totals.failed, 0)
-        XCTAssertEqual(manifest.admin?.status, "ok")
+        XCTAssertEqual(manifest.admin?.status, .ok)
 
         // snake_case keys, sorted, no clock time.
         let json = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json")), as: UTF8.self)

@@ -8,9 +8,14 @@ import Foundation
 public struct Manifest: Codable, Equatable, Sendable {
     /// The engine version that wrote it.
     public var engineVersion: String
-    /// The ledger's path as given, and its SHA-256.
+    /// The ledger's path as given, and its main file's SHA-256 (with a WAL ledger, commits still in
+    /// `-wal` are not in it: ``snapshotSha256`` names the content).
     public var ledgerPath: String
     public var ledgerSha256: String
+    /// The SHA-256 of the one snapshot of the ledger every report of the run was read from (a copy
+    /// holding exactly the ledger's committed content, WAL included; docs/manifest.md). Absent in
+    /// manifests of earlier versions, and in a merged manifest whose shards read different snapshots.
+    public var snapshotSha256: String?
     /// The resolved period's name (also the folder's name) and its first and last dates.
     public var period: String
     public var periodStart: String
@@ -27,11 +32,19 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Run totals.
     public var totals: Totals
 
+    /// How a user's (or the admin report's) part of the run ended; JSON `"ok"` or `"failed"`.
+    public enum Status: String, Codable, Equatable, Sendable {
+        /// The files were written (or kept, unchanged, from an earlier run).
+        case ok
+        /// Nothing usable was written; `error` says why.
+        case failed
+    }
+
     /// One user's outcome.
     public struct UserEntry: Codable, Equatable, Sendable {
         public var id: Int64
         /// `ok` or `failed`. A user skipped as unchanged stays `ok`.
-        public var status: String
+        public var status: Status
         /// The user's folder, relative to the period folder.
         public var folder: String
         public var currency: String?
@@ -66,7 +79,7 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     /// The admin usage report's files.
     public struct AdminEntry: Codable, Equatable, Sendable {
-        public var status: String
+        public var status: Status
         public var files: [FileEntry]
         public var error: String?
     }
@@ -87,8 +100,8 @@ public struct Manifest: Codable, Equatable, Sendable {
         let files = users.flatMap(\.files) + (admin?.files ?? [])
         totals = Totals(
             users: users.count,
-            ok: users.filter { $0.status == "ok" }.count,
-            failed: users.filter { $0.status != "ok" }.count,
+            ok: users.filter { $0.status == .ok }.count,
+            failed: users.filter { $0.status != .ok }.count,
             files: files.count,
             bytes: files.reduce(0) { $0 + $1.bytes },
             transactionCount: users.reduce(0) { $0 + ($1.transactionCount ?? 0) },
@@ -147,6 +160,8 @@ extension Manifest {
         }
         merged.users = users.sorted { $0.id < $1.id }
         merged.admin = parts.compactMap(\.admin).first
+        // Shards run apart read apart: one snapshot is named only when every shard read the same.
+        if Set(parts.map(\.snapshotSha256)).count != 1 { merged.snapshotSha256 = nil }
         merged.shard = nil
         merged.recomputeTotals()
         return merged

@@ -23,7 +23,7 @@ struct UserJob {
     /// The user's entry from the last run, reused without reading the ledger, when the ledger
     /// file is byte-identical to that run's (so every input is unchanged) and the files are intact.
     func reuse(user ref: UserRef, previous: Manifest.UserEntry?) -> Manifest.UserEntry? {
-        guard !force, let previous, previous.status == "ok",
+        guard !force, let previous, previous.status == .ok,
               previous.folder == "users/" + SafeName.userFolder(id: ref.id, username: ref.username),
               Self.filesIntact(previous.files, in: periodFolder) else { return nil }
         return previous
@@ -31,7 +31,7 @@ struct UserJob {
 
     func run(user ref: UserRef, ledger: Ledger, previous: Manifest.UserEntry?) -> Outcome {
         let folder = "users/" + SafeName.userFolder(id: ref.id, username: ref.username)
-        var entry = Manifest.UserEntry(id: ref.id, status: "failed", folder: folder, currency: nil, incomeMinor: nil,
+        var entry = Manifest.UserEntry(id: ref.id, status: .failed, folder: folder, currency: nil, incomeMinor: nil,
                                        expensesMinor: nil, netMinor: nil, transactionCount: nil, files: [], quarantined: [],
                                        error: nil, fingerprint: nil)
         let slice: UserLedger
@@ -42,7 +42,7 @@ struct UserJob {
             return Outcome(entry: entry, skipped: false, ledger: nil)
         }
         let fingerprint = InputFingerprint.of(slice, settings: settings.fingerprintSettings, ratesDigest: ratesDigest)
-        if !force, let previous, previous.status == "ok", previous.fingerprint == fingerprint, previous.folder == folder,
+        if !force, let previous, previous.status == .ok, previous.fingerprint == fingerprint, previous.folder == folder,
            Self.filesIntact(previous.files, in: periodFolder) {
             return Outcome(entry: previous, skipped: true, ledger: slice)
         }
@@ -60,7 +60,7 @@ struct UserJob {
             entry.transactionCount = figures.transactions.count
             entry.files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
                                                    periodFolder: periodFolder, relativeFolder: folder, durable: settings.durable)
-            entry.status = "ok"
+            entry.status = .ok
         } catch {
             entry.error = "\(error)"
             entry.fingerprint = nil

@@ -1,0 +1,96 @@
+import EZCore
+import EZLedger
+import Foundation
+
+extension MonthlyRun {
+    /// Everything a run decides before its first user: the folder and its lock, the snapshot and
+    /// one connection to it per worker, who is in the run, and what earlier runs of the period left.
+    struct Plan: Sendable {
+        let options: Options
+        let periodFolder: String
+        /// `K-of-N` for a shard, nil for a whole run.
+        let shardTag: String?
+        /// Held until the plan is freed: one run per folder (and shard).
+        let lock: RunLock
+        /// One read-only connection per worker, all to the same snapshot; the first also serves the admin report.
+        let connections: [Ledger]
+        let snapshotSha256: String
+        let snapshotSeconds: Double
+        let ratesDigest: String
+        /// The users of this run, in id order.
+        let users: [UserRef]
+        /// No `--users` and no `--shard`: the run sees everyone, so its pass can feed the admin report.
+        let coversEveryone: Bool
+        /// Whether this run writes the admin report (no `--users`; shard 0 or no shard).
+        let writesAdmin: Bool
+        /// The last complete run's entries (offsets only) and the journal of a killed run.
+        let lastRun: EntryLog?
+        let lastRunIndex: [Int64: EntryLog.Ref]
+        let journal: EntryLog
+        let journalIndex: [Int64: EntryLog.Ref]
+        /// What this run is computed from, and what the last complete run was computed from.
+        let header: EntryLog.Header
+        let lastHeader: EntryLog.Header?
+        /// The snapshot and the settings are those of the last complete run: nothing that feeds any
+        /// report changed, so users are checked by their files alone.
+        let ledgerUnchanged: Bool
+
+        var settings: ReportSettings { options.settings }
+        var entriesPath: String { periodFolder + "/" + EntryLog.entriesName(shard: shardTag) }
+
+        /// Locks the folder, takes the snapshot and reads what earlier runs left.
+        static func make(_ options: Options, log: RunLog) throws -> Plan {
+            let settings = options.settings
+            let periodFolder = options.outFolder + "/" + settings.period.name
+            try MonthlyRun.prepareFolder(periodFolder)
+            let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
+            // First the lock: everything below reads or cleans what another run would be writing.
+            let lock = try RunLock(folder: periodFolder, shard: shardTag, waitSeconds: options.waitSeconds)
+            let journalPath = periodFolder + "/" + EntryLog.journalName(shard: shardTag)
+            // Temporary files are only left by a run that was killed, and a killed run leaves its journal
+            // (or, killed before its first user, no manifest): walk the folder only then.
+            if FileManager.default.fileExists(atPath: journalPath) || !FileManager.default.fileExists(atPath: periodFolder + "/manifest.json") {
+                AtomicFile.removeLeftovers(in: periodFolder)
+            }
+            let snapshot = try LedgerSnapshot.take(of: settings.ledgerPath, into: periodFolder + "/" + snapshotName(shard: shardTag))
+            let first = try snapshot.open()
+            let users = try selectUsers(first, options)
+            var connections = [first]
+            for _ in 1..<max(1, min(options.jobs, users.count)) { connections.append(try snapshot.open()) }
+            snapshot.release()   // open connections keep the copy; the kernel frees it when they close
+
+            let entriesPath = periodFolder + "/" + EntryLog.entriesName(shard: shardTag)
+            let lastRun = FileManager.default.fileExists(atPath: entriesPath) ? try EntryLog(path: entriesPath) : nil
+            let journal = try EntryLog(path: journalPath)
+            let ratesDigest = try first.exchangeRatesDigest()
+            let header = EntryLog.Header(ledgerSha256: settings.ledgerSHA256, snapshotSha256: snapshot.sha256,
+                                         settings: settings.fingerprintSettings + "|" + ratesDigest, admin: nil)
+            let lastHeader = lastRun?.header()
+            let unchanged = !options.force && lastHeader?.snapshotSha256 == snapshot.sha256 && lastHeader?.settings == header.settings
+            return Plan(options: options, periodFolder: periodFolder, shardTag: shardTag, lock: lock, connections: connections,
+                        snapshotSha256: snapshot.sha256, snapshotSeconds: snapshot.copySeconds, ratesDigest: ratesDigest,
+                        users: users, coversEveryone: options.userIds == nil && options.shard == nil,
+                        writesAdmin: options.userIds == nil && (options.shard.map { $0.index == 0 } ?? true),
+                        lastRun: lastRun, lastRunIndex: options.force ? [:] : lastRun?.index() ?? [:],
+                        journal: journal, journalIndex: options.force ? [:] : journal.index(),
+                        header: header, lastHeader: lastHeader, ledgerUnchanged: unchanged)
+        }
+
+        /// The snapshot copy's name in the period folder (unlinked as soon as the workers' connections are open).
+        static func snapshotName(shard: String?) -> String { ".snapshot" + (shard.map { "-" + $0 } ?? "") + ".sqlite" }
+
+        /// The live users of `--users` and `--shard`, in id order.
+        private static func selectUsers(_ ledger: Ledger, _ options: Options) throws -> [UserRef] {
+            var refs = try ledger.userRefs().filter { !$0.deleted }
+            if let only = options.userIds {
+                let wanted = Set(only)
+                refs = refs.filter { wanted.contains($0.id) }
+            }
+            if let shard = options.shard {
+                let n = Int64(shard.count)
+                refs = refs.filter { Int(($0.id % n + n) % n) == shard.index }
+            }
+            return refs
+        }
+    }
+}
