@@ -14,7 +14,7 @@ import GRDB
 /// has been checkpointed, and does not change when only a checkpoint happens.
 ///
 /// ```swift
-/// let snapshot = try LedgerSnapshot.take(of: "ledger.sqlite", into: "Reports/2026-10/.snapshot.sqlite")
+/// let snapshot = try LedgerSnapshot.take(of: Ledger(path: "ledger.sqlite"), into: "Reports/2026-10/.snapshot.sqlite")
 /// let connections = try (0..<2).map { _ in try snapshot.open() }
 /// snapshot.release()      // the file is unlinked; open connections keep reading it
 /// ```
@@ -35,12 +35,12 @@ public final class LedgerSnapshot: @unchecked Sendable {
         self.copySeconds = copySeconds
     }
 
-    /// Copies `ledgerPath` into `copyPath` (replacing any leftover there) in one read transaction.
+    /// Copies the ledger `source` is open on into `copyPath` (replacing any leftover there) in one read transaction.
     ///
     /// - Throws: ``LedgerError`` naming the ledger (not the copy) when it cannot be read, or the copy cannot be written.
-    public static func take(of ledgerPath: String, into copyPath: String,
-                            busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) -> LedgerSnapshot {
-        let source = try Ledger(path: ledgerPath, busyTimeout: busyTimeout)
+    public static func take(of source: Ledger, into copyPath: String) throws(LedgerError) -> LedgerSnapshot {
+        let ledgerPath = source.path
+        let busyTimeout = source.busyTimeout
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(copyPath + suffix) }
         let started = Date()
         do {

@@ -42,6 +42,8 @@ extension MonthlyRun {
         static func make(_ options: Options, log: RunLog) throws -> Plan {
             let settings = options.settings
             let periodFolder = options.outFolder + "/" + settings.period.name
+            // A ledger that cannot be read fails the run before anything is written.
+            let source = try Ledger(path: settings.ledgerPath)
             try MonthlyRun.prepareFolder(periodFolder)
             let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
             // First the lock: everything below reads or cleans what another run would be writing.
@@ -52,7 +54,7 @@ extension MonthlyRun {
             if FileManager.default.fileExists(atPath: journalPath) || !FileManager.default.fileExists(atPath: periodFolder + "/manifest.json") {
                 AtomicFile.removeLeftovers(in: periodFolder)
             }
-            let snapshot = try LedgerSnapshot.take(of: settings.ledgerPath, into: periodFolder + "/" + snapshotName(shard: shardTag))
+            let snapshot = try LedgerSnapshot.take(of: source, into: periodFolder + "/" + snapshotName(shard: shardTag))
             let first = try snapshot.open()
             let users = try selectUsers(first, options)
             var connections = [first]

@@ -6,7 +6,7 @@ import Foundation
 /// The kernel releases a `flock` when its holder exits, however it exits (a `kill -9` too), so a
 /// lock is never stale and there is no file to delete by hand: the lock file itself stays and is
 /// reused. After locking, the holder writes its pid into the file so that a refused run can say
-/// who holds the folder.
+/// who holds the folder, and empties it again when it lets go.
 ///
 /// ```swift
 /// let lock = try RunLock(folder: "Reports/2026-10", shard: nil, waitSeconds: 0)
@@ -51,6 +51,9 @@ final class RunLock: Sendable {
     }
 
     deinit {
+        // A finished run leaves an empty lock file (the folder's bytes do not depend on a pid); a killed
+        // run leaves its pid, which the next holder overwrites.
+        _ = ftruncate(fd, 0)
         flock(fd, LOCK_UN)
         close(fd)
     }
