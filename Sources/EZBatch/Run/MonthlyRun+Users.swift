@@ -76,7 +76,11 @@ extension MonthlyRun {
             state.slots.withLock { $0[i] = ref }
             state.totals.withLock { $0.add(outcome.entry) }
         } catch {
-            state.stop.withLock { $0 = $0 ?? error }
+            // The journal lives on the output file system too: a full disk often shows here first.
+            let reason = "\(error)"
+            let stop: any Error = OutputSpace.refusesWrites(after: reason, folder: plan.periodFolder)
+                ? OutputError.outputFull(folder: plan.periodFolder, reason: reason) : error
+            state.stop.withLock { $0 = $0 ?? stop }
         }
         if plan.coversEveryone, let slice = outcome.ledger {
             let failure: (any Error)? = state.usage.withLock { acc in
