@@ -13,6 +13,9 @@ extension EZReport {
                 the CSV files, charts/*.png), <out>/<period>/admin/usage.{pdf,xlsx,csv}
                 and, last, <out>/<period>/manifest.json. A re-run skips users whose inputs
                 and files are unchanged; a killed run resumes where it stopped.
+                Every report of a run is read from one snapshot of the ledger.
+                One run per period folder (and shard) at a time: another one
+                exits 1 at once, or waits up to --wait seconds.
 
                 Examples:
                   # last month, as of today (the monthly schedule)
@@ -48,7 +51,7 @@ extension EZReport {
         var shard: String?
 
         @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run writing the same period folder (and shard) before giving up (exit 1).", valueName: "seconds"))
-        var wait: Double = 0
+        var wait: Int = 0
 
         @Flag(name: .long, help: "Redo every user, even those unchanged since the last run.")
         var force = false
@@ -66,7 +69,7 @@ extension EZReport {
             _ = try PeriodOptions.resolvePeriod(period, asOf: asOf)
             do { _ = try OutputFormat.parseList(formats) } catch { throw ValidationError("\(error)") }
             guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
-            guard wait >= 0, wait.isFinite else { throw ValidationError("--wait takes a number of seconds ≥ 0, e.g. 600") }
+            guard wait >= 0 else { throw ValidationError("--wait takes a number of seconds ≥ 0, e.g. 600") }
             _ = try parsedUsers()
             _ = try parsedShard()
             guard RunLog.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
@@ -96,7 +99,7 @@ extension EZReport {
             let log = RunLog(format: RunLog.Format(rawValue: logFormat) ?? .text, quiet: quiet)
             let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: try parsedUsers(),
                                              jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                             shard: try parsedShard(), force: force, waitSeconds: wait)
+                                             shard: try parsedShard(), force: force, waitSeconds: Double(wait))
             do {
                 let result = try MonthlyRun.run(options, log: log)
                 if result.exitCode != 0 { throw ExitCode(result.exitCode) }
