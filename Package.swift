@@ -109,6 +109,7 @@ let package = Package(
             dependencies: [
                 "EZCore", "EZLedger", "EZSample", "EZAnalytics", "EZBatch",
                 "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/EZBench"
         ),
