@@ -49,8 +49,8 @@ final class MonthlyLayoutTests: XCTestCase {
             XCTAssertEqual(files["users/\(name)/statement.xlsx"]?.prefix(2), Data("PK".utf8))
         }
         XCTAssertEqual(Set(files.keys.filter { $0.hasPrefix("admin/") }), ["admin/usage.pdf", "admin/usage.xlsx", "admin/usage.csv"])
-        XCTAssertEqual(Set(files.keys.filter { !$0.hasPrefix("users/") && !$0.hasPrefix("admin/") }), ["manifest.json", ".entries.jsonl", ".lock"],
-                       "only the manifest (and the hidden record of the run's entries and its lock file) beside users/ and admin/: no journal, no snapshot, no temporary file")
+        XCTAssertEqual(Set(files.keys.filter { !$0.hasPrefix("users/") && !$0.hasPrefix("admin/") }), ["manifest.json", ".entries.jsonl"],
+                       "only the manifest (and the hidden record of the run's entries) beside users/ and admin/: no journal, no snapshot, no temporary file")
     }
 
     func testManifestIsWrittenLast() throws {
@@ -65,7 +65,7 @@ final class MonthlyLayoutTests: XCTestCase {
         let manifest = try OutputTree.manifest(folder)
         let listed = manifest.users.flatMap(\.files) + (manifest.admin?.files ?? [])
         let onDisk = OutputTree.snapshot(folder)
-        XCTAssertEqual(Set(listed.map(\.path)), Set(onDisk.keys).subtracting(["manifest.json", ".entries.jsonl", ".lock"]))
+        XCTAssertEqual(Set(listed.map(\.path)), Set(onDisk.keys).subtracting(["manifest.json", ".entries.jsonl"]))
         XCTAssertEqual(listed.count, Set(listed.map(\.path)).count, "a file is listed twice")
         let hashes = try OutputTree.sha256(listed.map(\.path), in: folder)
         for f in listed {

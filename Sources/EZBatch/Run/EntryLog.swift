@@ -24,6 +24,9 @@ final class EntryLog: @unchecked Sendable {
         /// The SHA-256 of the run's snapshot copy: what "unchanged" is decided on. Absent in logs of
         /// earlier versions, which therefore never vouch for their entries.
         var snapshotSha256: String?
+        /// ``ContentKey`` of the ledger's files when the run started: equal keys mean equal bytes, so
+        /// equal content, and the snapshot need not even be taken.
+        var contentKey: String?
         var settings: String
         var admin: Manifest.AdminEntry?
     }

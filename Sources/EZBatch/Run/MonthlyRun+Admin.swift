@@ -9,14 +9,15 @@ extension MonthlyRun {
     /// over the snapshot. Only runs without `--users`, on shard 0 (or unsharded), write it; nil otherwise.
     static func adminReport(_ plan: Plan, pass: UserPass, log: RunLog) -> Manifest.AdminEntry? {
         guard plan.writesAdmin else { return nil }
-        if plan.ledgerUnchanged, let last = plan.lastHeader?.admin, last.status == .ok,
-           UserJob.filesIntact(last.files, in: plan.periodFolder) {
+        if adminReusable(plan), let last = plan.lastHeader?.admin {
             return last   // the snapshot is unchanged, so are its aggregates
         }
         let settings = plan.settings
         let formats = settings.formats.filter { $0 != .png }
         guard !formats.isEmpty else { return nil }
-        let ledger = plan.connections[0]
+        guard let ledger = plan.connections.first else {
+            return Manifest.AdminEntry(status: .failed, files: [], error: "internal: the admin report needs the snapshot")
+        }
         do {
             let figures: UsageFigures
             if plan.coversEveryone && pass.reusedWithoutLoading == 0 {
@@ -38,5 +39,16 @@ extension MonthlyRun {
             log.event("admin report failed", ["reason": "\(error)"])
             return Manifest.AdminEntry(status: .failed, files: [], error: "\(error)")
         }
+    }
+
+    /// Whether this run writes an admin report that cannot be reused, and so must read the ledger.
+    static func adminNeedsReading(_ plan: Plan) -> Bool {
+        plan.writesAdmin && plan.settings.formats.contains { $0 != .png } && !adminReusable(plan)
+    }
+
+    /// Whether the last complete run's admin report stands: same snapshot and settings, written ok, files intact.
+    static func adminReusable(_ plan: Plan) -> Bool {
+        guard plan.ledgerUnchanged, let last = plan.lastHeader?.admin, last.status == .ok else { return false }
+        return UserJob.filesIntact(last.files, in: plan.periodFolder)
     }
 }

@@ -38,7 +38,7 @@ extension MonthlyRun {
         }
         unlink(journal.path)
 
-        let quarantinedRows = sum.totals.quarantinedRows + plan.connections[0].quarantinedRates.count
+        let quarantinedRows = sum.totals.quarantinedRows + plan.quarantinedRates
         let failed = sum.totals.failed + (admin?.status == .failed ? 1 : 0)
         let exit: Int32 = failed > 0 ? 2 : (quarantinedRows > 0 ? 3 : 0)
         log.summary(["users": "\(refsInOrder.count)", "skipped": "\(pass.skipped)", "files": "\(sum.totals.files)",

@@ -17,6 +17,8 @@ extension MonthlyRun {
         var reusedWithoutLoading: Int
         /// Set when the pass stopped early: the output file system refused writes, or the journal could not be written.
         var stoppedBy: (any Error)?
+        /// Positions of users that could not be reused in a pass without a snapshot: they must be read.
+        var pending: [Int]
     }
 
     /// The shared, locked state of the workers of one pass.
@@ -29,36 +31,48 @@ extension MonthlyRun {
         let reusedWithoutLoading = Atomic<Int>(0)
         /// Once set, no worker starts another user.
         let stop = Mutex<(any Error)?>(nil)
+        let pending = Mutex<[Int]>([])
 
-        init(users: Int, settings: ReportSettings) {
-            slots = Mutex(Array(repeating: nil, count: users))
-            usage = Mutex(UsageAccumulator(period: settings.period, asOf: settings.asOf))
+        init(users: Int, settings: ReportSettings, continuing previous: UserPass?) {
+            slots = Mutex(previous?.refs ?? Array(repeating: nil, count: users))
+            usage = Mutex(previous?.usage ?? UsageAccumulator(period: settings.period, asOf: settings.asOf))
+            if let previous {
+                totals.withLock { $0 = previous.totals }
+                counters.withLock { $0 = (previous.refs.compactMap { $0 }.count, previous.skipped, 0) }
+                reusedWithoutLoading.store(previous.reusedWithoutLoading, ordering: .relaxed)
+            }
         }
     }
 
-    /// Renders (or reuses) every user of the plan with one worker per connection; results land in
-    /// their user's slot, so order never depends on timing. Stops starting new users as soon as
-    /// the output file system refuses writes.
-    static func renderUsers(_ plan: Plan, log: RunLog) -> UserPass {
-        let state = PassState(users: plan.users.count, settings: plan.settings)
+    /// Renders (or reuses) the users of the plan — all of them, or those at `positions`, adding to
+    /// `previous` — with one worker per connection; results land in their user's slot, so order
+    /// never depends on timing. Stops starting new users as soon as the output file system refuses
+    /// writes. Before the snapshot is taken (the plan has no connections), users are only reused;
+    /// those that cannot be come back in ``UserPass/pending``.
+    static func renderUsers(_ plan: Plan, positions: [Int]? = nil, continuing previous: UserPass? = nil, log: RunLog) -> UserPass {
+        let state = PassState(users: plan.users.count, settings: plan.settings, continuing: previous)
         let job = UserJob(settings: plan.settings, periodFolder: plan.periodFolder, ratesDigest: plan.ratesDigest,
                           force: plan.options.force)
-        DispatchQueue.concurrentPerform(iterations: plan.connections.count) { worker in
+        let order = positions ?? Array(plan.users.indices)
+        let workers = plan.connections.isEmpty ? max(1, min(plan.options.jobs, order.count)) : plan.connections.count
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
             while state.stop.withLock({ $0 == nil }) {
-                let i = state.next.add(1, ordering: .relaxed).oldValue
-                guard i < plan.users.count else { break }
-                process(user: i, plan: plan, job: job, connection: plan.connections[worker], state: state, log: log)
+                let n = state.next.add(1, ordering: .relaxed).oldValue
+                guard n < order.count else { break }
+                process(user: order[n], plan: plan, job: job, connection: plan.connections.isEmpty ? nil : plan.connections[worker],
+                        state: state, log: log)
             }
         }
         if plan.users.isEmpty { log.progress(done: 0, total: 0, skipped: 0, failed: 0) }
         return UserPass(refs: state.slots.withLock { $0 }, totals: state.totals.withLock { $0 },
                         skipped: state.counters.withLock { $0.skipped }, usage: state.usage.withLock { $0 },
                         reusedWithoutLoading: state.reusedWithoutLoading.load(ordering: .relaxed),
-                        stoppedBy: state.stop.withLock { $0 })
+                        stoppedBy: state.stop.withLock { $0 }, pending: state.pending.withLock { $0.sorted() })
     }
 
     /// One user: reuse, skip or render; journal the entry; feed the admin figures; report progress.
-    private static func process(user i: Int, plan: Plan, job: UserJob, connection: Ledger, state: PassState, log: RunLog) {
+    /// Without a connection (no snapshot yet) a user that cannot be reused is only set aside as pending.
+    private static func process(user i: Int, plan: Plan, job: UserJob, connection: Ledger?, state: PassState, log: RunLog) {
         let user = plan.users[i]
         // A killed run's journal is newer than the last complete run, but the header vouches only
         // for the latter's entries: journal entries always go through the fingerprint check.
@@ -68,8 +82,11 @@ extension MonthlyRun {
         if plan.ledgerUnchanged, let entry = job.reuse(user: user, previous: fromLastRun) {
             outcome = UserJob.Outcome(entry: entry, skipped: true, ledger: nil)
             state.reusedWithoutLoading.add(1, ordering: .relaxed)
-        } else {
+        } else if let connection {
             outcome = job.run(user: user, ledger: connection, previous: fromJournal ?? fromLastRun)
+        } else {
+            state.pending.withLock { $0.append(i) }
+            return
         }
         do {
             let ref = try plan.journal.append(outcome.entry)

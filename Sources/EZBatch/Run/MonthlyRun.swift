@@ -60,8 +60,15 @@ public enum MonthlyRun {
     /// ``renderUsers(_:log:)``, ``adminReport(_:pass:log:)`` and ``finish(_:pass:admin:log:)``
     /// (the entries record and the manifest, last).
     public static func run(_ options: Options, log: RunLog) throws -> Result {
-        let plan = try Plan.make(options, log: log)
-        let pass = renderUsers(plan, log: log)
+        var plan = try Plan.make(options, log: log)
+        var pass = renderUsers(plan, log: log)
+        if plan.connections.isEmpty, pass.stoppedBy == nil, !pass.pending.isEmpty || adminNeedsReading(plan) {
+            // The ledger's bytes are the last run's, but something must be read after all: from a
+            // snapshot, which must then still be the last run's for the users reused so far to agree.
+            try plan.takeSnapshot()
+            pass = plan.ledgerUnchanged ? renderUsers(plan, positions: pass.pending, continuing: pass, log: log)
+                                        : renderUsers(plan, log: log)
+        }
         if let full = pass.stoppedBy {
             // Keep the journal (every finished user is in it) so that the next run resumes; no
             // admin report and no manifest: the run is not complete.
