@@ -6,13 +6,14 @@
 set -euo pipefail
 
 packages=(
-  pkg-config libsqlite3-dev libssl-dev            # ledger access, SHA-256
+  pkg-config libsqlite3-dev                       # ledger access
+  zlib1g-dev                                      # the PNG encoder's zlib engine, CRC-32 and Adler-32
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libxlsxwriter-dev                               # workbooks
-  libdeflate-dev                                  # Cairo's and libxlsxwriter's streams (StreamCompression)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
   sqlite3                                         # benchmarks compare against the sqlite3 shell
+  binutils                                        # nm: the check that no libc/zlib symbol is overridden
   time                                            # benchmarks: peak RSS with /usr/bin/time
 )
 if [[ "${1:-}" == "--test" ]]; then

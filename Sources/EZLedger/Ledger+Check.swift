@@ -2,16 +2,16 @@ import EZCore
 import GRDB
 
 /// What `ezreport check` reports about a ledger: rows per table and every quarantined row.
-public struct LedgerHealth: Sendable {
+package struct LedgerHealth: Sendable {
     /// Rows per contract table (all rows, soft-deleted included), in contract order.
-    public var rowCounts: [(table: String, rows: Int)]
+    package var rowCounts: [(table: String, rows: Int)]
     /// Every row that breaks the contract, sorted by table, id and reason.
-    public var quarantined: [QuarantinedRow]
+    package var quarantined: [QuarantinedRow]
     /// Whether no row was quarantined.
-    public var isClean: Bool { quarantined.isEmpty }
+    package var isClean: Bool { quarantined.isEmpty }
 
     /// Quarantined rows grouped by table and reason, largest group first, with the first ids of each.
-    public func groupedQuarantine(firstIds: Int = 5) -> [(table: String, reason: String, count: Int, firstIds: [Int64])] {
+    package func groupedQuarantine(firstIds: Int = 5) -> [(table: String, reason: String, count: Int, firstIds: [Int64])] {
         var groups: [String: (table: String, reason: String, ids: [Int64])] = [:]
         for q in quarantined {
             let key = q.table + "\u{0}" + Self.reasonShape(q.reason)
@@ -48,7 +48,7 @@ extension Ledger {
     /// Each live user's slice is loaded as a report would load it, so `check` quarantines exactly
     /// the rows a report leaves out; rows no user's report would reach (a transaction whose
     /// user does not exist, a user row that breaks the contract) are found by direct queries.
-    public func health() throws(LedgerError) -> LedgerHealth {
+    package func health() throws(LedgerError) -> LedgerHealth {
         let far = CivilDate(year: 9999, month: 12, day: 29)
         let rates = self.rates
         let path = self.path
@@ -78,7 +78,7 @@ extension Ledger {
                 WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
                 """)
             for o in orphans {
-                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: "user_id \(o[1] as Int64? ?? 0) does not exist"))
+                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: TransactionDecoder.missingUser(o[1] as Int64? ?? 0)))
             }
             return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
         }

@@ -14,24 +14,24 @@ import GRDB
 /// let ledger = try Ledger(path: "samples/ledger.sqlite")
 /// let alice = try ledger.loadUser(id: 1, through: CivilDate(year: 2026, month: 10, day: 31))
 /// ```
-public final class Ledger: @unchecked Sendable {
+package final class Ledger: Sendable {
     /// The path as given.
-    public let path: String
+    package let path: String
     /// Exchange rates, loaded once at open (quarantined rate rows excluded).
-    public let rates: RateTable
+    package let rates: RateTable
     /// Rate rows that break the contract.
-    public let quarantinedRates: [QuarantinedRow]
+    package let quarantinedRates: [QuarantinedRow]
     /// Seconds a locked database is waited for before giving up, unless the caller says otherwise.
-    public static let defaultBusyTimeout: Double = 10
+    package static let defaultBusyTimeout: Double = 10
     /// Seconds this ledger waits for a lock.
-    public let busyTimeout: Double
+    package let busyTimeout: Double
 
     let queue: DatabaseQueue
 
     /// Opens `path` read-only and checks it against the ledger contract.
     ///
     /// - Throws: ``LedgerError`` naming the file and what is wrong with it.
-    public convenience init(path: String, busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) {
+    package convenience init(path: String, busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) {
         try self.init(opening: path, reportingAs: path, busyTimeout: busyTimeout)
     }
 
@@ -81,7 +81,7 @@ public final class Ledger: @unchecked Sendable {
     }
 
     /// Runs `body` inside one read transaction: every read in it sees the same snapshot.
-    public func read<T>(_ body: (Database) throws -> T) throws(LedgerError) -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws(LedgerError) -> T {
         do {
             return try queue.read(body)
         } catch let error as LedgerError {
@@ -170,7 +170,7 @@ public final class Ledger: @unchecked Sendable {
 
 extension Ledger {
     /// A digest of the exchange_rates table's contents: when any rate changes, every report may change.
-    public func exchangeRatesDigest() throws(LedgerError) -> String {
+    package func exchangeRatesDigest() throws(LedgerError) -> String {
         let bytes: [UInt8] = try read { db in
             var out: [UInt8] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT day, base, quote, CAST(rate AS TEXT) FROM exchange_rates ORDER BY day, base, quote")

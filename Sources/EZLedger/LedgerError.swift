@@ -3,7 +3,7 @@
 /// Row-level problems are not errors: such rows are quarantined (see ``QuarantinedRow``) and the
 /// report goes on without them. Errors that come from SQLite keep its (extended) result code in
 /// `sqliteCode`, so callers can classify them without parsing messages (``sqliteResultCode``).
-public enum LedgerError: Error, Equatable, CustomStringConvertible {
+package enum LedgerError: Error, Equatable, CustomStringConvertible {
     /// The file does not exist or cannot be read.
     case cannotOpen(path: String, reason: String, sqliteCode: Int32? = nil)
     /// The file is not a SQLite database (or is truncated or corrupt).
@@ -20,7 +20,7 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
     /// read-write connection (the app's) can roll it back, and the ledger is never opened so.
     case unfinishedWrite(path: String, sqliteCode: Int32? = nil)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let p, let r, _): return "cannot open ledger '\(p)': \(r)"
         case .notADatabase(let p, let r, _): return "'\(p)' is not a usable SQLite ledger: \(r)"
@@ -37,7 +37,7 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
     }
 
     /// SQLite's extended result code behind this error (e.g. 776, SQLITE_READONLY_ROLLBACK), when it came from SQLite.
-    public var sqliteCode: Int32? {
+    package var sqliteCode: Int32? {
         switch self {
         case .cannotOpen(_, _, let c), .notADatabase(_, _, let c), .readFailed(_, _, let c): return c
         case .busy(_, _, let c), .unfinishedWrite(_, let c): return c
@@ -46,5 +46,5 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
     }
 
     /// SQLite's primary result code (e.g. 5, SQLITE_BUSY; 8, SQLITE_READONLY), when it came from SQLite.
-    public var sqliteResultCode: Int32? { sqliteCode.map { $0 & 0xFF } }
+    package var sqliteResultCode: Int32? { sqliteCode.map { $0 & 0xFF } }
 }

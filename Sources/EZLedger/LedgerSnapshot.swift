@@ -18,15 +18,15 @@ import GRDB
 /// let connections = try (0..<2).map { _ in try snapshot.open() }
 /// snapshot.release()      // the file is unlinked; open connections keep reading it
 /// ```
-public final class LedgerSnapshot: @unchecked Sendable {
+package final class LedgerSnapshot: @unchecked Sendable {
     /// The ledger that was copied (named in every error).
-    public let ledgerPath: String
+    package let ledgerPath: String
     /// The SHA-256 of the copy: a digest of the ledger's committed content at the snapshot's moment.
-    public let sha256: String
+    package let sha256: String
     /// The copy's size in bytes.
-    public let bytes: Int64
+    package let bytes: Int64
     /// How long the copy took (the time the app's writers may have waited in rollback-journal mode).
-    public let copySeconds: Double
+    package let copySeconds: Double
     /// The copy's path.
     let copyPath: String
 
@@ -38,7 +38,7 @@ public final class LedgerSnapshot: @unchecked Sendable {
     /// Copies the ledger `source` is open on into `copyPath` (replacing any leftover there) in one read transaction.
     ///
     /// - Throws: ``LedgerError`` naming the ledger (not the copy) when it cannot be read, or the copy cannot be written.
-    public static func take(of source: Ledger, into copyPath: String) throws(LedgerError) -> LedgerSnapshot {
+    package static func take(of source: Ledger, into copyPath: String) throws(LedgerError) -> LedgerSnapshot {
         let ledgerPath = source.path
         let busyTimeout = source.busyTimeout
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(copyPath + suffix) }
@@ -71,13 +71,13 @@ public final class LedgerSnapshot: @unchecked Sendable {
     }
 
     /// A new read-only connection to the snapshot; its errors name the ledger.
-    public func open(busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) -> Ledger {
+    package func open(busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) -> Ledger {
         try Ledger(opening: copyPath, reportingAs: ledgerPath, busyTimeout: busyTimeout)
     }
 
     /// Unlinks the copy: connections already open go on reading it, and the kernel frees its space
     /// when the last one closes, even if the process is killed. Call it once every connection is open.
-    public func release() {
+    package func release() {
         unlink(copyPath)
     }
 

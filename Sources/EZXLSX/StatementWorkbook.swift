@@ -12,9 +12,9 @@ import EZCore
 /// ```swift
 /// try StatementWorkbook.write(figures, provenance: provenance, to: "out/statement.xlsx")
 /// ```
-public enum StatementWorkbook {
+package enum StatementWorkbook {
     /// Writes the workbook for `figures` to `path`, replacing any file there.
-    public static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String) throws {
+    package static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String) throws {
         try write(figures, provenance: provenance, to: path, rowsPerSheet: Worksheet.maxRows - 1)
     }
 

@@ -7,12 +7,12 @@ import EZCore
 /// ```swift
 /// try UsageWorkbook.write(usage, provenance: provenance, to: "out/admin/usage.xlsx")
 /// ```
-public enum UsageWorkbook {
+package enum UsageWorkbook {
     /// What a suppressed cell shows.
     static let suppressedMark = "<" + String(UsageFigures.minimumUsers)
 
     /// Writes the workbook for `usage` to `path`, replacing any file there.
-    public static func write(_ usage: UsageFigures, provenance: ReportProvenance, to path: String) throws {
+    package static func write(_ usage: UsageFigures, provenance: ReportProvenance, to path: String) throws {
         try writeWorkbook(usage, provenance: provenance, to: path)
     }
 

@@ -36,8 +36,11 @@ final class Workbook {
             // constant_memory's row files are many small writes: in memory when /dev/shm is there.
             made = (Workbook.partsFolder ?? "/tmp").withCString { f in
                 path.withCString { p in
-                    var options = lxw_workbook_options(constant_memory: constantMemory ? 1 : 0,
-                                                       tmpdir: UnsafeMutablePointer(mutating: f), use_zip64: 0)
+                    // Zero-initialised, then the fields we set: newer libxlsxwriter versions add
+                    // fields (output_buffer, …), which stay zero, so this compiles with any of them.
+                    var options = lxw_workbook_options()
+                    options.tmpdir = UnsafeMutablePointer(mutating: f)
+                    options.constant_memory = constantMemory ? 1 : 0
                     return workbook_new_opt(p, &options)
                 }
             }

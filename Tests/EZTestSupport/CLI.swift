@@ -3,7 +3,7 @@ import Foundation
 /// Runs the built `ezreport` executable as a separate process, the way a scheduler does.
 public enum CLI {
     /// What one run of the executable did.
-    public struct Outcome {
+    public struct Outcome: Sendable {
         public var status: Int32
         public var stdout: Data
         public var stderr: String

@@ -7,18 +7,18 @@
 /// between two characters (grapheme clusters: a letter keeps its combining marks).
 /// The user id in front is never cut, so folder names stay unique even when two usernames
 /// sanitise (or are cut) alike.
-public enum SafeName {
+package enum SafeName {
     /// The longest file or folder name Linux file systems accept (`NAME_MAX`), in bytes.
-    public static let maxComponentBytes = 255
+    package static let maxComponentBytes = 255
 
     /// `<id>-<safe-username>`, the user's folder under `users/`, at most ``maxComponentBytes`` bytes.
-    public static func userFolder(id: Int64, username: String) -> String {
+    package static func userFolder(id: Int64, username: String) -> String {
         let prefix = "\(id)-"
         return prefix + sanitise(username, maxBytes: maxComponentBytes - prefix.utf8.count)
     }
 
     /// The username made safe for one path component of at most `maxBytes` bytes of UTF-8.
-    public static func sanitise(_ name: String, maxBytes: Int = SafeName.maxComponentBytes) -> String {
+    package static func sanitise(_ name: String, maxBytes: Int = SafeName.maxComponentBytes) -> String {
         var out = ""
         var bytes = 0
         for ch in name.prefix(64) {

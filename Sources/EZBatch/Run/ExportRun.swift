@@ -5,9 +5,9 @@ import Foundation
 
 /// One user's export on demand: the statement in one format (or all) into a folder, or a
 /// single file to standard output.
-public enum ExportRun {
+package enum ExportRun {
     /// Where the export goes.
-    public enum Destination: Sendable {
+    package enum Destination: Sendable {
         /// Files are written (atomically) into this folder.
         case folder(String)
         /// The single file's bytes are returned for standard output.
@@ -15,19 +15,19 @@ public enum ExportRun {
     }
 
     /// What an export produced.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Files written (relative to the destination folder), when writing to a folder.
-        public var files: [Manifest.FileEntry]
+        package var files: [Manifest.FileEntry]
         /// The bytes for standard output, when exporting to it.
-        public var bytes: [UInt8]?
+        package var bytes: [UInt8]?
         /// Rows left out of the figures.
-        public var quarantined: [QuarantinedRow]
+        package var quarantined: [QuarantinedRow]
     }
 
     /// Why an export could not be made.
-    public enum ExportError: Error, CustomStringConvertible {
+    package enum ExportError: Error, CustomStringConvertible {
         case notASingleFile(OutputFormat)
-        public var description: String {
+        package var description: String {
             switch self {
             case .notASingleFile(let f):
                 return "--out - needs a single-file format (pdf or xlsx); \(f.rawValue) writes several files: give --out DIR"
@@ -36,7 +36,7 @@ public enum ExportRun {
     }
 
     /// Runs the export for user `idOrName`.
-    public static func run(settings: ReportSettings, user idOrName: String, destination: Destination) throws -> Result {
+    package static func run(settings: ReportSettings, user idOrName: String, destination: Destination) throws -> Result {
         if case .standardOutput = destination, settings.formats.count != 1 || ![.pdf, .xlsx].contains(settings.formats[0]) {
             throw ExportError.notASingleFile(settings.formats.count == 1 ? settings.formats[0] : .csv)
         }
@@ -74,9 +74,9 @@ public enum ExportRun {
 }
 
 /// The admin usage report alone.
-public enum AdminRun {
+package enum AdminRun {
     /// Writes `admin/usage.pdf`, `usage.xlsx` and `usage.csv` for `settings.period` under `folder`.
-    public static func run(settings: ReportSettings, folder: String, currency: Currency = .eur, log: RunLog) throws -> [Manifest.FileEntry] {
+    package static func run(settings: ReportSettings, folder: String, currency: Currency = .eur, log: RunLog) throws -> [Manifest.FileEntry] {
         let ledger = try Ledger(path: settings.ledgerPath)
         try MonthlyRun.prepareFolder(folder)
         let usage = try UsagePass.compute(ledger: ledger, period: settings.period, asOf: settings.asOf, currency: currency, log: log)

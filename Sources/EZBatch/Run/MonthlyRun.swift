@@ -13,23 +13,23 @@ import Foundation
 /// users whose inputs and files are unchanged; a run killed half-way resumes from its journal.
 /// Memory does not grow with the number of users: entries wait on disk (``EntryLog``) and the
 /// manifest is streamed from them.
-public enum MonthlyRun {
+package enum MonthlyRun {
     /// What to run.
-    public struct Options: Sendable {
-        public var settings: ReportSettings
+    package struct Options: Sendable {
+        package var settings: ReportSettings
         /// The output root; the run writes `<out>/<period>/…`.
-        public var outFolder: String
+        package var outFolder: String
         /// Only these users (nil: everyone).
-        public var userIds: [Int64]?
+        package var userIds: [Int64]?
         /// Worker count (≥ 1).
-        public var jobs: Int
+        package var jobs: Int
         /// `(k, n)`: this process handles the users whose id ≡ k (mod n).
-        public var shard: (index: Int, count: Int)?
+        package var shard: (index: Int, count: Int)?
         /// Redo every user even when unchanged.
-        public var force: Bool
+        package var force: Bool
         /// Seconds to wait for another run holding the same period folder (and shard); 0: fail at once.
-        public var waitSeconds: Double
-        public init(settings: ReportSettings, outFolder: String, userIds: [Int64]? = nil, jobs: Int = 1,
+        package var waitSeconds: Double
+        package init(settings: ReportSettings, outFolder: String, userIds: [Int64]? = nil, jobs: Int = 1,
                     shard: (index: Int, count: Int)? = nil, force: Bool = false, waitSeconds: Double = 0) {
             self.settings = settings; self.outFolder = outFolder; self.userIds = userIds; self.jobs = jobs
             self.shard = shard; self.force = force; self.waitSeconds = waitSeconds
@@ -37,20 +37,20 @@ public enum MonthlyRun {
     }
 
     /// What a run did.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Where the manifest was written.
-        public var manifestPath: String
+        package var manifestPath: String
         /// The run's totals (as in the manifest).
-        public var totals: Manifest.Totals
-        public var periodFolder: String
-        public var skipped: Int
-        public var seconds: Double
+        package var totals: Manifest.Totals
+        package var periodFolder: String
+        package var skipped: Int
+        package var seconds: Double
         /// 0 all done; 2 some users failed; 3 done with quarantined rows.
-        public var exitCode: Int32
+        package var exitCode: Int32
         /// The SHA-256 of the snapshot every report was read from (also in the manifest).
-        public var snapshotSha256: String
+        package var snapshotSha256: String
         /// Seconds taken to copy the snapshot (writers of a rollback-journal ledger wait that long at most).
-        public var snapshotSeconds: Double
+        package var snapshotSeconds: Double
     }
 
     /// Runs the batch. Throws only when it cannot run at all (bad ledger, unwritable output,
@@ -59,7 +59,7 @@ public enum MonthlyRun {
     /// Four steps: ``Plan/make(_:log:)`` (lock, snapshot, who, what earlier runs left),
     /// ``renderUsers(_:log:)``, ``adminReport(_:pass:log:)`` and ``finish(_:pass:admin:log:)``
     /// (the entries record and the manifest, last).
-    public static func run(_ options: Options, log: RunLog) throws -> Result {
+    package static func run(_ options: Options, log: RunLog) throws -> Result {
         var plan = try Plan.make(options, log: log)
         var pass = renderUsers(plan, log: log)
         if plan.connections.isEmpty, pass.stoppedBy == nil, !pass.pending.isEmpty || adminNeedsReading(plan) {

@@ -74,11 +74,11 @@ final class RunLock: Sendable {
 }
 
 /// Another run is writing the same period folder.
-public enum RunLockError: Error, Equatable, CustomStringConvertible {
+package enum RunLockError: Error, Equatable, CustomStringConvertible {
     /// `folder` is locked by the run with process id `pid` (nil if unknown), still after `seconds`.
     case held(folder: String, pid: Int32?, seconds: Double)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .held(let folder, let pid, let seconds):
             let who = pid.map { "pid \($0)" } ?? "another process"

@@ -1,5 +1,7 @@
 import EZAnalytics
+import EZCairo
 import EZCore
+import EZLocale
 
 /// The charts of a user's statement, built from its figures (no figure is computed here).
 ///
@@ -8,13 +10,13 @@ import EZCore
 ///     try write(ChartRenderer.png(named.chart), to: "charts/" + named.fileName)
 /// }
 /// ```
-public enum StatementCharts {
+package enum StatementCharts {
     /// Categories shown in the stacked bars before the rest is folded into 'Other'.
     static let stackedCategoryLimit = 7
 
     /// `categories.png`, `trend.png`, `category-trend.png`, `budgets.png`, `balances.png`, then
     /// `groups.png` when the user has groups and `savings.png` when they have goals.
-    public static func charts(for figures: StatementFigures) -> [NamedChart] {
+    package static func charts(for figures: StatementFigures) -> [NamedChart] {
         let f = LocaleFormat(locale: figures.user.locale)
         var out = [
             NamedChart(fileName: "categories.png", chart: categories(figures, f)),

@@ -1,10 +1,11 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 /// The charts of the admin usage report. Suppressed figures (fewer than 5 users) are gaps.
-public enum UsageCharts {
+package enum UsageCharts {
     /// `users.png`, `activity.png`, `volume.png`, `top-categories.png` and `retention.png`.
-    public static func charts(for figures: UsageFigures, locale: String = "en_US") -> [NamedChart] {
+    package static func charts(for figures: UsageFigures, locale: String = "en_US") -> [NamedChart] {
         let f = LocaleFormat(locale: locale)
         let months = figures.months
         let labels = months.enumerated().map { i, m in

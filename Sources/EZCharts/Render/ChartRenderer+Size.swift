@@ -1,3 +1,4 @@
+import EZCairo
 // MARK: - The height a chart needs
 
 extension ChartRenderer {

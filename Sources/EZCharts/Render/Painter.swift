@@ -1,3 +1,5 @@
+import EZCairo
+import EZLocale
 /// Text and shape helpers shared by the chart renderers: one ``TextLayout`` per text style, made
 /// once per drawing and reused for every label (Pango layout setup is the costly part).
 final class Painter {

@@ -1,4 +1,4 @@
-import EZCharts
+import EZCairo
 
 extension PDFComposer {
     /// Starts a section: a bookmark, and a title with an accent mark, kept on the same page as at

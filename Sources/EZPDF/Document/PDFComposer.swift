@@ -1,4 +1,4 @@
-import EZCharts
+import EZCairo
 
 /// Lays a report out top to bottom on pages of one size: a cursor, page breaks, footers and bookmarks.
 ///

@@ -1,4 +1,4 @@
-import EZCharts
+import EZCairo
 
 /// A table of single-line rows: columns with relative widths and alignments, a header row that is
 /// repeated on every page the table reaches, zebra stripes, and a few cell kinds (text, a status

@@ -1,5 +1,7 @@
 import EZAnalytics
+import EZCairo
 import EZCharts
+import EZLocale
 
 extension StatementLayout {
     /// The statement's charts (the same descriptions as the PNGs), drawn as vectors, full width.

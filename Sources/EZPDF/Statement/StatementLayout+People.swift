@@ -1,5 +1,5 @@
 import EZAnalytics
-import EZCharts
+import EZCairo
 import EZCore
 
 extension StatementLayout {

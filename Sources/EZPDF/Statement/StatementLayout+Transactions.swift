@@ -1,5 +1,4 @@
 import EZAnalytics
-import EZCharts
 import EZCore
 
 extension StatementLayout {

@@ -1,6 +1,7 @@
 import EZAnalytics
-import EZCharts
+import EZCairo
 import EZCore
+import EZLocale
 
 /// Composes a statement's pages from its figures (one instance per render; see ``StatementPDF``).
 struct StatementLayout {

@@ -1,6 +1,8 @@
 import EZAnalytics
+import EZCairo
 import EZCharts
 import EZCore
+import EZLocale
 
 /// The admin usage report as a PDF: users, activity and volume per month, top categories, budget
 /// adherence, spend percentiles, group and family sizes and cohort retention.
@@ -11,11 +13,11 @@ import EZCore
 /// ```swift
 /// let bytes = try UsagePDF.render(usage, provenance: provenance)
 /// ```
-public enum UsagePDF {
+package enum UsagePDF {
     /// Renders the usage report and returns the PDF's bytes (A4, English, deterministic).
     ///
     /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
-    public static func render(_ usage: UsageFigures, provenance: ReportProvenance) throws -> [UInt8] {
+    package static func render(_ usage: UsageFigures, provenance: ReportProvenance) throws -> [UInt8] {
         let layout = UsageLayout(usage: usage, provenance: provenance)
         let metrics = PDFTextMetrics()
         let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
