@@ -80,10 +80,18 @@ extension MonthlyRun {
         let fromLastRun = fromJournal == nil ? plan.lastRunIndex[user.id].flatMap { try? plan.lastRun?.read($0) } : nil
         let outcome: UserJob.Outcome
         if plan.ledgerUnchanged, let entry = job.reuse(user: user, previous: fromLastRun) {
-            outcome = UserJob.Outcome(entry: entry, skipped: true, ledger: nil)
+            outcome = UserJob.Outcome(entry: entry, skipped: true)
             state.reusedWithoutLoading.add(1, ordering: .relaxed)
         } else if let connection {
-            outcome = job.run(user: user, ledger: connection, previous: fromJournal ?? fromLastRun)
+            outcome = job.run(user: user, ledger: connection, previous: fromJournal ?? fromLastRun) { slice in
+                guard plan.coversEveryone else { return }
+                let failure: (any Error)? = state.usage.withLock { acc in
+                    do { try acc.add(slice); return nil } catch { return error }
+                }
+                if let failure {
+                    log.event("admin report: a user was left out", ["user": "\(user.id)", "reason": "\(failure)"])
+                }
+            }
         } else {
             state.pending.withLock { $0.append(i) }
             return
@@ -98,14 +106,6 @@ extension MonthlyRun {
             let stop: any Error = OutputSpace.refusesWrites(after: reason, folder: plan.periodFolder)
                 ? OutputError.outputFull(folder: plan.periodFolder, reason: reason) : error
             state.stop.withLock { $0 = $0 ?? stop }
-        }
-        if plan.coversEveryone, let slice = outcome.ledger {
-            let failure: (any Error)? = state.usage.withLock { acc in
-                do { try acc.add(slice); return nil } catch { return error }
-            }
-            if let failure {
-                log.event("admin report: a user was left out", ["user": "\(user.id)", "reason": "\(failure)"])
-            }
         }
         if outcome.entry.status != .ok {
             let reason = outcome.entry.error ?? "unknown"
