@@ -60,6 +60,8 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// A hash of the inputs that fed the report (rows, period, as-of, formats, engine version):
         /// an unchanged fingerprint lets a re-run skip the user.
         package var fingerprint: String?
+        /// Headline figures for `ezreport deliver`'s e-mail (absent when failed).
+        package var summary: StatementSummary?
     }
 
     /// One written file.

@@ -66,6 +66,7 @@ struct UserJob {
             entry.transactionCount = figures.transactions.count
             entry.files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
                                                    periodFolder: periodFolder, relativeFolder: folder, durable: settings.durable)
+            entry.summary = Manifest.StatementSummary(figures)
             entry.status = .ok
         } catch {
             entry.error = "\(error)"
