@@ -94,6 +94,7 @@ let package = Package(
             dependencies: [
                 "EZCore", "EZLedger", "EZSample", "EZAnalytics", "EZBatch",
                 "EZCairo", "EZPNG", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/EZBench"
         ),

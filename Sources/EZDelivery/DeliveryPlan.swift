@@ -66,7 +66,7 @@ struct DeliveryPlan {
             .record(DeliveryRecord(userId: entry.id, address: contact?.email, messageId: nil, statementSha256: sha,
                                    status: status, reason: reason))
         }
-        guard entry.status == "ok" else { return record(.failed, "no statement: the monthly run failed: \(entry.error ?? "unknown error")") }
+        guard entry.status == .ok else { return record(.failed, "no statement: the monthly run failed: \(entry.error ?? "unknown error")") }
         guard let contact, !contact.deleted else { return record(.skipped, "the user is deleted") }
         switch contact.statementEmail {
         case .optedOut: return record(.skipped, "opted out (statement_email = 0)")

@@ -96,6 +96,6 @@ final class DeliveryFixture {
 
     /// The users `deliver` should e-mail: `ok` in the manifest, not opted out (sample ids ≡ 9 mod 17).
     func eligible() throws -> [Manifest.UserEntry] {
-        try manifest().users.filter { $0.status == "ok" && $0.id % 17 != 9 }
+        try manifest().users.filter { $0.status == .ok && $0.id % 17 != 9 }
     }
 }
