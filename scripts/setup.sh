@@ -2,7 +2,8 @@
 # Installs the system packages ezreport needs, skipping what is already present.
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl, gettext's msgfmt).
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl, gettext's msgfmt) and the
+#           SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libxlsxwriter-dev                               # workbooks
   libqpdf-dev                                     # tagged PDFs: /Lang, /Alt, artifacts (Cairo 1.16 writes none)
+  libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
   sqlite3                                         # benchmarks compare against the sqlite3 shell
@@ -18,7 +20,8 @@ packages=(
   time                                            # benchmarks: peak RSS with /usr/bin/time
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip gettext)   # gettext: msgfmt --check of the PO catalogs
+  # gettext: msgfmt --check of the PO catalogs
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl gettext)
 fi
 
 missing=()
@@ -40,5 +43,10 @@ if [[ "${1:-}" == "--test" ]]; then
   if ! python3 -c "import openpyxl" 2>/dev/null; then
     echo "setup: installing openpyxl (test reader for XLSX files)"
     python3 -m pip install --quiet openpyxl 2>/dev/null || python3 -m pip install --quiet --break-system-packages openpyxl
+  fi
+  # The tests run "python3" from PATH: install into that same interpreter.
+  if ! python3 -c "import aiosmtpd" 2>/dev/null; then
+    echo "setup: installing aiosmtpd (the SMTP server the delivery tests start)"
+    python3 -m pip install --quiet aiosmtpd 2>/dev/null || python3 -m pip install --quiet --break-system-packages aiosmtpd
   fi
 fi

@@ -21,6 +21,11 @@ package struct ReportSettings: Sendable {
         self.formats = formats; self.durable = durable; self.adminLocale = adminLocale
     }
 
+    /// What a run records of the admin report's language next to its settings, so that an admin
+    /// report in another language is not reused (empty for the default, English, so that earlier
+    /// runs' records still match).
+    var adminLocaleTag: String { adminLocale == "en" ? "" : "|admin-locale:" + adminLocale }
+
     /// The part of the fingerprint that comes from the settings (not from the rows).
     var fingerprintSettings: String {
         "\(EngineVersion.current)|\(period.name)|\(period.start)|\(period.end)|\(asOf)|\(formats.map(\.rawValue).joined(separator: ","))"
