@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system packages ezreport needs, skipping what is already present.
-# Uses sudo only when not root. Usage: scripts/setup.sh [--test]
+# Uses sudo only when not root. Usage: scripts/setup.sh [--test | --bench]
 #   --test  also installs what the test suite's independent readers need
 #           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl).
+#   --bench also installs the pandas peer's Python packages (pandas, matplotlib, openpyxl) for
+#           scripts/bench.sh; never needed by the product, `make test` or `bench.sh --smoke`.
 set -euo pipefail
 
 packages=(
@@ -16,6 +18,9 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip)
+fi
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3-pip)
 fi
 
 missing=()
@@ -37,5 +42,13 @@ if [[ "${1:-}" == "--test" ]]; then
   if ! python3 -c "import openpyxl" 2>/dev/null; then
     echo "setup: installing openpyxl (test reader for XLSX files)"
     python3 -m pip install --quiet openpyxl 2>/dev/null || python3 -m pip install --quiet --break-system-packages openpyxl
+  fi
+fi
+
+if [[ "${1:-}" == "--bench" ]]; then
+  if ! python3 -c "import pandas, matplotlib, openpyxl" 2>/dev/null; then
+    echo "setup: installing pandas, matplotlib, openpyxl (the benchmark's pandas peer)"
+    python3 -m pip install --quiet pandas matplotlib openpyxl 2>/dev/null ||
+      python3 -m pip install --quiet --break-system-packages pandas matplotlib openpyxl
   fi
 fi
