@@ -51,6 +51,7 @@ ZERO_DIGIT = {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RW
 THREE_DIGIT = {"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"}
 DAY = pd.Timedelta(days=1)
 WINDOW_START = {"week": pd.offsets.Week(weekday=0), "month": pd.offsets.MonthBegin(), "year": pd.offsets.YearBegin()}
+MONEY_COLUMNS = ("base", "transfers_in", "transfers_out", "effective", "spent", "remaining")  # budget lines
 WINDOW = {"week": pd.DateOffset(weeks=1), "month": pd.DateOffset(months=1), "year": pd.DateOffset(years=1)}
 
 
@@ -78,7 +79,7 @@ def decimal_rate(value):
 def load_rates(con):
     """Both directions of every rate, sorted for merge_asof: (day, src, dst, sig, scale, inverse)."""
     r = pd.read_sql("SELECT day, base, quote, rate FROM exchange_rates", con)
-    r["day"] = pd.to_datetime(r["day"], format="%Y-%m-%d")
+    r["day"] = pd.to_datetime(r["day"], format="%Y-%m-%d").astype("datetime64[ns]")
     sig_scale = {v: decimal_rate(v) for v in r["rate"].unique()}
     r["sig"] = r["rate"].map(lambda v: sig_scale[v][0]).astype("int64")
     r["scale"] = r["rate"].map(lambda v: sig_scale[v][1]).astype("int64")
@@ -93,7 +94,7 @@ def convert(amount, src, day, target, rates):
     need = src != target
     if not need.any():
         return out
-    q = pd.DataFrame({"day": day[need], "src": src[need], "amount": amount[need]})
+    q = pd.DataFrame({"day": day[need].astype("datetime64[ns]"), "src": src[need], "amount": amount[need]})
     q["dst"], q["key"] = target, q.index
     q = q.sort_values("day")
     direct, inverse = rates
@@ -227,19 +228,19 @@ def budgets(con, user, rows, rates, start, end):
     spend = rows[(rows["kind"] == "expense") & (rows["counted"] > 0)]
     lines = []
     for r in b.itertuples(index=False):
-        s0, s1 = pd.Timestamp(r.starts_on), pd.Timestamp(r.ends_on) if r.ends_on else pd.Timestamp("2200-01-01")
+        s0, s1 = pd.Timestamp(r.starts_on), pd.Timestamp(r.ends_on) if pd.notna(r.ends_on) else pd.Timestamp("2200-01-01")
         s = WINDOW_START[r.period].rollback(max(start, s0))
         while s <= min(end, s1):
             ws, we = max(s, s0), min(s + WINDOW[r.period] - DAY, s1)
             through = min(we, end)
             sel = spend[(spend["day"] >= ws) & (spend["day"] <= through)]
-            if r.category is not None:
+            if pd.notna(r.category):
                 sel = sel[sel["category"] == r.category]
             tr = t[t["period_start"].isin([s.strftime("%Y-%m-%d"), ws.strftime("%Y-%m-%d")])]
             money = pd.Series([r.amount_minor, tr.loc[tr["dst"] == r.category, "amount_minor"].sum(),
                                tr.loc[tr["src"] == r.category, "amount_minor"].sum()], dtype="int64")
             base, tin, tout = convert(money, pd.Series([r.currency] * 3), pd.Series([s] * 3), user["currency"], rates)
-            lines.append((r.category or "", ws, we, base, tin, tout, base + tin - tout, int(sel["counted"].sum())))
+            lines.append((r.category if pd.notna(r.category) else "", ws, we, base, tin, tout, base + tin - tout, int(sel["counted"].sum())))
             s += WINDOW[r.period]
     out = pd.DataFrame(lines, columns=["category", "window_start", "window_end", "base", "transfers_in",
                                        "transfers_out", "effective", "spent"])
@@ -311,7 +312,7 @@ def write_csvs(d, cur, folder):
         k: money_text(t[k], exp) for k in ("income", "expenses", "net")}, "transaction_count": t["transaction_count"],
         "currency": cur}).to_csv(os.path.join(folder, "trends.csv"), **csv)
     b = d["budgets"].copy()
-    for k in ("base", "transfers_in", "transfers_out", "effective", "spent", "remaining"):
+    for k in MONEY_COLUMNS:
         b[k] = money_text(b[k], exp)
     b["category"] = guard(b["category"])
     b["currency"] = cur
@@ -347,12 +348,16 @@ def render(user, d, period, folder):
     cur, exp = user["currency"], exponent(user["currency"])
     doughnut = user["chart_style"] == "doughnut"
     with pd.ExcelWriter(os.path.join(folder, "statement.xlsx"), engine="openpyxl") as xlsx:
-        write_csvs(d, cur, folder).to_excel(xlsx, sheet_name="Transactions", index=False)
+        r = d["rows"]  # the workbook holds numbers and dates, the CSV plain decimals
+        write_csvs(d, cur, folder).assign(date=r["day"], amount=r["amount_minor"] / 10 ** r["currency"].map(exponent),
+                                          counted=r["counted"] / 10 ** exp) \
+            .to_excel(xlsx, sheet_name="Transactions", index=False)
         d["categories"].drop(columns="color").assign(amount=d["categories"]["amount"] / 10 ** exp) \
             .to_excel(xlsx, sheet_name="Categories", index=False)
         d["trend"].assign(**{k: d["trend"][k] / 10 ** exp for k in ("income", "expenses", "net")}) \
             .to_excel(xlsx, sheet_name="Trends", index=False)
-        d["budgets"].to_excel(xlsx, sheet_name="Budgets", index=False)
+        d["budgets"].assign(**{k: d["budgets"][k] / 10 ** exp for k in MONEY_COLUMNS}) \
+            .to_excel(xlsx, sheet_name="Budgets", index=False)
     for name, draw in (("categories", lambda ax: draw_pie(ax, d["categories"], doughnut)),
                        ("trend", lambda ax: draw_trend(ax, d["trend"], 10 ** exp, cur))):
         fig, ax = plt.subplots(figsize=(8, 5))
