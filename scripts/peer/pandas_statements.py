@@ -52,6 +52,7 @@ THREE_DIGIT = {"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"}
 DAY = pd.Timedelta(days=1)
 WINDOW_START = {"week": pd.offsets.Week(weekday=0), "month": pd.offsets.MonthBegin(), "year": pd.offsets.YearBegin()}
 MONEY_COLUMNS = ("base", "transfers_in", "transfers_out", "effective", "spent", "remaining")  # budget lines
+FAR = pd.Timestamp("2200-01-01")  # an open end
 WINDOW = {"week": pd.DateOffset(weeks=1), "month": pd.DateOffset(months=1), "year": pd.DateOffset(years=1)}
 
 
@@ -227,23 +228,27 @@ def budgets(con, user, rows, rates, start, end):
                     "WHERE bt.user_id = ?", con, params=(uid,))
     spend = rows[(rows["kind"] == "expense") & (rows["counted"] > 0)]
     lines = []
-    for r in b.itertuples(index=False):
-        s0, s1 = pd.Timestamp(r.starts_on), pd.Timestamp(r.ends_on) if pd.notna(r.ends_on) else pd.Timestamp("2200-01-01")
+    for r in b.itertuples(index=False):  # a user has a handful of budgets and windows: plain Python
+        s0, s1 = pd.Timestamp(r.starts_on), pd.Timestamp(r.ends_on) if pd.notna(r.ends_on) else FAR
+        cat = r.category if pd.notna(r.category) else ""
         s = WINDOW_START[r.period].rollback(max(start, s0))
         while s <= min(end, s1):
             ws, we = max(s, s0), min(s + WINDOW[r.period] - DAY, s1)
-            through = min(we, end)
-            sel = spend[(spend["day"] >= ws) & (spend["day"] <= through)]
-            if pd.notna(r.category):
-                sel = sel[sel["category"] == r.category]
+            sel = spend[(spend["day"] >= ws) & (spend["day"] <= min(we, end))]
             tr = t[t["period_start"].isin([s.strftime("%Y-%m-%d"), ws.strftime("%Y-%m-%d")])]
-            money = pd.Series([r.amount_minor, tr.loc[tr["dst"] == r.category, "amount_minor"].sum(),
-                               tr.loc[tr["src"] == r.category, "amount_minor"].sum()], dtype="int64")
-            base, tin, tout = convert(money, pd.Series([r.currency] * 3), pd.Series([s] * 3), user["currency"], rates)
-            lines.append((r.category if pd.notna(r.category) else "", ws, we, base, tin, tout, base + tin - tout, int(sel["counted"].sum())))
+            lines.append((cat, ws, we, s, r.currency, r.amount_minor, tr.loc[tr["dst"] == cat, "amount_minor"].sum(),
+                          tr.loc[tr["src"] == cat, "amount_minor"].sum(),
+                          (sel["counted"] if not cat else sel.loc[sel["category"] == cat, "counted"]).sum()))
             s += WINDOW[r.period]
-    out = pd.DataFrame(lines, columns=["category", "window_start", "window_end", "base", "transfers_in",
-                                       "transfers_out", "effective", "spent"])
+    out = pd.DataFrame(lines, columns=["category", "window_start", "window_end", "calendar_start", "currency",
+                                       "base", "transfers_in", "transfers_out", "spent"])
+    money = pd.concat([out[k] for k in ("base", "transfers_in", "transfers_out")], ignore_index=True)
+    converted = convert(money.astype("int64"), pd.concat([out["currency"]] * 3, ignore_index=True),
+                        pd.concat([out["calendar_start"]] * 3, ignore_index=True), user["currency"], rates).to_numpy()
+    n = len(out)
+    out["base"], out["transfers_in"], out["transfers_out"] = converted[:n], converted[n:2 * n], converted[2 * n:]
+    out = out.drop(columns=["calendar_start", "currency"]).astype({"spent": "int64"})
+    out.insert(6, "effective", out["base"] + out["transfers_in"] - out["transfers_out"])
     out["remaining"] = out["effective"] - out["spent"]
     pct = np.where(out["effective"] > 0, out["spent"] * 100 / out["effective"].where(out["effective"] > 0, 1), np.nan)
     out["percent"] = pd.Series(pct).round(1)
