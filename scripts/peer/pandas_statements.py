@@ -1,29 +1,22 @@
 #!/usr/bin/env python3
-"""The pandas peer: EZWallet monthly statements written the way a Python team would, for the benchmark.
+"""The pandas peer: EZWallet's monthly statements the way a Python team would write them, for the benchmark.
 
-What it does, per user, from the same read-only SQLite ledger as ezreport (docs/ledger-schema.md):
-  - reads the user's rows with parameterised SQL (pandas.read_sql with params), and the exchange rates
-    once per process;
-  - places every row on its local date (the user's zone for the period and the trend; the payer's zone
-    for the rate and for group membership), converts it with the latest rate on or before that date
-    (pd.merge_asof; direct base->quote, else inverse) in exact integer arithmetic on the rate's shortest
-    decimal (as ezreport does: int64 numerator/denominator, rounded half-to-even), then sums;
-  - counts group expenses at the user's share: their split row, else an equal split among the members on
-    the payer's date (remainder units to the lowest user ids), else (no member) the payer's;
-  - computes income, expenses, net, category shares (one decimal, largest remainder so they sum to 100.0),
-    the 12-month trend and budget consumption per window (month/ISO week/year windows clipped to the budget,
-    transfers of the window, the monthly limit as an overall budget when none is set, a foreign budget
-    converted at its window's first day);
-  - writes transactions.csv, categories.csv, trends.csv, budgets.csv (RFC 4180, CRLF, formula guard),
-    two PNG charts (category pie or doughnut, 12-month trend) with matplotlib's Agg backend, an XLSX
-    workbook with pandas.ExcelWriter (openpyxl; four sheets) and a PDF statement with PdfPages (a summary
-    page with the two charts, then table pages of the transactions).
-
-What it does not do, compared with ezreport: no row validation or quarantine (it trusts a clean ledger),
-no groups/settlements/savings/category-trends CSVs, no balances or family view, no admin usage report,
-no manifest with SHA-256s, no atomic writes or incremental re-runs, no locale formatting (plain decimals),
-periods of one calendar month only, fewer charts (2 against ezreport's 6-7) and a plainer PDF/XLSX.
-Amounts past int64 in `amount x rate significand x 10^k` (about 9.2e18) would overflow: the sample's do not.
+Per user, from the same read-only SQLite ledger as ezreport (docs/ledger-schema.md): the user's rows read
+with parameterised SQL (pandas.read_sql with params); each row placed on its local date (the user's zone for
+the period and trend, the payer's for the rate and group membership) and converted with the latest rate on or
+before that date (pd.merge_asof; direct, else inverse) in exact int64 arithmetic on the rate's shortest
+decimal, rounded half-to-even, as ezreport does; group expenses at the user's split, else an equal split among
+the members on the payer's date (remainder units to the lowest ids); income, expenses, net, category shares
+(one decimal, largest remainder: they sum to 100.0), the 12-month trend, budget consumption per window
+(month/ISO week/year, clipped, the window's transfers, the monthly limit when there is no overall budget).
+Writes transactions/categories/trends/budgets.csv (CRLF, formula guard), two PNG charts (matplotlib Agg:
+category pie or doughnut, trend), statement.xlsx (pandas.ExcelWriter, openpyxl: four sheets) and
+statement.pdf (PdfPages: a summary page with both charts, then the transactions as tables).
+Not done, unlike ezreport: row validation and quarantine (it trusts a clean ledger), groups/settlements/
+savings/category-trends CSVs, balances, a parent's view, the admin report, the manifest and its SHA-256s,
+atomic writes, incremental re-runs, locale formatting, periods other than one month, 4-5 more charts, and the
+budget columns expected_percent/projected; budget percents are rounded from floats (display only). A row
+with no rate fails its user (ezreport quarantines it); amount x significand x 10^k must fit in int64.
 
   pandas_statements.py export --db L --user ID --period 2026-10 --out DIR
   pandas_statements.py batch  --db L --period 2026-10 --out DIR [--jobs N]
@@ -188,8 +181,9 @@ def user_rows(con, user, rates, start, end, trend_start):
     own = pd.read_sql(OWN_SQL, con, params=(int(user["id"]), lo, hi))
     own["owner_day"] = local_days(own["occurred_at"], tz)
     own["day"] = own["owner_day"]
-    own["counted"] = convert(own["amount_minor"], own["currency"], own["owner_day"], cur, rates)
-    own.loc[own["kind"] == "transfer", "counted"] = 0
+    own["counted"], counts = 0, own["kind"] != "transfer"  # a transfer is neither income nor expense
+    own.loc[counts, "counted"] = convert(own.loc[counts, "amount_minor"], own.loc[counts, "currency"],
+                                         own.loc[counts, "owner_day"], cur, rates)
     own["category"] = own["category"].fillna("Others")
     own["group"], own["paid_by"] = "", ""
     g = group_shares(con, int(user["id"]), lo, hi)
