@@ -207,7 +207,7 @@ def largest_remainder_tenths(amounts):
     return base
 
 
-def budgets(con, user, rows, rates, start, end):
+def budgets(con, user, rows, cats, rates, start, end):
     """One line per budget window overlapping the period (see BudgetAnalytics in ezreport)."""
     uid = int(user["id"])
     b = pd.read_sql("SELECT b.id, b.period, b.amount_minor, b.currency, b.starts_on, b.ends_on, c.name AS category "
@@ -247,7 +247,8 @@ def budgets(con, user, rows, rates, start, end):
     pct = np.where(out["effective"] > 0, out["spent"] * 100 / out["effective"].where(out["effective"] > 0, 1), np.nan)
     out["percent"] = pd.Series(pct).round(1)
     out["status"] = np.select([out["spent"] > out["effective"], out["percent"] >= 80], ["over", "warning"], "ok")
-    return out.sort_values(["category", "window_start"])
+    order = out["category"].map({c: i + 1 for i, c in enumerate(cats["name"])}).fillna(0)  # overall, then as shown
+    return out.assign(order=order).sort_values(["order", "window_start"], kind="stable").drop(columns="order")
 
 
 def figures(con, user, rates, start, end):
@@ -271,7 +272,7 @@ def figures(con, user, rates, start, end):
     trend = trend.reindex(pd.date_range(trend_start, start, freq="MS"), fill_value=0).rename_axis("bucket_start")
     trend.insert(2, "net", trend["income"] - trend["expenses"])
     return dict(rows=period, income=income, expenses=expenses, categories=by_cat, trend=trend.reset_index(),
-                budgets=budgets(con, user, rows, rates, start, end))
+                budgets=budgets(con, user, rows, cats, rates, start, end))
 
 
 # ---------------------------------------------------------------------------------------------- outputs
@@ -403,7 +404,7 @@ def statement(user, period, folder):
     d = figures(STATE["con"], user, STATE["rates"], start, start + pd.offsets.MonthEnd(0))
     if folder is not None:
         render(user, d, period, folder)
-    return int(user["id"]), d["income"], d["expenses"]
+    return int(user["id"]), d["income"], d["expenses"], len(d["rows"])
 
 
 def user_folder(out, period, user):
@@ -423,7 +424,7 @@ def job(args):
     try:
         return statement(user, period, user_folder(out, period, user))
     except Exception as e:  # one user's failure is reported, the others go on (like ezreport's exit 2)
-        return args[0]["id"], None, f"{type(e).__name__}: {e}"
+        return user["id"], None, f"{type(e).__name__}: {e}", 0
 
 
 def main(argv=None):
@@ -448,7 +449,7 @@ def main(argv=None):
         with multiprocessing.get_context("fork").Pool(a.jobs, initializer=init_worker, initargs=(a.db,)) as pool:
             done = list(pool.imap_unordered(job, work, chunksize=4))
         failed = [r for r in done if r[1] is None]
-        for uid, _, why in failed:
+        for uid, _, why, _ in failed:
             print(f"pandas_statements: user {uid}: {why}", file=sys.stderr)
         print(f"{len(done) - len(failed)} statements, {len(failed)} failed")
         return 2 if failed else 0
@@ -457,12 +458,14 @@ def main(argv=None):
     by_id = {u["id"]: u for u in users(STATE["con"], "")}
     match = 0
     for uid, m in sorted(want.items()):
-        _, income, expenses = statement(by_id[uid], a.period, None)
-        ok = (income, expenses) == (m["income_minor"], m["expenses_minor"])
+        peer = statement(by_id[uid], a.period, None)[1:]
+        ours = (m["income_minor"], m["expenses_minor"], m["transaction_count"])
+        ok = peer == ours
         match += ok
         if not ok:
-            print(f"user {uid}: peer {income}/{expenses}, ezreport {m['income_minor']}/{m['expenses_minor']}")
-    print(f"verify: {match} of {len(want)} users match ezreport's income_minor and expenses_minor exactly")
+            print(f"user {uid}: peer income/expenses/rows {peer}, ezreport {ours}")
+    print(f"verify: {match} of {len(want)} users match ezreport's income_minor, expenses_minor and "
+          f"transaction_count exactly")
     return 0 if match == len(want) else 1
 
 
