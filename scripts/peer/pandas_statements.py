@@ -194,7 +194,8 @@ def user_rows(con, user, rates, start, end, trend_start):
     g["balance"] = g["balance"].where(g["payer_id"] == user["id"], "")
     rows = pd.concat([own, g], ignore_index=True)
     rows = rows[(rows["day"] >= trend_start) & (rows["day"] <= end)]
-    return rows.sort_values(["day", "occurred_at", "id"]), cats
+    rows["at"] = pd.to_datetime(rows["occurred_at"], utc=True, format="ISO8601")  # a bare date: its UTC midnight
+    return rows.sort_values(["day", "at", "id"]), cats
 
 
 # ---------------------------------------------------------------------------------------------- figures
