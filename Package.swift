@@ -28,6 +28,11 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CXLSXWriter",
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
@@ -72,10 +77,15 @@ let package = Package(
             name: "EZBatch",
             dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV"]
         ),
+        // MARK: - Delivery: statements e-mailed through libcurl (reads what monthly wrote, renders nothing)
+        .target(
+            name: "EZDelivery",
+            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZLocale", "EZBatch", "CCurl"]
+        ),
         .executableTarget(
             name: "ezreport",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,6 +94,7 @@ let package = Package(
             dependencies: [
                 "EZCore", "EZLedger", "EZSample", "EZAnalytics", "EZBatch",
                 "EZCairo", "EZPNG", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/EZBench"
         ),
@@ -125,6 +136,14 @@ let package = Package(
             name: "CommandLineTests",
             dependencies: ["ezreport", "EZBatch", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "EZDeliveryTests",
+            dependencies: [
+                "EZCore", "EZLedger", "EZBatch", "EZDelivery", "EZTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Support"]
         ),
     ]
 )

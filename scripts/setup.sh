@@ -2,22 +2,26 @@
 # Installs the system packages ezreport needs, skipping what is already present.
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test | --bench]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl).
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl) and the SMTP
+#           server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
 #   --bench also installs the pandas peer's Python packages (pandas, matplotlib, openpyxl) for
 #           scripts/bench.sh; never needed by the product, `make test` or `bench.sh --smoke`.
 set -euo pipefail
 
 packages=(
-  pkg-config libsqlite3-dev libssl-dev            # ledger access, SHA-256
+  pkg-config libsqlite3-dev                       # ledger access
+  zlib1g-dev                                      # the PNG encoder's zlib engine, CRC-32 and Adler-32
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libxlsxwriter-dev                               # workbooks
+  libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
   sqlite3                                         # benchmarks compare against the sqlite3 shell
+  binutils                                        # nm: the check that no libc/zlib symbol is overridden
   time                                            # benchmarks: peak RSS with /usr/bin/time
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip)
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-pip)
@@ -42,6 +46,11 @@ if [[ "${1:-}" == "--test" ]]; then
   if ! python3 -c "import openpyxl" 2>/dev/null; then
     echo "setup: installing openpyxl (test reader for XLSX files)"
     python3 -m pip install --quiet openpyxl 2>/dev/null || python3 -m pip install --quiet --break-system-packages openpyxl
+  fi
+  # The tests run "python3" from PATH: install into that same interpreter.
+  if ! python3 -c "import aiosmtpd" 2>/dev/null; then
+    echo "setup: installing aiosmtpd (the SMTP server the delivery tests start)"
+    python3 -m pip install --quiet aiosmtpd 2>/dev/null || python3 -m pip install --quiet --break-system-packages aiosmtpd
   fi
 fi
 

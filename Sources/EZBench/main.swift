@@ -12,6 +12,7 @@ enum EZBenchUsage {
            EZBench png-sizes --db PATH [--limit N]
            EZBench png-time  --db PATH [--limit N] [--rounds R]
            EZBench digest    --db PATH [--rounds R]
+           EZBench snapshot  --db PATH [--rounds R] [--scratch DIR] [--writer rollback|wal]
     """
 }
 
@@ -50,6 +51,10 @@ do {
                                 rounds: try args.int("rounds", default: 7)))
     case "digest":
         print(try DigestBench.run(db: db, rounds: try args.int("rounds", default: 3)))
+    case "snapshot":
+        let scratch = (try? args.string("scratch")) ?? (db as NSString).deletingLastPathComponent
+        print(try SnapshotBench.run(db: db, rounds: try args.int("rounds", default: 3), scratch: scratch,
+                                    writer: try? args.string("writer")))
     default:
         throw BenchError.usage
     }

@@ -11,6 +11,10 @@ package enum FileDigest {
     /// file's device, inode, size, modification and status-change times) and recorded there after
     /// hashing, so a 750 MB ledger is hashed once, not on every export. Pass `cache: nil` to always hash.
     package static func sha256(ofFile path: String, cache: DigestCache? = .standard) throws -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw LedgerError.cannotOpen(path: path, reason: "it is a directory")
+        }
         let identity = cache == nil ? nil : FileIdentity(path: path)
         if let cache, let identity, identity.size >= DigestCache.minimumSize, let hit = cache.lookup(path: path, identity) {
             return hit

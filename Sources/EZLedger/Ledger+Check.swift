@@ -72,6 +72,15 @@ extension Ledger {
                     bad.formUnion(loader.quarantined)
                 }
             }
+            // The optional statement_email column: 0, 1 or NULL (a user with another value gets no e-mail).
+            if try Ledger.hasStatementEmailColumn(db) {
+                let flags = try Row.fetchAll(db, sql: "SELECT id, statement_email, typeof(statement_email) FROM users ORDER BY id")
+                for row in flags {
+                    if case .invalid(let why) = RowValidator.statementEmail(row[1], type: row[2]) {
+                        bad.insert(QuarantinedRow(table: "users", id: row[0], reason: why))
+                    }
+                }
+            }
             // Rows of users that do not exist (or whose user row is quarantined): no report reaches them.
             let orphans = try Row.fetchAll(db, sql: """
                 SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id

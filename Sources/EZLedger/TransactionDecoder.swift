@@ -61,6 +61,9 @@ struct TransactionDecoder {
 
     /// The transaction in the cursor's current row (columns as in ``select``), checked against
     /// every rule of the contract, in a fixed order (the first rule broken names the reason).
+    ///
+    /// Long on purpose: it is the contract's transaction rules read top to bottom, one guard per
+    /// rule in the order docs/ledger-schema.md gives them, and it runs once per row of every load.
     mutating func decode(_ row: RawRowCursor) throws -> Verdict<Transaction> {
         let id = row.int64(0)
         let userId = row.int64(1)

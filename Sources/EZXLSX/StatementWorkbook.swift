@@ -19,9 +19,10 @@ package enum StatementWorkbook {
     }
 
     /// Writes the workbook with at most `rowsPerSheet` transaction rows under each Transactions
-    /// sheet's header (Excel's limit in production; small in tests of the splitting).
+    /// sheet's header (Excel's limit in production; small in tests of the splitting), in
+    /// constant-memory mode when `constantMemory` says so (nil: from ``constantMemoryRows`` transactions on).
     static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String,
-                      rowsPerSheet: Int) throws(XLSXError) {
+                      rowsPerSheet: Int, constantMemory: Bool? = nil) throws(XLSXError) {
         let period = figures.period.name
         let properties = DocumentProperties(
             title: "\(figures.user.bookName) — statement \(period)",
@@ -29,7 +30,8 @@ package enum StatementWorkbook {
             keywords: "ezreport, statement, \(period)",
             comments: "Ledger SHA-256 \(provenance.ledgerSHA256); ezreport \(provenance.engineVersion)",
             created: provenance.asOf)
-        let book = try Workbook(path: path, properties: properties)
+        let book = try Workbook(path: path, properties: properties,
+                                constantMemory: constantMemory ?? (figures.transactions.count >= constantMemoryRows))
         let styles = try Styles(book)
         let chunks = transactionChunks(count: figures.transactions.count, rowsPerSheet: rowsPerSheet)
         let names = transactionSheetNames(count: chunks.count)
@@ -48,6 +50,12 @@ package enum StatementWorkbook {
         try writeSummary(figures, to: summary, trendSheet: trends.name, styles: styles)
         try book.close()
     }
+
+    /// From this many transactions on, the workbook is written in libxlsxwriter's constant-memory
+    /// mode (a shop's 100,000 rows would otherwise hold ~250 MB of cells); below it, as before, so
+    /// ordinary statements keep their exact parts. Every sheet writes its rows top to bottom, as
+    /// that mode requires.
+    static let constantMemoryRows = 20_000
 
     // MARK: - Splitting
 

@@ -13,6 +13,9 @@ extension EZReport {
                 the CSV files, charts/*.png), <out>/<period>/admin/usage.{pdf,xlsx,csv}
                 and, last, <out>/<period>/manifest.json. A re-run skips users whose inputs
                 and files are unchanged; a killed run resumes where it stopped.
+                Every report of a run is read from one snapshot of the ledger.
+                One run per period folder (and shard) at a time: another one
+                exits 1 at once, or waits up to --wait seconds.
 
                 Examples:
                   # last month, as of today (the monthly schedule)
@@ -49,6 +52,9 @@ extension EZReport {
                 transform: ShardArgument.init(parsing:))
         var shard: ShardArgument?
 
+        @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run writing the same period folder (and shard) before giving up (exit 1).", valueName: "seconds"))
+        var wait: Int = 0
+
         @Flag(name: .long, help: "Redo every user, even those unchanged since the last run.")
         var force = false
 
@@ -63,6 +69,7 @@ extension EZReport {
 
         func validate() throws {
             guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            guard wait >= 0 else { throw ValidationError("--wait takes a number of seconds ≥ 0, e.g. 600") }
         }
 
         func run() throws {
@@ -72,7 +79,7 @@ extension EZReport {
             let log = RunLog(format: logFormat, quiet: quiet)
             let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: users?.ids,
                                              jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                             shard: shard.map { ($0.index, $0.count) }, force: force)
+                                             shard: shard.map { ($0.index, $0.count) }, force: force, waitSeconds: Double(wait))
             do {
                 let result = try MonthlyRun.run(options, log: log)
                 if result.exitCode != 0 { throw ExitStatus(rawValue: result.exitCode) ?? .someFailed }

@@ -56,6 +56,18 @@ final class ArgumentParsingTests: XCTestCase {
         XCTAssertEqual(message(["monthly", "--db", "l", "--period", "2026-10"]), "", "a good command line parses")
     }
 
+    func testDeliverTakesAnAddressOrANameAndAnAddress() throws {
+        let plain = try SenderAddress(parsing: "statements@example.com")
+        XCTAssertEqual(plain.address.text, "statements@example.com")
+        XCTAssertNil(plain.name)
+        let named = try SenderAddress(parsing: "EZWallet Statements <statements@example.com>")
+        XCTAssertEqual(named.address.text, "statements@example.com")
+        XCTAssertEqual(named.name, "EZWallet Statements")
+        XCTAssertEqual(try SenderAddress(parsing: "\"EZWallet, Inc.\" <s@example.com>").name, "EZWallet, Inc.")
+        XCTAssertThrowsError(try SenderAddress(parsing: "Name <not an address>"))
+        XCTAssertThrowsError(try SenderAddress(parsing: "Bad\r\nBcc: x <s@example.com>"))
+    }
+
     func testExitStatusesKeepTheirDocumentedCodes() {
         XCTAssertEqual(ExitStatus.allCases.map(\.rawValue), [0, 1, 2, 3, 64])
     }

@@ -4,7 +4,8 @@ import XCTest
 
 /// Reading what a run wrote: every file's bytes, a file's text, the manifest.
 package enum OutputTree {
-    /// Every regular file under `folder` (hidden ones included), by path relative to it.
+    /// Every regular file under `folder` (hidden ones included), by path relative to it — except the
+    /// run locks (`.lock`, `.lock-K-of-N`), which coordinate runs rather than being written by them.
     package static func snapshot(_ folder: String) -> [String: Data] {
         var out: [String: Data] = [:]
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return out }
@@ -12,6 +13,7 @@ package enum OutputTree {
             var isDir: ObjCBool = false
             let full = folder + "/" + item
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
+            if item == ".lock" || item.hasPrefix(".lock-") { continue }
             out[item] = FileManager.default.contents(atPath: full)
         }
         return out

@@ -41,6 +41,27 @@ final class XLSXStatementTests: XCTestCase {
         return try ExternalReader.json([String].self, ExternalReader.python(script, [path]))
     }
 
+    // MARK: - Constant memory
+
+    func testTheConstantMemoryWorkbookHoldsTheSameCellsInEverySheet() throws {
+        let figures = RenderFixtures.figures()
+        let folder = try ExternalReader.temporaryDirectory()
+        try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: folder + "/normal.xlsx",
+                                    rowsPerSheet: 4, constantMemory: false)
+        try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: folder + "/flat.xlsx",
+                                    rowsPerSheet: 4, constantMemory: true)
+        let sheets = try sheetNames(folder + "/normal.xlsx")
+        XCTAssertEqual(try sheetNames(folder + "/flat.xlsx"), sheets)
+        XCTAssertGreaterThan(sheets.filter { $0.hasPrefix("Transactions") }.count, 1, "the split sheets are covered too")
+        for sheet in sheets {
+            // A cell written above the current row is dropped in constant-memory mode: every sheet must match.
+            XCTAssertEqual(try cells(folder + "/flat.xlsx", sheet: sheet), try cells(folder + "/normal.xlsx", sheet: sheet), sheet)
+        }
+        let parts = try ExternalReader.python("import sys, zipfile; print(' '.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+                                              [folder + "/flat.xlsx"])
+        XCTAssertFalse(parts.contains("sharedStrings.xml"), "constant-memory mode was not on: the test proves nothing")
+    }
+
     // MARK: - Structure
 
     func testWorkbookHasEverySheetInOrder() throws {

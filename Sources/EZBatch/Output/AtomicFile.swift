@@ -90,9 +90,15 @@ package enum AtomicFile {
 /// An output file or folder that could not be written.
 package enum OutputError: Error, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
+    /// The file system holding `folder` refuses writes (full, or over quota): the run stopped starting
+    /// users; those finished are in its journal and the next run resumes from them.
+    case outputFull(folder: String, reason: String)
     package var description: String {
         switch self {
         case .cannotWrite(let path, let reason): return "cannot write '\(path)': \(reason)"
+        case .outputFull(let folder, let reason):
+            return "the output file system is full under '\(folder)', so the run stopped (\(reason)); "
+                + "free some space and run again: it resumes where it stopped"
         }
     }
 }

@@ -8,9 +8,14 @@ import Foundation
 package struct Manifest: Codable, Equatable, Sendable {
     /// The engine version that wrote it.
     package var engineVersion: String
-    /// The ledger's path as given, and its SHA-256.
+    /// The ledger's path as given, and its main file's SHA-256 (with a WAL ledger, commits still in
+    /// `-wal` are not in it: ``snapshotSha256`` names the content).
     package var ledgerPath: String
     package var ledgerSha256: String
+    /// The SHA-256 of the one snapshot of the ledger every report of the run was read from (a copy
+    /// holding exactly the ledger's committed content, WAL included; docs/manifest.md). Absent in
+    /// manifests of earlier versions, and in a merged manifest whose shards read different snapshots.
+    package var snapshotSha256: String?
     /// The resolved period's name (also the folder's name) and its first and last dates.
     package var period: String
     package var periodStart: String
@@ -27,11 +32,19 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// Run totals.
     package var totals: Totals
 
+    /// How a user's (or the admin report's) part of the run ended; JSON `"ok"` or `"failed"`.
+    package enum Status: String, Codable, Equatable, Sendable {
+        /// The files were written (or kept, unchanged, from an earlier run).
+        case ok
+        /// Nothing usable was written; `error` says why.
+        case failed
+    }
+
     /// One user's outcome.
     package struct UserEntry: Codable, Equatable, Sendable {
         package var id: Int64
         /// `ok` or `failed`. A user skipped as unchanged stays `ok`.
-        package var status: String
+        package var status: Status
         /// The user's folder, relative to the period folder.
         package var folder: String
         package var currency: String?
@@ -47,6 +60,8 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// A hash of the inputs that fed the report (rows, period, as-of, formats, engine version):
         /// an unchanged fingerprint lets a re-run skip the user.
         package var fingerprint: String?
+        /// Headline figures for `ezreport deliver`'s e-mail (absent when failed).
+        package var summary: StatementSummary?
     }
 
     /// One written file.
@@ -66,7 +81,7 @@ package struct Manifest: Codable, Equatable, Sendable {
 
     /// The admin usage report's files.
     package struct AdminEntry: Codable, Equatable, Sendable {
-        package var status: String
+        package var status: Status
         package var files: [FileEntry]
         package var error: String?
     }
@@ -87,8 +102,8 @@ package struct Manifest: Codable, Equatable, Sendable {
         let files = users.flatMap(\.files) + (admin?.files ?? [])
         totals = Totals(
             users: users.count,
-            ok: users.filter { $0.status == "ok" }.count,
-            failed: users.filter { $0.status != "ok" }.count,
+            ok: users.filter { $0.status == .ok }.count,
+            failed: users.filter { $0.status != .ok }.count,
             files: files.count,
             bytes: files.reduce(0) { $0 + $1.bytes },
             transactionCount: users.reduce(0) { $0 + ($1.transactionCount ?? 0) },
@@ -147,6 +162,8 @@ extension Manifest {
         }
         merged.users = users.sorted { $0.id < $1.id }
         merged.admin = parts.compactMap(\.admin).first
+        // Shards run apart read apart: one snapshot is named only when every shard read the same.
+        if Set(parts.map(\.snapshotSha256)).count != 1 { merged.snapshotSha256 = nil }
         merged.shard = nil
         merged.recomputeTotals()
         return merged

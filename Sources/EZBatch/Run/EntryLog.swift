@@ -17,9 +17,17 @@ final class EntryLog: Sendable {
     struct Ref: Sendable { var offset: Int64; var length: Int }
 
     /// The first line of an entries record: what the run was computed from, and its admin entry.
-    /// A later run over a byte-identical ledger with the same settings can trust every entry.
+    /// A later run whose snapshot has the same SHA-256 (the same committed content, WAL included)
+    /// with the same settings can trust every entry.
     struct Header: Codable, Equatable, Sendable {
+        /// The ledger main file's SHA-256 (informative: with a WAL ledger it misses what is in the WAL).
         var ledgerSha256: String
+        /// The SHA-256 of the run's snapshot copy: what "unchanged" is decided on. Absent in logs of
+        /// earlier versions, which therefore never vouch for their entries.
+        var snapshotSha256: String?
+        /// ``ContentKey`` of the ledger's files when the run started: equal keys mean equal bytes, so
+        /// equal content, and the snapshot need not even be taken.
+        var contentKey: String?
         var settings: String
         var admin: Manifest.AdminEntry?
     }
