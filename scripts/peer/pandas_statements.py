@@ -247,7 +247,9 @@ def budgets(con, user, rows, cats, rates, start, end):
     out["remaining"] = out["effective"] - out["spent"]
     pct = np.where(out["effective"] > 0, out["spent"] * 100 / out["effective"].where(out["effective"] > 0, 1), np.nan)
     out["percent"] = pd.Series(pct).round(1)
-    out["status"] = np.select([out["spent"] > out["effective"], out["percent"] >= 80], ["over", "warning"], "ok")
+    spent, eff = out["spent"], out["effective"]  # the status from exact integers, as ezreport (not the rounded %)
+    out["status"] = np.select([(spent > eff) | ((eff <= 0) & (spent > 0)), (eff > 0) & (spent * 5 >= eff * 4)],
+                              ["over", "warning"], "ok")
     order = out["category"].map({c: i + 1 for i, c in enumerate(cats["name"])}).fillna(0)  # overall, then as shown
     return out.assign(order=order).sort_values(["order", "window_start"], kind="stable").drop(columns="order")
 
