@@ -38,6 +38,11 @@ let package = Package(
             providers: [.apt(["libxlsxwriter-dev"])]
         ),
         .systemLibrary(
+            name: "CQPDF",
+            pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -64,12 +69,17 @@ let package = Package(
         // MARK: - Drawing, encoding and locale formats, shared by the renderers
         .target(name: "EZPNG", dependencies: ["CZlib"]),
         .target(name: "EZCairo", dependencies: ["CCairo", "EZPNG"]),
-        .target(name: "EZLocale", dependencies: ["EZCore"]),
+        .target(
+            name: "EZLocale",
+            dependencies: ["EZCore"],
+            // The translations: one gettext PO file per language, read at run time (see Catalog).
+            resources: [.copy("Resources/po")]
+        ),
 
         // MARK: - Renderers
         .target(name: "EZCharts", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale"]),
-        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts"]),
-        .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "CXLSXWriter"]),
+        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF"]),
+        .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "EZLocale", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
 
         // MARK: - The batch engine and the command line
@@ -122,8 +132,8 @@ let package = Package(
         .testTarget(name: "EZCairoTests", dependencies: ["EZCairo", "EZCharts", "EZRenderingTestSupport", "CCairo"]),
         .testTarget(name: "EZLocaleTests", dependencies: ["EZCore", "EZLocale"]),
         .testTarget(name: "EZChartsTests", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZCharts", "EZRenderingTestSupport"]),
-        .testTarget(name: "EZPDFTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZRenderingTestSupport"]),
-        .testTarget(name: "EZXLSXTests", dependencies: ["EZCore", "EZAnalytics", "EZXLSX", "EZRenderingTestSupport"]),
+        .testTarget(name: "EZPDFTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZLocale", "EZRenderingTestSupport"]),
+        .testTarget(name: "EZXLSXTests", dependencies: ["EZCore", "EZAnalytics", "EZXLSX", "EZLocale", "EZRenderingTestSupport"]),
         .testTarget(name: "EZCSVTests", dependencies: ["EZCore", "EZAnalytics", "EZCSV", "EZRenderingTestSupport"]),
         .testTarget(
             name: "EZBatchTests",

@@ -2,8 +2,8 @@
 # Installs the system packages ezreport needs, skipping what is already present.
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test | --bench]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl) and the SMTP
-#           server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl, gettext's msgfmt) and the
+#           SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
 #   --bench also installs the pandas peer's Python packages (pandas, matplotlib, openpyxl) for
 #           scripts/bench.sh; never needed by the product, `make test` or `bench.sh --smoke`.
 set -euo pipefail
@@ -13,6 +13,7 @@ packages=(
   zlib1g-dev                                      # the PNG encoder's zlib engine, CRC-32 and Adler-32
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libxlsxwriter-dev                               # workbooks
+  libqpdf-dev                                     # tagged PDFs: /Lang, /Alt, artifacts (Cairo 1.16 writes none)
   libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
@@ -21,7 +22,8 @@ packages=(
   time                                            # benchmarks: peak RSS with /usr/bin/time
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl)
+  # gettext: msgfmt --check of the PO catalogs
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl gettext)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-pip)

@@ -1,4 +1,5 @@
 import EZCore
+import Foundation
 
 /// Numbers, money, percentages and dates written the way a locale writes them, with integer
 /// arithmetic only (money never passes through `Double`).
@@ -231,25 +232,25 @@ package struct LocaleFormat: Hashable, Sendable {
         }
     }
 
-    /// The abbreviated stand-alone name of month `m` (1…12).
+    /// The abbreviated stand-alone name of month `m` (1…12), from the locale data (CLDR, through
+    /// Foundation's `DateFormatter`): `Mar`, `mar`, `Mär`, `mars`, `3月`.
     package func monthAbbreviation(_ m: Int) -> String {
         let i = max(1, min(12, m)) - 1
-        switch language {
-        case "ja", "zh": return "\(i + 1)月"
-        case "ko": return "\(i + 1)월"
-        default: return (LocaleFormat.months[language] ?? LocaleFormat.months["en"]!)[i]
-        }
+        return (LocaleFormat.monthNames[language] ?? LocaleFormat.monthNames["en"]!)[i]
     }
 
-    static let months: [String: [String]] = [
-        "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
-        "it": ["gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"],
-        "de": ["Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez"],
-        "fr": ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."],
-        "es": ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"],
-        "pt": ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"],
-        "nl": ["jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec"],
-    ]
+    /// CLDR's short stand-alone month names of every known language, read once.
+    static let monthNames: [String: [String]] = {
+        var out: [String: [String]] = [:]
+        for language in knownLanguages {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: language)
+            let names: [String] = formatter.shortStandaloneMonthSymbols
+            if names.count == 12 { out[language] = names }
+        }
+        if out["en"] == nil { out["en"] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] }
+        return out
+    }()
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
 }

@@ -1,5 +1,6 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 /// The statement workbook (`statement.xlsx`): one user's figures as native Excel sheets.
 ///
@@ -24,9 +25,10 @@ package enum StatementWorkbook {
     static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String,
                       rowsPerSheet: Int, constantMemory: Bool? = nil) throws(XLSXError) {
         let period = figures.period.name
+        let tr = Translator(locale: figures.user.locale)
         let properties = DocumentProperties(
-            title: "\(figures.user.bookName) — statement \(period)",
-            subject: "EZWallet statement for \(figures.user.username), \(period)",
+            title: tr("{book} — statement {period}", ["book": figures.user.bookName, "period": period]),
+            subject: tr("EZWallet statement for {user}, {period}", ["user": figures.user.username, "period": period]),
             keywords: "ezreport, statement, \(period)",
             comments: "Ledger SHA-256 \(provenance.ledgerSHA256); ezreport \(provenance.engineVersion)",
             created: provenance.asOf)

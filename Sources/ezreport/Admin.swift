@@ -27,6 +27,9 @@ extension EZReport {
                 transform: Admin.parseCurrency)
         var currency: Currency = .eur
 
+        @Option(name: .long, help: AdminLocale.help, transform: AdminLocale.parse)
+        var locale: String = "en"
+
         /// An ISO-4217 code, or a ValidationError.
         static func parseCurrency(_ text: String) throws -> Currency {
             do { return try Currency(text) } catch { throw ValidationError("--currency must be an ISO-4217 code such as EUR (got '\(text)')") }
@@ -35,7 +38,7 @@ extension EZReport {
         func run() throws {
             let resolved = period.resolvedPeriod
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db), period: resolved,
-                                          asOf: period.asOf.date, formats: [.pdf, .xlsx, .csv])
+                                          asOf: period.asOf.date, formats: [.pdf, .xlsx, .csv], adminLocale: locale)
             do {
                 let folder = out + "/" + resolved.name
                 let files = try AdminRun.run(settings: settings, folder: folder, currency: currency, log: RunLog())

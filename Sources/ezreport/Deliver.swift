@@ -21,7 +21,8 @@ extension EZReport {
 
                 Examples:
                   ezreport deliver --db ledger.sqlite --period 2026-10 \\
-                      --smtp smtp://mail.example.com:587 --from "EZWallet <statements@example.com>"
+                      --smtp smtp://mail.example.com:587 \\
+                      --from "EZWallet <statements@example.com>"
                   ezreport deliver --db ledger.sqlite --period 2026-10 \\
                       --from statements@example.com --dry-run /tmp/eml
                   ezreport deliver ... --retry-failed

@@ -64,6 +64,9 @@ extension EZReport {
         @Flag(name: .long, help: "No progress output; only errors and the summary line.")
         var quiet = false
 
+        @Option(name: .long, help: AdminLocale.help, transform: AdminLocale.parse)
+        var locale: String = "en"
+
         @Option(name: .customLong("log-format"), help: ArgumentHelp("Log lines as text or json.", valueName: "text|json"))
         var logFormat: RunLog.Format = .text
 
@@ -75,7 +78,7 @@ extension EZReport {
         func run() throws {
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db),
                                           period: asOf.resolve(period), asOf: asOf.date,
-                                          formats: formats.formats, durable: durable)
+                                          formats: formats.formats, durable: durable, adminLocale: locale)
             let log = RunLog(format: logFormat, quiet: quiet)
             let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: users?.ids,
                                              jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,

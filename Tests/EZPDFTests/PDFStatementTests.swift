@@ -9,6 +9,11 @@ import XCTest
 /// The PDF statement, checked by independent readers: qpdf, pdfinfo, pdftotext and pdftoppm.
 final class PDFStatementTests: XCTestCase {
     private static let figures = PDFFixtures.statement()
+    /// The fixture's user reads Italian: the statement's words are checked through the catalog.
+    private let tr = Translator(locale: PDFStatementTests.figures.user.locale)
+    private func footer(_ page: Int, of pages: Int) -> String {
+        tr("Page {page} of {pages}", ["page": String(page), "pages": String(pages)])
+    }
     private static let rendered: Result<[UInt8], Error> = Result {
         try StatementPDF.render(figures, provenance: PDFFixtures.provenance())
     }
@@ -45,13 +50,13 @@ final class PDFStatementTests: XCTestCase {
         let (_, tools) = try render()
         let pages = try XCTUnwrap(Int(try tools.info()["Pages"] ?? ""))
         let text = try tools.text()
-        XCTAssertTrue(text.contains("Page 1 of \(pages)"))
-        XCTAssertTrue(text.contains("Page \(pages) of \(pages)"))
-        XCTAssertFalse(text.contains("Page \(pages + 1) of"))
+        XCTAssertTrue(text.contains(footer(1, of: pages)), footer(1, of: pages))
+        XCTAssertTrue(text.contains(footer(pages, of: pages)))
+        XCTAssertFalse(text.contains(footer(pages + 1, of: pages)))
         // Each page's text carries exactly its own footer.
         let pageTexts = text.split(separator: "\u{0C}", omittingEmptySubsequences: true)
         for (i, page) in pageTexts.enumerated() where !page.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            XCTAssertTrue(page.contains("Page \(i + 1) of \(pages)"), "page \(i + 1)")
+            XCTAssertTrue(page.contains(footer(i + 1, of: pages)), "page \(i + 1)")
         }
     }
 
@@ -62,21 +67,21 @@ final class PDFStatementTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(pages, 5)
         XCTAssertLessThanOrEqual(pages, 14)
         let text = try tools.text()
-        let continued = text.components(separatedBy: "Transactions (continued)").count - 1
+        let continued = text.components(separatedBy: tr("{title} (continued)", ["title": tr("Transactions")])).count - 1
         XCTAssertGreaterThanOrEqual(continued, 2)
         // The header's 'DESCRIPTION' column title is printed once per page the table is on.
-        XCTAssertEqual(text.components(separatedBy: "DESCRIPTION").count - 1, continued + 1)
-        XCTAssertTrue(text.contains("\(Self.figures.transactions.count) rows"))
+        XCTAssertEqual(text.components(separatedBy: tr("Description").uppercased()).count - 1, continued + 1)
+        XCTAssertTrue(text.contains(tr.plural("{count} row", "{count} rows", count: Self.figures.transactions.count)))
     }
 
     func testSectionsHaveTitlesAndBookmarks() throws {
         let (_, tools) = try render()
         let text = try tools.text()
-        let sections = ["Spending by category", "Budgets", "Groups", "Family · Famiglia Rossi", "Savings goals",
-                        "Transactions", "About this report"]
+        let sections = [tr("Spending by category"), tr("Budgets"), tr("Groups"), tr("Family · {name}", ["name": "Famiglia Rossi"]),
+                        tr("Savings goals"), tr("Transactions"), tr("About this report")]
         for s in sections { XCTAssertTrue(text.contains(s), s) }
         let outline = try tools.outlineTitles()
-        for s in ["Overview"] + sections { XCTAssertTrue(outline.contains(s), "bookmark \(s) in \(outline)") }
+        for s in [tr("Overview")] + sections { XCTAssertTrue(outline.contains(s), "bookmark \(s) in \(outline)") }
         XCTAssertTrue(outline.contains("Viaggio a Kyōto 🗾"), "a group's bookmark under Groups")
     }
 
@@ -92,7 +97,7 @@ final class PDFStatementTests: XCTestCase {
         let (_, tools) = try render()
         let info = try tools.info()
         XCTAssertEqual(info["Author"], "ezreport")
-        XCTAssertEqual(info["Title"], "Casa Rossi — Bilancio 🏠 — Statement ott 2025")
+        XCTAssertEqual(info["Title"], "Casa Rossi — Bilancio 🏠 — Estratto conto ott 2025")
         XCTAssertTrue(info["Subject"]?.contains("2025-10") == true)
         XCTAssertTrue(info["CreationDate"]?.contains("2025") == true, info["CreationDate"] ?? "none")
         XCTAssertTrue(info["CreationDate"]?.contains("Oct 31") == true, info["CreationDate"] ?? "none")

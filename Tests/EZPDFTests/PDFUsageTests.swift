@@ -25,6 +25,20 @@ final class PDFUsageTests: XCTestCase {
         XCTAssertTrue(text.contains("Page 1 of \(pages)") && text.contains("Page \(pages) of \(pages)"))
     }
 
+    func testMonthByMonthPrintsEveryMonthLabelWhole() throws {
+        let (usage, tools) = try render()
+        let text = try tools.text()
+        let format = LocaleFormat(locale: "en_GB")
+        XCTAssertFalse(usage.months.isEmpty)
+        // Each row of the table starts with its month, whole ("Nov 2026", never "Nov 20…").
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for m in usage.months {
+            let label = format.monthYearLabel(m.month)
+            XCTAssertTrue(lines.contains { $0.hasPrefix(label + " ") }, "the row of \(label)")
+        }
+        XCTAssertFalse(text.contains(" 20…"), "a month label is cut")
+    }
+
     func testSuppressedCellsPrintAsLessThanFiveAndShownOnesAsFormatted() throws {
         let (usage, tools) = try render()
         let text = try tools.text()

@@ -1,5 +1,6 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 @testable import EZXLSX
 import Foundation
 import EZRenderingTestSupport
@@ -74,8 +75,11 @@ final class XLSXStatementTests: XCTestCase {
         let figures = RenderFixtures.figures()
         let rows = try cells(writeWorkbook(figures), sheet: "Transactions")
         XCTAssertEqual(rows.count, figures.transactions.count + 1)
+        // The fixture's user reads Italian: the headers are the catalog's words for these.
+        let tr = Translator(locale: figures.user.locale)
         XCTAssertEqual(rows[0].compactMap(\.v), ["ID", "Date", "Kind", "Category", "Balance", "Method", "Description", "Amount",
-                                                "Currency", "Counted", "Report currency", "Group", "Paid by"])
+                                                "Currency", "Counted", "Report currency", "Group", "Paid by"].map { tr($0) })
+        XCTAssertEqual(rows[0][1].v, "Data")
         let first = rows[1]
         XCTAssertEqual(first[0], Cell(t: "n", v: "100"))
         XCTAssertEqual(first[1], Cell(t: "d", v: "2025-10-01T00:00:00"), "the date is a real Excel date")
@@ -104,7 +108,7 @@ final class XLSXStatementTests: XCTestCase {
         let path = try writeWorkbook(figures)
         let formulas = try cells(path, sheet: "Categories")
         let n = figures.categories.rows.count
-        XCTAssertEqual(formulas[n + 1][0].v, "Total")
+        XCTAssertEqual(formulas[n + 1][0].v, Translator(locale: figures.user.locale)("Total"))
         XCTAssertEqual(formulas[n + 1][2], Cell(t: "f", v: "=ROUND(SUM(C2:C\(n + 1)),2)"))
         let cached = try cells(path, sheet: "Categories", dataOnly: true)
         XCTAssertEqual(cached[n + 1][2], Cell(t: "n", v: MinorUnits.plainDecimal(figures.categories.total, exponent: 2)))
@@ -116,6 +120,7 @@ final class XLSXStatementTests: XCTestCase {
             throw XCTSkip("LibreOffice (soffice) is not installed: install libreoffice-calc-nogui to run the recalculation check")
         }
         let figures = RenderFixtures.figures()
+        let totalLabel = Translator(locale: figures.user.locale)("Total")
         let path = try writeWorkbook(figures)
         let dir = (path as NSString).deletingLastPathComponent
         // openpyxl writes the formulas back without their cached results, so LibreOffice must
@@ -128,14 +133,14 @@ final class XLSXStatementTests: XCTestCase {
             if name != 'Categories': del wb[name]
         wb.save(sys.argv[2])
         cached = openpyxl.load_workbook(sys.argv[2], data_only=True)['Categories']
-        total = [r for r in cached.iter_rows() if r[0].value == 'Total'][0]
+        total = [r for r in cached.iter_rows() if r[0].value == sys.argv[3]][0]
         assert total[2].value is None, 'the copy must not carry a cached total'
-        """, [path, stripped])
+        """, [path, stripped, totalLabel])
         try ExternalReader.run(soffice, ["-env:UserInstallation=file://\(dir)/lo-profile", "--headless", "--calc",
                                          "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1", "--outdir", dir, stripped])
         let csv = try String(contentsOfFile: dir + "/recalc.csv", encoding: .utf8)
         let lines = csv.split(whereSeparator: \.isNewline).map { $0.replacingOccurrences(of: "\"", with: "") }
-        let total = try XCTUnwrap(lines.first { $0.hasPrefix("Total,") }, csv)
+        let total = try XCTUnwrap(lines.first { $0.hasPrefix(totalLabel + ",") }, csv)
         let fields = total.split(separator: ",").map(String.init)
         let value = try XCTUnwrap(Decimal(string: fields[2].filter { $0 != "\"" && $0 != " " && !$0.isLetter }))
         XCTAssertEqual(value, Decimal(string: MinorUnits.plainDecimal(figures.categories.total, exponent: 2)),
@@ -172,11 +177,12 @@ final class XLSXStatementTests: XCTestCase {
         let about = try cells(path, sheet: "About")
         let facts = Dictionary(about.compactMap { r in r.count > 1 ? r[0].v.map { ($0, r[1].v ?? "") } : nil },
                                uniquingKeysWith: { a, _ in a })
-        XCTAssertEqual(facts["Ledger SHA-256"], String(repeating: "ab", count: 32))
-        XCTAssertEqual(facts["Period"], "2025-10")
-        XCTAssertEqual(facts["As of"], "2025-11-01")
-        XCTAssertEqual(facts["Engine"], "ezreport 1.0.0-test")
-        XCTAssertEqual(facts["Quarantined rows"], "1")
+        let tr = Translator(locale: RenderFixtures.figures().user.locale)
+        XCTAssertEqual(facts[tr("Ledger SHA-256")], String(repeating: "ab", count: 32))
+        XCTAssertEqual(facts[tr("Period")], "2025-10")
+        XCTAssertEqual(facts[tr("As of")], "2025-11-01")
+        XCTAssertEqual(facts[tr("Engine")], "ezreport 1.0.0-test")
+        XCTAssertEqual(facts[tr("Quarantined rows")], "1")
         XCTAssertEqual(facts["transactions"], "unknown kind 'refund'")
     }
 

@@ -186,8 +186,12 @@ package struct CategoryShare: Hashable, Sendable {
     package var percent: Percent
     /// `#RRGGBB`: the ledger's colour, else a stable palette colour for the name.
     package var color: String
-    package init(name: String, count: Int, amount: Int64, percent: Percent, color: String) {
+    /// For the folded 'Other' slice, how many categories it holds (0 for a category of the ledger),
+    /// so that a renderer can name the slice in the reader's language.
+    package var foldedCategories: Int
+    package init(name: String, count: Int, amount: Int64, percent: Percent, color: String, foldedCategories: Int = 0) {
         self.name = name; self.count = count; self.amount = amount; self.percent = percent; self.color = color
+        self.foldedCategories = foldedCategories
     }
 }
 

@@ -84,6 +84,6 @@ package enum AdminRun {
                                           period: settings.period, asOf: settings.asOf,
                                           engineVersion: EngineVersion.current, quarantined: [])
         return try AdminFiles.write(usage, provenance: provenance, formats: settings.formats.filter { $0 != .png },
-                                    periodFolder: folder, durable: settings.durable)
+                                    periodFolder: folder, durable: settings.durable, locale: settings.adminLocale)
     }
 }

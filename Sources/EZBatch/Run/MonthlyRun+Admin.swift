@@ -33,7 +33,7 @@ extension MonthlyRun {
                                               period: settings.period, asOf: settings.asOf,
                                               engineVersion: EngineVersion.current, quarantined: [])
             let files = try AdminFiles.write(figures, provenance: provenance, formats: formats,
-                                             periodFolder: plan.periodFolder, durable: settings.durable)
+                                             periodFolder: plan.periodFolder, durable: settings.durable, locale: settings.adminLocale)
             return Manifest.AdminEntry(status: .ok, files: files, error: nil)
         } catch {
             log.event("admin report failed", ["reason": "\(error)"])

@@ -73,7 +73,7 @@ extension MonthlyRun {
             let ratesDigest = try source.exchangeRatesDigest()
             let header = EntryLog.Header(ledgerSha256: settings.ledgerSHA256, snapshotSha256: nil,
                                          contentKey: ContentKey.of(ledgerPath: settings.ledgerPath),
-                                         settings: settings.fingerprintSettings + "|" + ratesDigest, admin: nil)
+                                         settings: settings.fingerprintSettings + "|" + ratesDigest + settings.adminLocaleTag, admin: nil)
             let journal = try EntryLog(path: journalPath)
             let unchangedBytes = !options.force && lastHeader?.snapshotSha256 != nil && lastHeader?.contentKey == header.contentKey
                 && lastHeader?.settings == header.settings

@@ -11,11 +11,20 @@ package struct ReportSettings: Sendable {
     package var formats: [OutputFormat]
     /// fsync each file before renaming it into place (slower; survives power loss, not just kills).
     package var durable: Bool
+    /// The admin usage report's locale (`--locale`; `en` by default). Statements follow each
+    /// user's own locale, so it is not part of a user's fingerprint.
+    package var adminLocale: String
 
-    package init(ledgerPath: String, ledgerSHA256: String, period: Period, asOf: CivilDate, formats: [OutputFormat], durable: Bool = false) {
+    package init(ledgerPath: String, ledgerSHA256: String, period: Period, asOf: CivilDate, formats: [OutputFormat],
+                 durable: Bool = false, adminLocale: String = "en") {
         self.ledgerPath = ledgerPath; self.ledgerSHA256 = ledgerSHA256; self.period = period; self.asOf = asOf
-        self.formats = formats; self.durable = durable
+        self.formats = formats; self.durable = durable; self.adminLocale = adminLocale
     }
+
+    /// What a run records of the admin report's language next to its settings, so that an admin
+    /// report in another language is not reused (empty for the default, English, so that earlier
+    /// runs' records still match).
+    var adminLocaleTag: String { adminLocale == "en" ? "" : "|admin-locale:" + adminLocale }
 
     /// The part of the fingerprint that comes from the settings (not from the rows).
     var fingerprintSettings: String {

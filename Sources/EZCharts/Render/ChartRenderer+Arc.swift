@@ -53,7 +53,9 @@ extension ChartRenderer {
             ctx.roundedRectangle(Rect(x: x, y: cy - 5, width: 10, height: 10), radius: 2)
             ctx.fill()
             let nameW = max(30, legendW - 12 - 16 - amountW - pctW - (amountW > 0 ? 20 : 10))
-            painter.text(data.categories[i], .label, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
+            // A long name (a German 'Sonstige …') shrinks a size before it would be cut.
+            let nameStyle = painter.fitting(data.categories[i], .label, smaller: .small, maxWidth: nameW)
+            painter.text(data.categories[i], nameStyle, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
                          color: .ink, maxWidth: nameW)
             if amountW > 0 {
                 painter.text(labels.full(values[i]), .label, anchor: Point(x: body.maxX - pctW - 10, y: cy), hAlign: 1,

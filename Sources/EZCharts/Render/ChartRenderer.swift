@@ -38,11 +38,11 @@ package enum ChartRenderer {
         var y = rect.y + pad
         let inner = rect.inset(by: pad)
         if !chart.title.isEmpty {
-            y += painter.text(chart.title, .title, at: Point(x: inner.x, y: y), color: .ink, maxWidth: inner.width).height
+            y += painter.wrappedText(chart.title, .title, at: Point(x: inner.x, y: y), color: .ink, maxWidth: inner.width).height
         }
         if let subtitle = chart.subtitle, !subtitle.isEmpty {
-            y += painter.text(subtitle, .subtitle, at: Point(x: inner.x, y: y + 1), color: Palette.mutedText,
-                              maxWidth: inner.width).height + 1
+            y += painter.wrappedText(subtitle, .subtitle, at: Point(x: inner.x, y: y + 1), color: Palette.mutedText,
+                                     maxWidth: inner.width).height + 1
         }
         let body = Rect(x: inner.x, y: y + 10, width: inner.width, height: max(0, inner.maxY - y - 10))
         if chart.isEmpty {

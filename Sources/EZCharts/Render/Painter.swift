@@ -41,6 +41,30 @@ final class Painter {
         return l
     }
 
+    /// Draws `text` wrapped at word boundaries over at most `maxLines` lines of `maxWidth` (a long
+    /// German or French title takes a second line rather than being cut); only text that still
+    /// does not fit ends in '…'. Returns the drawn size.
+    @discardableResult
+    func wrappedText(_ text: String, _ style: Style, at p: Point, color: Color, maxWidth: Double, maxLines: Int = 2) -> Size {
+        let l = wrappedLayout(style, text, maxWidth: maxWidth, maxLines: maxLines)
+        l.draw(at: p, color: color)
+        return l.size
+    }
+
+    /// The layout ``wrappedText(_:_:at:color:maxWidth:maxLines:)`` draws, for measuring.
+    func wrappedLayout(_ style: Style, _ text: String, maxWidth: Double, maxLines: Int = 2) -> TextLayout {
+        let l = layout(style, text, maxWidth: maxWidth)
+        l.wrap = .word
+        l.maxLines = maxLines
+        return l
+    }
+
+    /// The style of `smaller` when `text` is wider than `maxWidth` in `style`: a legend's name shrinks
+    /// a size before it would be cut.
+    func fitting(_ text: String, _ style: Style, smaller: Style, maxWidth: Double) -> Style {
+        measure(text, style).width > maxWidth ? smaller : style
+    }
+
     /// The size `text` takes in `style`.
     func measure(_ text: String, _ style: Style) -> Size { layout(style, text).size }
 
