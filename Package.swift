@@ -73,7 +73,7 @@ let package = Package(
             name: "EZLocale",
             dependencies: ["EZCore"],
             // The translations: one gettext PO file per language, read at run time (see Catalog).
-            resources: [.copy("Resources/po")]
+            exclude: ["Resources"]
         ),
 
         // MARK: - Renderers

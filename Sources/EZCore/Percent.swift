@@ -1,5 +1,3 @@
-import EZCore
-
 /// A percentage held exactly as tenths of a percent: `Percent(tenths: 125)` is 12.5 %.
 ///
 /// Reports show percentages with one decimal; keeping them as integers means they add up

@@ -7,7 +7,8 @@ import XCTest
 /// `tr("…")`, `tr("…", context: "…")` and `tr.plural("…", "…", …)` call in Sources/.
 ///
 /// When you add a message, add it to each `Sources/EZLocale/Resources/po/<language>.po`
-/// (with `msgid_plural` and one `msgstr[n]` per Plural-Forms form for a counted message).
+/// (with `msgid_plural` and one `msgstr[n]` per Plural-Forms form for a counted message), then
+/// run `scripts/embed-catalogs.py`, which compiles the catalogs into the binary.
 final class CatalogCompletenessTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let poFolder = root.appendingPathComponent("Sources/EZLocale/Resources/po")
@@ -94,5 +95,17 @@ final class CatalogCompletenessTests: XCTestCase {
             XCTAssertEqual(p.terminationStatus, 0, "msgfmt --check \(language).po: \(message)")
             XCTAssertEqual(message, "", "msgfmt --check \(language).po warns")
         }
+    }
+
+    func testTheEmbeddedCatalogsAreThePOFiles() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.poFolder.path).filter { $0.hasSuffix(".po") }
+        XCTAssertEqual(Set(files.map { String($0.dropLast(3)) }), Set(EmbeddedCatalogs.po.keys))
+        for file in files {
+            let onDisk = try String(contentsOf: Self.poFolder.appendingPathComponent(file), encoding: .utf8)
+            let embedded = EmbeddedCatalogs.po[String(file.dropLast(3))] ?? ""
+            XCTAssertEqual(embedded, onDisk.trimmingCharacters(in: .newlines),
+                           "\(file) changed since it was compiled in: run scripts/embed-catalogs.py")
+        }
+        XCTAssertNoThrow(try Catalog.loaded.get(), "every embedded catalog parses")
     }
 }
