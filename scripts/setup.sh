@@ -2,7 +2,7 @@
 # Installs the system packages ezreport needs, skipping what is already present.
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl).
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl and openapi-spec-validator).
 set -euo pipefail
 
 packages=(
@@ -38,5 +38,9 @@ if [[ "${1:-}" == "--test" ]]; then
   if ! python3 -c "import openpyxl" 2>/dev/null; then
     echo "setup: installing openpyxl (test reader for XLSX files)"
     python3 -m pip install --quiet openpyxl 2>/dev/null || python3 -m pip install --quiet --break-system-packages openpyxl
+  fi
+  if ! python3 -c "import openapi_spec_validator" 2>/dev/null; then
+    echo "setup: installing openapi-spec-validator (checks docs/openapi.yaml)"
+    python3 -m pip install --quiet openapi-spec-validator 2>/dev/null || python3 -m pip install --quiet --break-system-packages openapi-spec-validator
   fi
 fi

@@ -27,6 +27,8 @@ final class HelpGoldenTests: XCTestCase {
     func testSampleHelp() throws { try assertGolden(["sample", "--help"], "help-sample.txt") }
     func testManifestHelp() throws { try assertGolden(["manifest", "--help"], "help-manifest.txt") }
     func testManifestMergeHelp() throws { try assertGolden(["manifest", "merge", "--help"], "help-manifest-merge.txt") }
+    func testServeHelp() throws { try assertGolden(["serve", "--help"], "help-serve.txt") }
+    func testTokenHelp() throws { try assertGolden(["token", "--help"], "help-token.txt") }
     func testHelpSubcommandMatchesHelpFlag() throws {
         XCTAssertEqual(try CLI.run(["help", "monthly"]).text, try CLI.run(["monthly", "--help"]).text)
     }
