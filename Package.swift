@@ -1,15 +1,17 @@
 // swift-tools-version:6.1
 //
-// ezreport — the batch reporting engine behind EZWallet.
+// ezreport — the reporting engine behind EZWallet. Linux only (Debian 12): it links Cairo, Pango,
+// libxlsxwriter and zlib from the system's packages and reads /proc; it is not built for Apple
+// platforms (see EZCore/Platform.swift).
 //
 // Targets are layered so data flows one way:
 //   ledger (EZLedger) → figures (EZAnalytics) → renderers (EZCharts, EZPDF, EZXLSX, EZCSV) → files (EZBatch)
-// with EZCore (money, time, the ledger model) beneath everything and a thin `ezreport` executable on top.
+// with EZCore (money, time, the ledger model) beneath everything, EZCairo and EZPNG (drawing and
+// encoding) and EZLocale (locale formats) beneath the renderers, and a thin `ezreport` executable on top.
 import PackageDescription
 
 let package = Package(
     name: "ezreport",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "ezreport", targets: ["ezreport"]),
     ],
@@ -25,53 +27,34 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
-        // MARK: - C libraries (system packages)
+        // MARK: - C libraries (system packages), one thin shim each
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         .systemLibrary(
-            name: "COpenSSL",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "CXLSXWriter",
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
         ),
-
-        // How Cairo's PDF streams and libxlsxwriter's zip get compressed, neither having a setting:
-        // the executable defines zlib's deflateInit_/deflateInit2_/deflate/deflateEnd and exports
-        // them, so the dynamic linker binds those libraries' calls there: zlib level 1 for their
-        // default, and libdeflate, whole-stream, for the streams they open.
-        .target(
-            name: "CStreamCompression",
-            linkerSettings: [
-                .linkedLibrary("z"),
-                .linkedLibrary("deflate"),
-                .linkedLibrary("dl"),
-                .unsafeFlags([
-                    "-Xlinker", "--export-dynamic-symbol=deflateInit_",
-                    "-Xlinker", "--export-dynamic-symbol=deflateInit2_",
-                    "-Xlinker", "--export-dynamic-symbol=deflate",
-                    "-Xlinker", "--export-dynamic-symbol=deflateEnd",
-                ]),
-            ]
+        .systemLibrary(
+            name: "CQPDF",
+            pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]
         ),
-
-        // The numbers Cairo prints into a PDF: the executable defines glibc's __snprintf_chk and
-        // exports it, formats the simple "%f"/"%d"-like specifications Cairo uses itself exactly
-        // as glibc would (byte-identical, only faster) and hands every other call to glibc.
-        .target(
-            name: "CFastNumberFormat",
-            linkerSettings: [
-                .linkedLibrary("dl"),
-                .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=__snprintf_chk"]),
-            ]
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
 
         // MARK: - Foundation: money, time, the ledger model
@@ -80,8 +63,8 @@ let package = Package(
             name: "EZLedger",
             dependencies: [
                 "EZCore",
-                "COpenSSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -92,19 +75,31 @@ let package = Package(
         // MARK: - Figures
         .target(name: "EZAnalytics", dependencies: ["EZCore"]),
 
+        // MARK: - Drawing, encoding and locale formats, shared by the renderers
+        .target(name: "EZPNG", dependencies: ["CZlib"]),
+        .target(name: "EZCairo", dependencies: ["CCairo", "EZPNG"]),
+        .target(
+            name: "EZLocale",
+            dependencies: ["EZCore"],
+            // The translations: one gettext PO file per language, read at run time (see Catalog).
+            resources: [.copy("Resources/po")]
+        ),
+
         // MARK: - Renderers
-        .target(name: "EZCharts", dependencies: ["EZCore", "EZAnalytics", "CCairo"]),
-        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "CCairo"]),
-        .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "CXLSXWriter"]),
+        .target(name: "EZCharts", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale"]),
+        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF"]),
+        .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "EZLocale", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
 
         // MARK: - The batch engine and the command line
         .target(
             name: "EZBatch",
-            dependencies: [
-                "EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
-                "CStreamCompression", "CFastNumberFormat",
-            ]
+            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV"]
+        ),
+        // MARK: - Delivery: statements e-mailed through libcurl (reads what monthly wrote, renders nothing)
+        .target(
+            name: "EZDelivery",
+            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZLocale", "EZBatch", "CCurl"]
         ),
 
         // MARK: - The HTTP server
@@ -125,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "ezreport",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZServer",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZDelivery", "EZServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -133,35 +128,57 @@ let package = Package(
             name: "EZBench",
             dependencies: [
                 "EZCore", "EZLedger", "EZSample", "EZAnalytics", "EZBatch",
-                "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                "EZCairo", "EZPNG", "EZCharts", "EZPDF", "EZXLSX", "EZCSV",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/EZBench"
         ),
 
-        // MARK: - Tests
+        // MARK: - Test support
         .target(
             name: "EZTestSupport",
-            dependencies: ["EZCore", "EZLedger", "EZSample", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["EZCore", "EZLedger", "EZSample", "EZBatch", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/EZTestSupport"
         ),
+        .target(
+            name: "EZRenderingTestSupport",
+            dependencies: ["EZCore", "EZAnalytics", "CCairo", "CZlib"],
+            path: "Tests/EZRenderingTestSupport"
+        ),
+
+        // MARK: - Tests, one target per source target
         .testTarget(name: "EZCoreTests", dependencies: ["EZCore"]),
         .testTarget(
             name: "EZLedgerTests",
             dependencies: ["EZCore", "EZLedger", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EZAnalyticsTests", dependencies: ["EZCore", "EZAnalytics", "EZLedger", "EZTestSupport"]),
-        .testTarget(
-            name: "EZRenderingTests",
-            dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "EZTestSupport", "CStreamCompression"]
-        ),
-        .testTarget(name: "CommandLineTests", dependencies: ["EZTestSupport"]),
+        .testTarget(name: "EZPNGTests", dependencies: ["EZPNG", "EZCairo", "EZCharts", "EZRenderingTestSupport", "CCairo", "CZlib"]),
+        .testTarget(name: "EZCairoTests", dependencies: ["EZCairo", "EZCharts", "EZRenderingTestSupport", "CCairo"]),
+        .testTarget(name: "EZLocaleTests", dependencies: ["EZCore", "EZLocale"]),
+        .testTarget(name: "EZChartsTests", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZCharts", "EZRenderingTestSupport"]),
+        .testTarget(name: "EZPDFTests", dependencies: ["EZCore", "EZAnalytics", "EZCharts", "EZPDF", "EZLocale", "EZRenderingTestSupport"]),
+        .testTarget(name: "EZXLSXTests", dependencies: ["EZCore", "EZAnalytics", "EZXLSX", "EZLocale", "EZRenderingTestSupport"]),
+        .testTarget(name: "EZCSVTests", dependencies: ["EZCore", "EZAnalytics", "EZCSV", "EZRenderingTestSupport"]),
         .testTarget(
             name: "EZBatchTests",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", "CCairo", "CFastNumberFormat", "CStreamCompression",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZTestSupport", "CCairo",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["ezreport", "EZBatch", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "EZDeliveryTests",
+            dependencies: [
+                "EZCore", "EZLedger", "EZBatch", "EZDelivery", "EZTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            exclude: ["Golden"]
+            exclude: ["Support"]
         ),
         .testTarget(
             name: "EZServerTests",

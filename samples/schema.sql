@@ -17,7 +17,8 @@ CREATE TABLE users (
     monthly_limit_minor INTEGER,
     chart_style TEXT NOT NULL DEFAULT 'pie',
     created_at TEXT NOT NULL,
-    deleted_at TEXT
+    deleted_at TEXT,
+    statement_email INTEGER
 );
 
 CREATE TABLE balances (

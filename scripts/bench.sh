@@ -163,6 +163,28 @@ say "   \$ $BENCH stages --db $LARGEST --limit 200"
 say "== the ledger digest: first call hashes, later calls hit the cache"
 "$BENCH" digest --db "$LARGEST" --rounds 3 | tee -a "$RESULTS"
 
+if ((!smoke)); then
+say "== volume: one user with 100,000 transactions in the month (a shop), every format, whole process"
+# The 50-user ledger plus 100,000 expenses of user 42 in October 2026 (made once, reused).
+HEAVY="$DATA/ledger-heavy.sqlite"
+if [[ ! -f "$HEAVY" ]]; then
+  [[ -f "$DATA/ledger-50.sqlite" ]] || "$EZ" sample --out "$DATA/ledger-50.sqlite" --users 50 --months 24 --end "$PERIOD" --seed 1 >&2
+  cp "$DATA/ledger-50.sqlite" "$HEAVY"
+  sqlite3 "$HEAVY" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i+1 FROM n WHERE i < 99999)
+    INSERT INTO transactions (user_id, balance_id, category_id, kind, amount_minor, currency, occurred_at, method, description, created_at)
+    SELECT 42, (SELECT MIN(id) FROM balances WHERE user_id = 42), (SELECT MIN(id) FROM categories WHERE user_id = 42) + (i % 5),
+      'expense', 100 + (i * 7919) % 9000, 'EUR',
+      printf('2026-10-%02dT%02d:%02d:%02d+02:00', 1 + (i % 31), (i / 31) % 24, (i / 744) % 60, i % 60),
+      'card', 'Shop order #' || i, printf('2026-10-%02dT00:00:00.000Z', 1 + (i % 31)) FROM n;"
+fi
+for f in csv xlsx pdf png all; do
+  OUT="$DATA/out-heavy-$f"
+  measure "volume: 100,000-transaction user, --format $f" 1 "retire $OUT" -- \
+    "$EZ" export --db "$HEAVY" --user 42 --period "$PERIOD" --as-of "$ASOF" --format "$f" --out "$OUT"
+  SUMMARY+=("$(row "volume: 100,000-transaction user, --format $f (target < 150 MB)" "${RSS_MB} MB" "$(printf '%.2f s' "$MEDIAN")")")
+done
+fi
+
 say ""
 say "== results"
 say "$(row "measure" "value" "detail")"

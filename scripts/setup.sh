@@ -2,21 +2,26 @@
 # Installs the system packages ezreport needs, skipping what is already present.
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl and openapi-spec-validator).
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl and openapi-spec-validator, gettext's msgfmt)
+#           and the SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
 set -euo pipefail
 
 packages=(
-  pkg-config libsqlite3-dev libssl-dev            # ledger access, SHA-256
+  pkg-config libsqlite3-dev                       # ledger access
+  zlib1g-dev                                      # the PNG encoder's zlib engine, CRC-32 and Adler-32
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libxlsxwriter-dev                               # workbooks
-  libdeflate-dev                                  # Cairo's and libxlsxwriter's streams (StreamCompression)
+  libqpdf-dev                                     # tagged PDFs: /Lang, /Alt, artifacts (Cairo 1.16 writes none)
+  libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
   sqlite3                                         # benchmarks compare against the sqlite3 shell
+  binutils                                        # nm: the check that no libc/zlib symbol is overridden
   time                                            # benchmarks: peak RSS with /usr/bin/time
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip)
+  # gettext: msgfmt --check of the PO catalogs
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl gettext)
 fi
 
 missing=()
@@ -42,5 +47,10 @@ if [[ "${1:-}" == "--test" ]]; then
   if ! python3 -c "import openapi_spec_validator" 2>/dev/null; then
     echo "setup: installing openapi-spec-validator (checks docs/openapi.yaml)"
     python3 -m pip install --quiet openapi-spec-validator 2>/dev/null || python3 -m pip install --quiet --break-system-packages openapi-spec-validator
+  fi
+  # The tests run "python3" from PATH: install into that same interpreter.
+  if ! python3 -c "import aiosmtpd" 2>/dev/null; then
+    echo "setup: installing aiosmtpd (the SMTP server the delivery tests start)"
+    python3 -m pip install --quiet aiosmtpd 2>/dev/null || python3 -m pip install --quiet --break-system-packages aiosmtpd
   fi
 fi

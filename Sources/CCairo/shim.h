@@ -1,12 +1,5 @@
-// Cairo (PNG and PDF surfaces), Pango (text layout) and zlib (fast PNG encoding) for ezreport's
-// charts and PDF statements. Only includes, plus static inline wrappers where Swift cannot call a
-// C macro.
+// Cairo (PNG and PDF surfaces) and Pango (text layout) for ezreport's charts and PDF statements.
+// Only includes.
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
-#include <zlib.h>
-
-/// `deflateInit2` is a macro (it passes the library version and stream size); Swift needs a function.
-static inline int ez_deflate_init(z_streamp stream, int level, int strategy) {
-    return deflateInit2(stream, level, Z_DEFLATED, 15, 8, strategy);
-}

@@ -4,22 +4,22 @@ import EZCore
 ///
 /// Prints as one line, e.g.
 /// `analytics failed for user #7, transaction #1234 (group #3): no exchange rate USD→EUR on or before 2026-10-01`.
-public struct AnalyticsError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct AnalyticsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The user whose report was being computed.
-    public var userId: Int64
+    package var userId: Int64
     /// The transaction (or budget or goal, see `reason`) being handled, when there is one.
-    public var transactionId: Int64?
+    package var transactionId: Int64?
     /// The group, for a group expense or a group's figures.
-    public var groupId: Int64?
+    package var groupId: Int64?
     /// What went wrong.
-    public var reason: String
+    package var reason: String
 
     /// Makes an error for `userId` about `transactionId` (and `groupId`) with a one-line `reason`.
-    public init(userId: Int64, transactionId: Int64? = nil, groupId: Int64? = nil, reason: String) {
+    package init(userId: Int64, transactionId: Int64? = nil, groupId: Int64? = nil, reason: String) {
         self.userId = userId; self.transactionId = transactionId; self.groupId = groupId; self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         var s = "analytics failed for user #\(userId)"
         if let t = transactionId { s += ", transaction #\(t)" }
         if let g = groupId { s += " (group #\(g))" }

@@ -40,7 +40,7 @@ enum CategorySharesBuilder {
             folded.append(CategoryShare(
                 name: "Other (\(small.count) categories)", count: small.reduce(0) { $0 + $1.count },
                 amount: small.reduce(0) { $0 &+ $1.amount }, percent: Percent(tenths: small.reduce(0) { $0 + $1.percent.tenths }),
-                color: CategoryPalette.otherColor))
+                color: CategoryPalette.otherColor, foldedCategories: small.count))
         }
         return CategoryShares(total: total, rows: rows, folded: folded)
     }

@@ -19,15 +19,15 @@
 /// let plan = SettlementPlanner.plan(balances: [(1, "ann", 30), (2, "bob", -10), (3, "cy", -20)])
 /// // cy → ann 20, bob → ann 10
 /// ```
-public enum SettlementPlanner {
+package enum SettlementPlanner {
     /// The largest number of non-zero members planned exactly.
-    public static let exactLimit = 15
+    package static let exactLimit = 15
 
     /// The plan that settles `balances` (`net` > 0: is owed; < 0: owes). The nets should sum to zero;
     /// when they do not, the plan settles as much as it can and leaves the difference.
     ///
     /// - Complexity: O(n · 2ⁿ) per transfer for the exact part (n ≤ 15), O(n) per greedy transfer.
-    public static func plan(balances: [(userId: Int64, username: String, net: Int64)]) -> SettlementPlan {
+    package static func plan(balances: [(userId: Int64, username: String, net: Int64)]) -> SettlementPlan {
         var people = balances.filter { $0.net != 0 }.sorted { $0.userId < $1.userId }
         var method = SettlementPlan.Method.exact
         var transfers: [Settlement] = []

@@ -10,12 +10,12 @@ import EZCore
 /// let figures = try StatementAnalytics.statement(for: ledger, period: try Period.parse("2026-10", asOf: today), asOf: today)
 /// figures.kpis.expenses   // minor units of figures.currency
 /// ```
-public enum StatementAnalytics {
+package enum StatementAnalytics {
     /// All figures of one user's statement for `period`, computed at `asOf`.
     ///
     /// The trend is ``trendRange(for:)`` of the period; `kpis.previousExpenses` is the expenses of
     /// `period.previous`; `transactions` are the rows of transactions.csv ordered by (date, time, id).
-    public static func statement(for ledger: UserLedger, period: Period, asOf: CivilDate) throws -> StatementFigures {
+    package static func statement(for ledger: UserLedger, period: Period, asOf: CivilDate) throws -> StatementFigures {
         let user = ledger.user
         let zone = user.zone
         let range = trendRange(for: period)
@@ -57,7 +57,7 @@ public enum StatementAnalytics {
     ///
     /// Buckets run from the one containing `from` to the one containing `through`, the first and
     /// last clipped to the range. A user with no rows at all gets an empty series.
-    public static func trend(for ledger: UserLedger, from: CivilDate, through: CivilDate, bucket: BucketKind,
+    package static func trend(for ledger: UserLedger, from: CivilDate, through: CivilDate, bucket: BucketKind,
                              asOf: CivilDate) throws -> Trend {
         guard from <= through else { return Trend(bucket: bucket, points: [], categoryNames: []) }
         let view = try LedgerView(ledger: ledger, zone: ledger.user.zone, currency: ledger.user.currency,
@@ -73,7 +73,7 @@ public enum StatementAnalytics {
     /// - a day: the 14 days ending with it;
     /// - a range: the range itself, by day up to 62 days, by week up to 26 weeks, by month up to
     ///   36 months, by year beyond.
-    public static func trendRange(for period: Period) -> (from: CivilDate, through: CivilDate, bucket: BucketKind) {
+    package static func trendRange(for period: Period) -> (from: CivilDate, through: CivilDate, bucket: BucketKind) {
         switch period.kind {
         case .month: return (period.start.adding(months: -11), period.end, .month)
         case .quarter: return (period.end.startOfMonth.adding(months: -11), period.end, .month)

@@ -10,20 +10,20 @@ import EZCore
 /// let filter = TransactionFilter(categories: ["Food"], minCounted: 1250, maxCounted: nil, text: "pizza")
 /// let rows = figures.transactions.filter(filter.matches)
 /// ```
-public struct TransactionFilter: Sendable, Hashable {
+package struct TransactionFilter: Sendable, Hashable {
     /// Category names a row must have one of; empty: any category.
-    public var categories: Set<String>
+    package var categories: Set<String>
     /// The smallest absolute counted amount (report currency, minor units), inclusive.
-    public var minCounted: Int64?
+    package var minCounted: Int64?
     /// The largest absolute counted amount (report currency, minor units), inclusive.
-    public var maxCounted: Int64?
+    package var maxCounted: Int64?
     /// A case-insensitive substring of the description; nil or empty: any description.
-    public var text: String?
+    package var text: String?
 
     private let loweredText: String?
 
     /// A filter; nil and empty values match everything.
-    public init(categories: Set<String> = [], minCounted: Int64? = nil, maxCounted: Int64? = nil, text: String? = nil) {
+    package init(categories: Set<String> = [], minCounted: Int64? = nil, maxCounted: Int64? = nil, text: String? = nil) {
         self.categories = categories
         self.minCounted = minCounted
         self.maxCounted = maxCounted
@@ -32,7 +32,7 @@ public struct TransactionFilter: Sendable, Hashable {
     }
 
     /// True when `row` passes every filter.
-    public func matches(_ row: StatementRow) -> Bool {
+    package func matches(_ row: StatementRow) -> Bool {
         if !categories.isEmpty, !categories.contains(row.category) { return false }
         let magnitude = row.counted.magnitude
         if let minCounted, magnitude < minCounted.magnitude { return false }

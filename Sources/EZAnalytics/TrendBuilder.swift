@@ -44,10 +44,11 @@ enum TrendBuilder {
     }
 
     /// The trend over `from...through` in `bucket`s; `view` must cover `spanStart(from:bucket:)...through`.
+    /// A user with no rows at all gets every bucket too, with zeros, like any other user's quiet months.
     static func build(view: LedgerView, ledger: UserLedger, from: CivilDate, through: CivilDate, bucket: BucketKind,
                       asOf: CivilDate) throws(AnalyticsError) -> Trend {
         let buckets = intervals(from: from, through: through, bucket: bucket)
-        guard view.hasData, !buckets.isEmpty else { return Trend(bucket: bucket, points: [], categoryNames: []) }
+        guard !buckets.isEmpty else { return Trend(bucket: bucket, points: [], categoryNames: []) }
         let user = view.userId
         let lo = min(spanStart(from: from, bucket: bucket), view.from)
         let n = lo.days(to: through) + 1

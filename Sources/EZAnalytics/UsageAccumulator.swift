@@ -24,7 +24,7 @@ import EZCore
 /// for ledger in everyUser { try usage.add(ledger) }
 /// let figures = usage.finish()
 /// ```
-public struct UsageAccumulator: Sendable {
+package struct UsageAccumulator: Sendable {
     private let period: Period
     private let asOf: CivilDate
     private let currency: Currency
@@ -45,7 +45,7 @@ public struct UsageAccumulator: Sendable {
     private var cohortActive: [[Int]] = Array(repeating: [Int](repeating: 0, count: 12), count: 12)
 
     /// Starts an empty report for `period` (its last month is the last of the 12), converted to `currency`.
-    public init(period: Period, asOf: CivilDate, currency: Currency = .eur) {
+    package init(period: Period, asOf: CivilDate, currency: Currency = .eur) {
         self.period = period; self.asOf = asOf; self.currency = currency
         let last = period.end.startOfMonth
         months = (0..<12).map { last.adding(months: $0 - 11) }
@@ -61,7 +61,7 @@ public struct UsageAccumulator: Sendable {
     }
 
     /// Adds one user (call for every user, including soft-deleted ones: their User has deletedAt set).
-    public mutating func add(_ ledger: UserLedger) throws {
+    package mutating func add(_ ledger: UserLedger) throws {
         let user = ledger.user
         let zone = user.zone
         let created = user.createdAt.localDate(in: zone)
@@ -136,7 +136,7 @@ public struct UsageAccumulator: Sendable {
     }
 
     /// The figures, with every cell about fewer than 5 users suppressed.
-    public func finish() -> UsageFigures {
+    package func finish() -> UsageFigures {
         let minimum = UsageFigures.minimumUsers
         func guarded(_ n: Int) -> Guarded<Int> { n < minimum ? .suppressed : .shown(n) }
         func guarded<V>(_ v: V, users: Int) -> Guarded<V> { users < minimum ? .suppressed : .shown(v) }

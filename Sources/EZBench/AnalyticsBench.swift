@@ -38,21 +38,6 @@ enum AnalyticsBench {
         return r
     }
 
-    /// Loads every live user (up to `limit`) both ways, in-place decoding and the reference path
-    /// through the joins and full row rules, and returns how many users were compared and the
-    /// first difference found (nil when every load was identical).
-    static func verifyReads(db: String, through: CivilDate, limit: Int) throws -> (users: Int, difference: String?) {
-        let ledger = try Ledger(path: db)
-        var users = 0
-        for ref in try ledger.userRefs().filter({ !$0.deleted }).prefix(limit) {
-            let fast = try ledger.loadUser(id: ref.id, through: through, fastReads: true)
-            let reference = try ledger.loadUser(id: ref.id, through: through, fastReads: false)
-            users += 1
-            if let d = fast.firstReadDifference(from: reference) { return (users, "user \(ref.id): \(d)") }
-        }
-        return (users, nil)
-    }
-
     static func report(_ r: Result) -> String {
         func rate(_ s: Double) -> String { s > 0 ? String(format: "%.2f M tx/s", Double(r.transactions) / s / 1e6) : "-" }
         return """

@@ -1,7 +1,9 @@
 import EZAnalytics
+import EZCairo
 import EZCharts
 import EZCore
 import EZLedger
+import EZPNG
 import Foundation
 
 /// PNG encoder settings compared on one user's real charts: CPU time and total size per setting,

@@ -1,5 +1,6 @@
 import EZAnalytics
 import EZBatch
+import EZCairo
 import EZCharts
 import EZCore
 import EZLedger

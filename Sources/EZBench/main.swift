@@ -6,49 +6,24 @@ import Foundation
 enum EZBenchUsage {
     static let text = """
     usage: EZBench analytics --db PATH [--period 2026-10] [--as-of 2026-11-01] [--limit N]
-           EZBench reads-verify --db PATH [--period …] [--as-of …] [--limit N]
            EZBench stages    --db PATH [--period …] [--as-of …] [--user ID | --limit N] [--rounds R] [--scratch DIR (kept)]
            EZBench render    --db PATH [--period …] [--as-of …] [--limit N] [--rounds R] [--dump DIR]
            EZBench png       --db PATH [--user ID] [--rounds R] [--dump DIR]
            EZBench png-sizes --db PATH [--limit N]
            EZBench png-time  --db PATH [--limit N] [--rounds R]
            EZBench digest    --db PATH [--rounds R]
-    Every mode also takes --zlib-level N: the level Cairo's PDF streams and libxlsxwriter's zip
-    use (StreamCompression; 1 as in ezreport, 6 is zlib's own). The png modes default to 6, so
-    Cairo's PNG writer is compared as shipped. --number-format glibc leaves every number Cairo
-    prints to glibc (FastNumberFormat off); the default, fast, is ezreport's. --deflate zlib
-    compresses Cairo's and libxlsxwriter's streams with zlib, as they would on their own; the
-    default, libdeflate, is ezreport's (StreamCompression.engine).
+           EZBench snapshot  --db PATH [--rounds R] [--scratch DIR] [--writer rollback|wal]
     """
 }
 
 do {
     let args = try Arguments(CommandLine.arguments)
     let db = try args.string("db")
-    let zlibDefault = args.mode.hasPrefix("png") ? 6 : 1
-    let zlibLevel = try args.int("zlib-level", default: zlibDefault)
-    guard (1...9).contains(zlibLevel) else { throw BenchError.badArgument("--zlib-level \(zlibLevel)") }
-    StreamCompression.defaultLevel = zlibLevel
-    guard let engine = StreamCompression.Engine(rawValue: args.string("deflate", default: "libdeflate")) else {
-        throw BenchError.badArgument("--deflate \(args.string("deflate", default: ""))")
-    }
-    StreamCompression.engine = engine
-    switch args.string("number-format", default: "fast") {
-    case "fast": FastNumberFormat.isEnabled = true
-    case "glibc": FastNumberFormat.isEnabled = false
-    case let other: throw BenchError.badArgument("--number-format \(other)")
-    }
     switch args.mode {
     case "analytics":
         let (period, asOf) = try args.periodAndAsOf()
         let r = try AnalyticsBench.run(db: db, period: period, asOf: asOf, limit: try args.int("limit", default: Int.max))
         print(AnalyticsBench.report(r))
-    case "reads-verify":
-        let (period, asOf) = try args.periodAndAsOf()
-        let (users, difference) = try AnalyticsBench.verifyReads(db: db, through: max(period.end, asOf),
-                                                                 limit: try args.int("limit", default: Int.max))
-        print(difference.map { "reads differ: \($0)" } ?? "reads identical for \(users) users (in-place decoding vs joins + full rules)")
-        if difference != nil { exit(1) }
     case "stages":
         let (period, asOf) = try args.periodAndAsOf()
         let user = try args.int("user", default: 0)
@@ -76,6 +51,10 @@ do {
                                 rounds: try args.int("rounds", default: 7)))
     case "digest":
         print(try DigestBench.run(db: db, rounds: try args.int("rounds", default: 3)))
+    case "snapshot":
+        let scratch = (try? args.string("scratch")) ?? (db as NSString).deletingLastPathComponent
+        print(try SnapshotBench.run(db: db, rounds: try args.int("rounds", default: 3), scratch: scratch,
+                                    writer: try? args.string("writer")))
     default:
         throw BenchError.usage
     }

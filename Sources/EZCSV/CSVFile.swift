@@ -5,14 +5,14 @@
 /// ```swift
 /// for file in StatementCSV.files(for: figures) { try write(file.bytes, to: dir + "/" + file.name) }
 /// ```
-public struct CSVFile: Hashable, Sendable {
+package struct CSVFile: Hashable, Sendable {
     /// The file name, e.g. `transactions.csv`.
-    public let name: String
+    package let name: String
     /// The file's bytes: UTF-8, CRLF line endings, a header row first.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Makes a file from its name and bytes.
-    public init(name: String, bytes: [UInt8]) {
+    package init(name: String, bytes: [UInt8]) {
         self.name = name
         self.bytes = bytes
     }

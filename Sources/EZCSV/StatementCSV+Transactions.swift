@@ -3,7 +3,7 @@ import EZAnalytics
 extension StatementCSV {
     /// `transactions.csv` alone for `figures` (for a filtered transaction export, whose rows
     /// are a subset of a statement's: the same columns, the same kinds of rows).
-    public static func transactionsFile(for figures: StatementFigures) -> CSVFile {
+    package static func transactionsFile(for figures: StatementFigures) -> CSVFile {
         transactions(figures)
     }
 }

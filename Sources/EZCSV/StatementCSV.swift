@@ -10,9 +10,9 @@ import EZCore
 /// ```swift
 /// let files = StatementCSV.files(for: figures)   // transactions.csv, categories.csv, …
 /// ```
-public enum StatementCSV {
+package enum StatementCSV {
     /// The file names in the order ``files(for:)`` returns them.
-    public static let fileNames = [
+    package static let fileNames = [
         "transactions.csv", "categories.csv", "trends.csv", "category-trends.csv",
         "budgets.csv", "groups.csv", "settlements.csv", "savings.csv",
     ]
@@ -20,7 +20,7 @@ public enum StatementCSV {
     /// Every statement CSV file for `figures`, in the order of ``fileNames``.
     ///
     /// - Complexity: O(rows) in the figures, with one byte buffer per file.
-    public static func files(for figures: StatementFigures) -> [CSVFile] {
+    package static func files(for figures: StatementFigures) -> [CSVFile] {
         [
             transactions(figures), categories(figures), trends(figures), categoryTrends(figures),
             budgets(figures), groups(figures), settlements(figures), savings(figures),

@@ -9,18 +9,18 @@ import EZCore
 /// ```swift
 /// let file = UsageCSV.file(for: usage)   // usage.csv
 /// ```
-public enum UsageCSV {
+package enum UsageCSV {
     /// The columns of usage.csv, in order (a contract: add columns only at the end).
-    public static let columns = [
+    package static let columns = [
         "month", "users_total", "users_new", "users_deleted", "users_active", "mau", "transactions",
         "volume", "currency", "budgets_over_share", "spend_p50", "spend_p90",
     ]
 
     /// What a suppressed cell holds.
-    public static let suppressedMark = "<" + String(UsageFigures.minimumUsers)
+    package static let suppressedMark = "<" + String(UsageFigures.minimumUsers)
 
     /// The usage.csv file for `usage`.
-    public static func file(for usage: UsageFigures) -> CSVFile {
+    package static func file(for usage: UsageFigures) -> CSVFile {
         var w = CSVWriter(header: columns, reserving: 160 + usage.months.count * 96)
         let e = usage.currency.exponent
         for m in usage.months {

@@ -1,9 +1,9 @@
 /// The width of one step of a time series.
-public enum BucketKind: String, Sendable, CaseIterable {
+package enum BucketKind: String, Sendable, CaseIterable {
     case day, week, month, quarter, year
 
     /// The first date of the bucket that contains `date`.
-    public func start(of date: CivilDate) -> CivilDate {
+    package func start(of date: CivilDate) -> CivilDate {
         switch self {
         case .day: return date
         case .week: return date.startOfISOWeek
@@ -16,7 +16,7 @@ public enum BucketKind: String, Sendable, CaseIterable {
     }
 
     /// The first date of the bucket after the one starting at `start`.
-    public func next(after start: CivilDate) -> CivilDate {
+    package func next(after start: CivilDate) -> CivilDate {
         switch self {
         case .day: return start.adding(days: 1)
         case .week: return start.adding(days: 7)
@@ -27,7 +27,7 @@ public enum BucketKind: String, Sendable, CaseIterable {
     }
 
     /// The bucket starts from the one containing `from` up to the one containing `through`.
-    public func starts(from: CivilDate, through: CivilDate) -> [CivilDate] {
+    package func starts(from: CivilDate, through: CivilDate) -> [CivilDate] {
         var out: [CivilDate] = []
         var s = start(of: from)
         while s <= through { out.append(s); s = next(after: s) }

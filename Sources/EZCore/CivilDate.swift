@@ -7,16 +7,16 @@
 /// let d = CivilDate(year: 2026, month: 2, day: 28)
 /// d.adding(days: 1)   // 2026-03-01
 /// ```
-public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01 (negative before it).
-    public let dayNumber: Int32
+    package let dayNumber: Int32
 
     /// The date `dayNumber` days after 1970-01-01.
     @inlinable
-    public init(dayNumber: Int32) { self.dayNumber = dayNumber }
+    package init(dayNumber: Int32) { self.dayNumber = dayNumber }
 
     /// The given calendar date; `month` and `day` must be in range (see ``init(validYear:month:day:)``).
-    public init(year: Int, month: Int, day: Int) {
+    package init(year: Int, month: Int, day: Int) {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -27,21 +27,21 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The given date, or nil when it does not exist (2026-02-30).
-    public init?(validYear year: Int, month: Int, day: Int) {
+    package init?(validYear year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               day >= 1, day <= CivilDate.daysIn(year: year, month: month) else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
     /// Parses `YYYY-MM-DD`.
-    public init?(iso text: some StringProtocol) {
+    package init?(iso text: some StringProtocol) {
         let b = Array(text.utf8)
         guard b.count == 10, let d = CivilDate.parse(b, 0) else { return nil }
         self = d
     }
 
     /// (year, month, day) of this date.
-    public var components: (year: Int, month: Int, day: Int) {
+    package var components: (year: Int, month: Int, day: Int) {
         let z = Int(dayNumber) + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
@@ -54,22 +54,22 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return (m <= 2 ? y + 1 : y, m, d)
     }
 
-    public var year: Int { components.year }
-    public var month: Int { components.month }
-    public var day: Int { components.day }
+    package var year: Int { components.year }
+    package var month: Int { components.month }
+    package var day: Int { components.day }
 
     /// ISO weekday: 1 = Monday … 7 = Sunday.
-    public var isoWeekday: Int {
+    package var isoWeekday: Int {
         let w = (Int(dayNumber) + 3) % 7  // 1970-01-01 was a Thursday (index 3 from Monday)
         return (w < 0 ? w + 7 : w) + 1
     }
 
     /// The date `days` later (earlier when negative).
     @inlinable
-    public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + Int32(days)) }
+    package func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + Int32(days)) }
 
     /// The same day-of-month `months` later, clamped to the month's last day.
-    public func adding(months: Int) -> CivilDate {
+    package func adding(months: Int) -> CivilDate {
         let (y, m, d) = components
         let total = y * 12 + (m - 1) + months
         let ny = total >= 0 ? total / 12 : (total - 11) / 12
@@ -78,20 +78,20 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Days from `self` to `other` (positive when `other` is later).
-    public func days(to other: CivilDate) -> Int { Int(other.dayNumber) - Int(dayNumber) }
+    package func days(to other: CivilDate) -> Int { Int(other.dayNumber) - Int(dayNumber) }
 
     /// The first day of this date's month.
-    public var startOfMonth: CivilDate { let c = components; return CivilDate(year: c.year, month: c.month, day: 1) }
+    package var startOfMonth: CivilDate { let c = components; return CivilDate(year: c.year, month: c.month, day: 1) }
     /// The last day of this date's month.
-    public var endOfMonth: CivilDate {
+    package var endOfMonth: CivilDate {
         let c = components
         return CivilDate(year: c.year, month: c.month, day: CivilDate.daysIn(year: c.year, month: c.month))
     }
     /// The Monday of this date's ISO week.
-    public var startOfISOWeek: CivilDate { adding(days: 1 - isoWeekday) }
+    package var startOfISOWeek: CivilDate { adding(days: 1 - isoWeekday) }
 
     /// The ISO-8601 week-numbering year and week of this date.
-    public var isoWeek: (year: Int, week: Int) {
+    package var isoWeek: (year: Int, week: Int) {
         let thursday = adding(days: 4 - isoWeekday)
         let y = thursday.year
         let jan1 = CivilDate(year: y, month: 1, day: 1)
@@ -99,19 +99,19 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// `YYYY-MM-DD`.
-    public var description: String {
+    package var description: String {
         let (y, m, d) = components
         return CivilDate.pad(y, 4) + "-" + CivilDate.pad(m, 2) + "-" + CivilDate.pad(d, 2)
     }
 
     @inlinable
-    public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
+    package static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
 
     /// Whether `year` is a Gregorian leap year.
-    public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+    package static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
     /// The number of days in a month.
-    public static func daysIn(year: Int, month: Int) -> Int {
+    package static func daysIn(year: Int, month: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30

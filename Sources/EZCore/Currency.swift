@@ -6,14 +6,14 @@
 /// ```swift
 /// let yen = try Currency("JPY")   // exponent 0
 /// ```
-public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The three-letter upper-case ISO-4217 code.
-    public let code: String
+    package let code: String
     /// Minor-unit digits (0, 2 or 3).
-    public let exponent: Int
+    package let exponent: Int
 
     /// Makes the currency for a code, or throws when the code is not three upper-case ASCII letters.
-    public init(_ code: String) throws(CurrencyError) {
+    package init(_ code: String) throws(CurrencyError) {
         let bytes = Array(code.utf8)
         guard bytes.count == 3, bytes.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
             throw CurrencyError(code: code)
@@ -23,18 +23,18 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// Euro: the default currency of the admin usage report.
-    public static let eur = try! Currency("EUR")
+    package static let eur = try! Currency("EUR")
 
     /// 10^exponent: minor units in one major unit.
-    public var minorPerMajor: Int64 {
+    package var minorPerMajor: Int64 {
         var value: Int64 = 1
         for _ in 0..<exponent { value *= 10 }
         return value
     }
 
-    public var description: String { code }
+    package var description: String { code }
 
-    public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
+    package static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
 
     private static let zeroDigit: Set<String> = [
         "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF",
@@ -50,8 +50,8 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 }
 
 /// A currency code that is not three upper-case letters.
-public struct CurrencyError: Error, Equatable, CustomStringConvertible {
+package struct CurrencyError: Error, Equatable, CustomStringConvertible {
     /// The offending code, as found.
-    public let code: String
-    public var description: String { "invalid currency code '\(code)' (expected three upper-case letters, e.g. EUR)" }
+    package let code: String
+    package var description: String { "invalid currency code '\(code)' (expected three upper-case letters, e.g. EUR)" }
 }

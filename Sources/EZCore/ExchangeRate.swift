@@ -3,21 +3,21 @@
 /// The ledger stores rates as REAL. The engine reads them as the shortest decimal that
 /// reads back as the stored double (`1.609`, not `1.6089999999999999857891452847979962825775146484375`)
 /// and converts with exact integer arithmetic, rounding once, half-to-even, to the target's minor unit.
-public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
+package struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
     /// The decimal digits without the point: 1.609 → 1609.
-    public let significand: Int64
+    package let significand: Int64
     /// Digits after the point: 1.609 → 3. Negative for large whole numbers written with an exponent.
-    public let scale: Int
+    package let scale: Int
 
     /// Parses the shortest round-trip decimal of `value`, or returns nil for non-positive, non-finite
     /// or unrepresentably precise values.
-    public init?(_ value: Double) {
+    package init?(_ value: Double) {
         guard value.isFinite, value > 0 else { return nil }
         self.init(decimalString: value.description)
     }
 
     /// Parses a plain or exponent-form decimal string such as `1.609`, `150`, `1.2e-05`.
-    public init?(decimalString text: String) {
+    package init?(decimalString text: String) {
         var mantissa = Substring(text)
         var exponent = 0
         if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
@@ -49,7 +49,7 @@ public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
         self.scale = scale
     }
 
-    public var description: String {
+    package var description: String {
         if scale <= 0 {
             var s = String(significand)
             for _ in 0..<(-scale) { s += "0" }
@@ -63,7 +63,7 @@ public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
 
     /// Converts `minor` units of a currency with exponent `from` into minor units of a currency
     /// with exponent `to`, multiplying by this rate (or dividing by it when `inverse`), rounding half-to-even.
-    public func convert(_ minor: Int64, fromExponent from: Int, toExponent to: Int, inverse: Bool) throws(MoneyError) -> Int64 {
+    package func convert(_ minor: Int64, fromExponent from: Int, toExponent to: Int, inverse: Bool) throws(MoneyError) -> Int64 {
         let amount = Int128(minor)
         let sig = Int128(significand)
         var numerator: Int128

@@ -4,14 +4,14 @@
 /// that calendar date for everyone who looks at it; an instant is placed on a date by the
 /// viewer's time zone. Parsing is a hand-written byte scanner: Foundation's formatters are far
 /// too slow for millions of rows.
-public enum LedgerTime: Hashable, Sendable, Comparable {
+package enum LedgerTime: Hashable, Sendable, Comparable {
     /// A moment in time, as milliseconds since 1970-01-01T00:00:00Z.
     case instant(millis: Int64)
     /// A calendar date with no time of day.
     case date(CivilDate)
 
     /// Parses a contract timestamp, or returns nil when it is not one.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var copy = text
         let parsed: LedgerTime? = copy.withUTF8 { LedgerTime.parse($0) }
         guard let parsed else { return nil }
@@ -19,7 +19,7 @@ public enum LedgerTime: Hashable, Sendable, Comparable {
     }
 
     /// Parses UTF-8 bytes of a contract timestamp.
-    public static func parse(_ b: UnsafeBufferPointer<UInt8>) -> LedgerTime? {
+    package static func parse(_ b: UnsafeBufferPointer<UInt8>) -> LedgerTime? {
         let n = b.count
         guard n >= 10 else { return nil }
         @inline(__always) func num(_ s: Int, _ c: Int) -> Int? {
@@ -72,7 +72,7 @@ public enum LedgerTime: Hashable, Sendable, Comparable {
 
     /// The calendar date of this time for a viewer in `zone`.
     @inlinable
-    public func localDate(in zone: ZoneRules) -> CivilDate {
+    package func localDate(in zone: ZoneRules) -> CivilDate {
         switch self {
         case .date(let d): return d
         case .instant(let ms):
@@ -84,12 +84,12 @@ public enum LedgerTime: Hashable, Sendable, Comparable {
     }
 
     /// A sort key: instants by time, bare dates at the start of that date in UTC.
-    public var sortKey: Int64 {
+    package var sortKey: Int64 {
         switch self {
         case .instant(let ms): return ms
         case .date(let d): return Int64(d.dayNumber) * 86_400_000
         }
     }
 
-    public static func < (a: LedgerTime, b: LedgerTime) -> Bool { a.sortKey < b.sortKey }
+    package static func < (a: LedgerTime, b: LedgerTime) -> Bool { a.sortKey < b.sortKey }
 }

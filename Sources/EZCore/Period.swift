@@ -9,21 +9,21 @@
 /// let p = try Period.parse("last-month", asOf: CivilDate(year: 2025, month: 11, day: 1))
 /// p.name   // "2025-10" — also the name of the batch's output folder
 /// ```
-public struct Period: Hashable, Sendable, CustomStringConvertible {
+package struct Period: Hashable, Sendable, CustomStringConvertible {
     /// The shape of a period, which decides its name and its "previous" period.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case day, week, month, quarter, year, range
     }
 
     /// The kind of period.
-    public let kind: Kind
+    package let kind: Kind
     /// The first local date in the period.
-    public let start: CivilDate
+    package let start: CivilDate
     /// The last local date in the period (inclusive).
-    public let end: CivilDate
+    package let end: CivilDate
 
     /// Makes a period; `end` must not be before `start`.
-    public init(kind: Kind, start: CivilDate, end: CivilDate) {
+    package init(kind: Kind, start: CivilDate, end: CivilDate) {
         precondition(start <= end, "period end before start")
         self.kind = kind
         self.start = start
@@ -31,19 +31,19 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The calendar month containing `date`.
-    public static func month(containing date: CivilDate) -> Period {
+    package static func month(containing date: CivilDate) -> Period {
         Period(kind: .month, start: date.startOfMonth, end: date.endOfMonth)
     }
 
     /// Whether `date` falls inside the period.
     @inlinable
-    public func contains(_ date: CivilDate) -> Bool { date >= start && date <= end }
+    package func contains(_ date: CivilDate) -> Bool { date >= start && date <= end }
 
     /// The number of days in the period.
-    public var dayCount: Int { start.days(to: end) + 1 }
+    package var dayCount: Int { start.days(to: end) + 1 }
 
     /// The canonical name: `2025-10`, `2025-Q3`, `2025`, `2025-W05`, `2025-10-01` or `2025-01-15..2025-03-31`.
-    public var name: String {
+    package var name: String {
         let (y, m, _) = start.components
         switch kind {
         case .day: return start.description
@@ -57,10 +57,10 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The period of the same kind just before this one (for a range, the same number of days before it).
-    public var previous: Period {
+    package var previous: Period {
         switch kind {
         case .day: return Period(kind: .day, start: start.adding(days: -1), end: start.adding(days: -1))
         case .week: return Period(kind: .week, start: start.adding(days: -7), end: start.adding(days: -1))
@@ -72,12 +72,12 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The forms `parse` accepts, for error messages and help text.
-    public static let acceptedForms =
+    package static let acceptedForms =
         "YYYY-MM (2026-10), YYYY-Qn (2026-Q3), YYYY (2026), YYYY-Www (2026-W05), "
         + "YYYY-MM-DD..YYYY-MM-DD, today, yesterday, this-week, last-week, this-month, last-month, this-year, last-year"
 
     /// Parses a period, resolving presets against `asOf`.
-    public static func parse(_ text: String, asOf: CivilDate) throws(PeriodError) -> Period {
+    package static func parse(_ text: String, asOf: CivilDate) throws(PeriodError) -> Period {
         let t = text.trimmingASCIIWhitespace()
         switch t {
         case "today": return Period(kind: .day, start: asOf, end: asOf)
@@ -121,25 +121,25 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The calendar year `y`.
-    public static func year(_ y: Int) -> Period {
+    package static func year(_ y: Int) -> Period {
         Period(kind: .year, start: CivilDate(year: y, month: 1, day: 1), end: CivilDate(year: y, month: 12, day: 31))
     }
 }
 
 /// A period that could not be understood; its description lists the accepted forms.
-public struct PeriodError: Error, Equatable, CustomStringConvertible {
+package struct PeriodError: Error, Equatable, CustomStringConvertible {
     /// The text as given.
-    public let text: String
+    package let text: String
     /// What is wrong, when more specific than "not a period".
-    public let reason: String?
-    public var description: String {
+    package let reason: String?
+    package var description: String {
         "invalid period '\(text)'" + (reason.map { ": \($0)" } ?? "") + "; accepted: \(Period.acceptedForms)"
     }
 }
 
 extension StringProtocol {
     /// The string without leading and trailing ASCII spaces, tabs and newlines.
-    public func trimmingASCIIWhitespace() -> String {
+    package func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])

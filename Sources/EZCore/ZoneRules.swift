@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// Built once per zone from the system's tz database (through Foundation's `TimeZone`) and
 /// shared: looking up an offset is a binary search, with no allocation and no formatter.
-public final class ZoneRules: Sendable {
+package final class ZoneRules: Sendable {
     /// The IANA identifier, e.g. `Europe/Rome`.
-    public let identifier: String
+    package let identifier: String
     private let transitions: [Int64]   // UTC seconds at which `offsets[i + 1]` starts
     private let offsets: [Int32]       // offsets.count == transitions.count + 1
 
@@ -31,7 +31,7 @@ public final class ZoneRules: Sendable {
 
     /// The offset from UTC, in seconds, in force at `seconds` since the epoch.
     @inlinable
-    public func offset(atUTCSeconds seconds: Int64) -> Int { lookup(seconds) }
+    package func offset(atUTCSeconds seconds: Int64) -> Int { lookup(seconds) }
 
     @usableFromInline
     func lookup(_ seconds: Int64) -> Int {
@@ -46,7 +46,7 @@ public final class ZoneRules: Sendable {
     /// The rules for `identifier`, or nil when the system does not know the zone.
     ///
     /// Results are cached for the life of the process.
-    public static func named(_ identifier: String) -> ZoneRules? {
+    package static func named(_ identifier: String) -> ZoneRules? {
         cache.withLock { cache in
             if let hit = cache[identifier] { return hit }
             guard identifier == "UTC" || identifier.contains("/") || identifier == "GMT",
@@ -61,7 +61,7 @@ public final class ZoneRules: Sendable {
     }
 
     /// UTC.
-    public static let utc: ZoneRules = named("UTC")!
+    package static let utc: ZoneRules = named("UTC")!
 
     private static let cache = Mutex<[String: ZoneRules?]>([:])
 }

@@ -12,17 +12,17 @@ import Foundation
 ///
 /// Entries live in `$XDG_CACHE_HOME/ezreport/digests/` (else `~/.cache/ezreport/digests/`), one
 /// small text file per ledger path. Set `EZREPORT_DIGEST_CACHE=off` to disable the cache.
-public struct DigestCache: Sendable {
+package struct DigestCache: Sendable {
     /// The folder holding the entries.
-    public let folder: String
+    package let folder: String
     /// Smaller files are always hashed: it takes under a few milliseconds.
-    public static let minimumSize: Int64 = 8 << 20
+    package static let minimumSize: Int64 = 8 << 20
 
     /// A cache in `folder`.
-    public init(folder: String) { self.folder = folder }
+    package init(folder: String) { self.folder = folder }
 
     /// The per-user cache, or nil when disabled (`EZREPORT_DIGEST_CACHE=off`) or no home is known.
-    public static var standard: DigestCache? {
+    package static var standard: DigestCache? {
         let env = ProcessInfo.processInfo.environment
         if env["EZREPORT_DIGEST_CACHE"] == "off" { return nil }
         if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return DigestCache(folder: xdg + "/ezreport/digests") }

@@ -2,16 +2,16 @@ import EZCore
 import GRDB
 
 /// What `ezreport check` reports about a ledger: rows per table and every quarantined row.
-public struct LedgerHealth: Sendable {
+package struct LedgerHealth: Sendable {
     /// Rows per contract table (all rows, soft-deleted included), in contract order.
-    public var rowCounts: [(table: String, rows: Int)]
+    package var rowCounts: [(table: String, rows: Int)]
     /// Every row that breaks the contract, sorted by table, id and reason.
-    public var quarantined: [QuarantinedRow]
+    package var quarantined: [QuarantinedRow]
     /// Whether no row was quarantined.
-    public var isClean: Bool { quarantined.isEmpty }
+    package var isClean: Bool { quarantined.isEmpty }
 
     /// Quarantined rows grouped by table and reason, largest group first, with the first ids of each.
-    public func groupedQuarantine(firstIds: Int = 5) -> [(table: String, reason: String, count: Int, firstIds: [Int64])] {
+    package func groupedQuarantine(firstIds: Int = 5) -> [(table: String, reason: String, count: Int, firstIds: [Int64])] {
         var groups: [String: (table: String, reason: String, ids: [Int64])] = [:]
         for q in quarantined {
             let key = q.table + "\u{0}" + Self.reasonShape(q.reason)
@@ -48,7 +48,7 @@ extension Ledger {
     /// Each live user's slice is loaded as a report would load it, so `check` quarantines exactly
     /// the rows a report leaves out; rows no user's report would reach (a transaction whose
     /// user does not exist, a user row that breaks the contract) are found by direct queries.
-    public func health() throws(LedgerError) -> LedgerHealth {
+    package func health() throws(LedgerError) -> LedgerHealth {
         let far = CivilDate(year: 9999, month: 12, day: 29)
         let rates = self.rates
         let path = self.path
@@ -72,13 +72,22 @@ extension Ledger {
                     bad.formUnion(loader.quarantined)
                 }
             }
+            // The optional statement_email column: 0, 1 or NULL (a user with another value gets no e-mail).
+            if try Ledger.hasStatementEmailColumn(db) {
+                let flags = try Row.fetchAll(db, sql: "SELECT id, statement_email, typeof(statement_email) FROM users ORDER BY id")
+                for row in flags {
+                    if case .invalid(let why) = RowValidator.statementEmail(row[1], type: row[2]) {
+                        bad.insert(QuarantinedRow(table: "users", id: row[0], reason: why))
+                    }
+                }
+            }
             // Rows of users that do not exist (or whose user row is quarantined): no report reaches them.
             let orphans = try Row.fetchAll(db, sql: """
                 SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
                 WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
                 """)
             for o in orphans {
-                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: "user_id \(o[1] as Int64? ?? 0) does not exist"))
+                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: TransactionDecoder.missingUser(o[1] as Int64? ?? 0)))
             }
             return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
         }

@@ -4,15 +4,15 @@ import GRDB
 // MARK: - Finding users
 
 /// A user's id and whether they are live: enough to plan a batch without loading anyone.
-public struct UserRef: Hashable, Sendable {
-    public var id: Int64
-    public var username: String
-    public var deleted: Bool
+package struct UserRef: Hashable, Sendable {
+    package var id: Int64
+    package var username: String
+    package var deleted: Bool
 }
 
 extension Ledger {
     /// Every user, by id (deleted ones flagged), for planning a batch run.
-    public func userRefs() throws(LedgerError) -> [UserRef] {
+    package func userRefs() throws(LedgerError) -> [UserRef] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id").map {
                 UserRef(id: $0[0], username: $0[1] ?? "", deleted: $0[2])
@@ -21,7 +21,7 @@ extension Ledger {
     }
 
     /// Finds a live user by numeric id or by username.
-    public func findUser(_ idOrName: String) throws(LedgerError) -> Int64 {
+    package func findUser(_ idOrName: String) throws(LedgerError) -> Int64 {
         let found: Int64? = try read { db in
             if let id = Int64(idOrName),
                let hit = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE id = ? AND deleted_at IS NULL", arguments: [id]) {
@@ -40,15 +40,9 @@ extension Ledger {
     ///
     /// - Throws: ``LedgerError/unknownUser(path:user:)`` when the user does not exist or was
     ///   deleted; ``UserQuarantined`` (wrapped as `.readFailed`) when the user's own row breaks the contract.
-    public func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
-        try loadUser(id: id, through: through, fastReads: true)
-    }
-
-    /// ``loadUser(id:through:)``, optionally on the reference path that reads every transaction
-    /// through the joins and the full row rules (for comparing the two paths in tests and benchmarks).
-    package func loadUser(id: Int64, through: CivilDate, fastReads: Bool) throws(LedgerError) -> UserLedger {
+    package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
         let result: Result<UserLedger, LedgerError> = try read { db in
-            var loader = UserLoader(db: db, rates: rates, through: through, path: path, fastReads: fastReads)
+            var loader = UserLoader(db: db, rates: rates, through: through, path: path)
             return try loader.load(userId: id, withChildren: true)
         }
         return try result.get()
@@ -56,7 +50,7 @@ extension Ledger {
 
     /// The bare user rows of every user, including deleted ones (for the admin report's counts).
     /// Users whose row breaks the contract are returned as quarantined rows instead.
-    public func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
+    package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
         let rates = self.rates
         return try read { db in
             var validator = RowValidator(rates: rates)
@@ -89,14 +83,13 @@ struct UserLoader {
     let bound: String
     var quarantined: [QuarantinedRow] = []
     var userCurrency = Currency.eur
-    /// Decodes ordinary transaction rows in place; nil reads every row through the joins and the
-    /// full rules (the reference path, kept for tests that compare the two).
-    var decoder: TransactionDecoder?
+    /// Reads transaction rows in place and applies the contract's transaction rules.
+    var decoder: TransactionDecoder
 
-    init(db: Database, rates: RateTable, through: CivilDate, path: String, fastReads: Bool = true) {
+    init(db: Database, rates: RateTable, through: CivilDate, path: String) {
         self.db = db
         self.validator = RowValidator(rates: rates)
-        self.decoder = fastReads ? TransactionDecoder(db: db, rates: rates) : nil
+        self.decoder = TransactionDecoder(db: db, rates: rates)
         self.through = through
         self.path = path
         self.bound = through.adding(days: 2).description
@@ -157,8 +150,7 @@ struct UserLoader {
                 WHERE fm.family_id = ? AND fm.role = 'child' AND u.deleted_at IS NULL ORDER BY fm.user_id
                 """, arguments: [family.familyId])
             for childId in childIds where childId != userId {
-                var childLoader = UserLoader(db: db, rates: validator.rates, through: through, path: path,
-                                             fastReads: decoder != nil)
+                var childLoader = UserLoader(db: db, rates: validator.rates, through: through, path: path)
                 if case .success(let child) = try childLoader.load(userId: childId, withChildren: false) {
                     ledger.children.append(child)
                 }
@@ -215,44 +207,17 @@ struct UserLoader {
             """
         let through = self.through
         let keep = { (t: Transaction) in t.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through }
-        if var fast = decoder {
-            // Ordinary rows are decoded in place; any other row gets the full rules on its joined row.
-            // (The decoder is moved out while it works, so that its tables are not copied on write.)
-            decoder = nil
-            defer { decoder = fast }
-            let rows = try RawRowCursor(db.cachedStatement(sql: TransactionDecoder.select + filter),
-                                        arguments: [argument, bound], in: db)
-            while try rows.next() {
-                if let t = try fast.decode(rows) {
-                    if keep(t) { out.append(t) }
-                } else if let t = try fullRules(transaction: rows.int64(0)), keep(t) {
-                    out.append(t)
-                }
-            }
-        } else {
-            let rows = try self.cursor(sql: RowValidator.transactionSelect + filter, arguments: [argument, bound])
-            while let row = try rows.next() {
-                switch validator.transaction(row) {
-                case .valid(let t): if keep(t) { out.append(t) }
-                case .ignored: break
-                case .quarantined(let why): quarantine("transactions", row[0], why)
-                }
+        let rows = try RawRowCursor(db.cachedStatement(sql: TransactionDecoder.select + filter),
+                                    arguments: [argument, bound], in: db)
+        while try rows.next() {
+            switch try decoder.decode(rows) {
+            case .valid(let t): if keep(t) { out.append(t) }
+            case .ignored: break
+            case .quarantined(let why): quarantine("transactions", rows.int64(0), why)
             }
         }
         out.sort { ($0.occurredAt.sortKey, $0.id) < ($1.occurredAt.sortKey, $1.id) }
         return out
-    }
-
-    /// One transaction through ``RowValidator/transaction(_:)`` on its joined row: the valid
-    /// transaction, or nil after quarantining it (or when the contract ignores it).
-    mutating func fullRules(transaction id: Int64) throws -> Transaction? {
-        let rows = try self.cursor(sql: RowValidator.transactionSelect + "\nWHERE t.id = ?", arguments: [id])
-        guard let row = try rows.next() else { return nil }
-        switch validator.transaction(row) {
-        case .valid(let t): return t
-        case .ignored: return nil
-        case .quarantined(let why): quarantine("transactions", row[0], why); return nil
-        }
     }
 
     mutating func groups(_ userId: Int64) throws -> [GroupLedger] {
@@ -405,23 +370,11 @@ struct UserLoader {
     mutating func logins(_ userId: Int64) throws -> [LedgerTime] {
         var out: [LedgerTime] = []
         let sql = "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid"
-        if decoder != nil {
-            // Timestamps parsed from SQLite's bytes; a row that does not parse is read as the
-            // reference path reads it (text up to a NUL), so the verdicts are the same.
-            let rows = try RawRowCursor(db.cachedStatement(sql: sql), arguments: [userId], in: db)
-            while try rows.next() {
-                if let t = rows.withText(1, LedgerTime.parse) { out.append(t); continue }
-                let text = rows.cString(1)
-                guard let t = text.flatMap(LedgerTime.init(parsing:)) else {
-                    quarantine("logins", rows.int64(0), "at '\(text ?? "NULL")' is not an ISO-8601 timestamp"); continue
-                }
-                out.append(t)
-            }
-            return out.sorted()
-        }
-        for row in try self.rows(sql: sql, arguments: [userId]) {
-            guard let t = (row[1] as String?).flatMap(LedgerTime.init(parsing:)) else {
-                quarantine("logins", row[0], "at '\(row[1] as String? ?? "NULL")' is not an ISO-8601 timestamp"); continue
+        let rows = try RawRowCursor(db.cachedStatement(sql: sql), arguments: [userId], in: db)
+        while try rows.next() {
+            guard rows.type(1) != .null, let t = rows.withText(1, LedgerTime.parse) else {
+                let text = rows.type(1) == .null ? "NULL" : rows.withText(1) { TransactionDecoder.showingNul($0) }
+                quarantine("logins", rows.int64(0), "at '\(text)' is not an ISO-8601 timestamp"); continue
             }
             out.append(t)
         }

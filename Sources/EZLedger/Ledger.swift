@@ -14,35 +14,33 @@ import GRDB
 /// let ledger = try Ledger(path: "samples/ledger.sqlite")
 /// let alice = try ledger.loadUser(id: 1, through: CivilDate(year: 2026, month: 10, day: 31))
 /// ```
-public final class Ledger: @unchecked Sendable {
+package final class Ledger: Sendable {
     /// The path as given.
-    public let path: String
+    package let path: String
     /// Exchange rates, loaded once at open (quarantined rate rows excluded).
-    public let rates: RateTable
+    package let rates: RateTable
     /// Rate rows that break the contract.
-    public let quarantinedRates: [QuarantinedRow]
+    package let quarantinedRates: [QuarantinedRow]
     /// Seconds a locked database is waited for before giving up, unless the caller says otherwise.
-    public static let defaultBusyTimeout: Double = 10
+    package static let defaultBusyTimeout: Double = 10
     /// Seconds this ledger waits for a lock.
-    public let busyTimeout: Double
+    package let busyTimeout: Double
 
     let queue: DatabaseQueue
 
     /// Opens `path` read-only and checks it against the ledger contract.
     ///
     /// - Throws: ``LedgerError`` naming the file and what is wrong with it.
-    public init(path: String, busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) {
+    package convenience init(path: String, busyTimeout: Double = Ledger.defaultBusyTimeout) throws(LedgerError) {
+        try self.init(opening: path, reportingAs: path, busyTimeout: busyTimeout)
+    }
+
+    /// Opens the database file at `file` read-only, but names `path` in every error and in
+    /// ``path``: a run reading a snapshot copy (``LedgerSnapshot``) reports the ledger it copied.
+    init(opening file: String, reportingAs path: String, busyTimeout: Double) throws(LedgerError) {
         self.path = path
         self.busyTimeout = busyTimeout
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .cannotOpen(path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw .cannotOpen(path: path, reason: "it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw .cannotOpen(path: path, reason: "permission denied") }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
-            throw .notADatabase(path: path, reason: "the file is empty")
-        }
+        try Ledger.checkFile(file, reportingAs: path)
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(busyTimeout)
@@ -50,7 +48,7 @@ public final class Ledger: @unchecked Sendable {
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: config)
+            queue = try DatabaseQueue(path: file, configuration: config)
         } catch {
             throw Ledger.classify(error, path: path, busyTimeout: busyTimeout)
         }
@@ -69,8 +67,21 @@ public final class Ledger: @unchecked Sendable {
         }
     }
 
+    /// The checks SQLite would answer unclearly: a missing file, a directory, no permission, an empty file.
+    package static func checkFile(_ file: String, reportingAs path: String) throws(LedgerError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw .cannotOpen(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw .cannotOpen(path: path, reason: "it is a directory") }
+        guard FileManager.default.isReadableFile(atPath: file) else { throw .cannotOpen(path: path, reason: "permission denied") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int, size == 0 {
+            throw .notADatabase(path: path, reason: "the file is empty")
+        }
+    }
+
     /// Runs `body` inside one read transaction: every read in it sees the same snapshot.
-    public func read<T>(_ body: (Database) throws -> T) throws(LedgerError) -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws(LedgerError) -> T {
         do {
             return try queue.read(body)
         } catch let error as LedgerError {
@@ -80,18 +91,23 @@ public final class Ledger: @unchecked Sendable {
         }
     }
 
-    /// Maps SQLite and GRDB errors to a ``LedgerError`` with the file's path.
+    /// Maps SQLite and GRDB errors to a ``LedgerError`` with the file's path and SQLite's result code.
     static func classify(_ error: any Error, path: String, busyTimeout: Double) -> LedgerError {
         if let db = error as? DatabaseError {
+            let code = db.extendedResultCode.rawValue
+            if db.extendedResultCode == .SQLITE_READONLY_ROLLBACK
+                || (db.resultCode == .SQLITE_READONLY && FileManager.default.fileExists(atPath: path + "-journal")) {
+                return .unfinishedWrite(path: path, sqliteCode: code)
+            }
             switch db.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                return .notADatabase(path: path, reason: db.message ?? "file is not a database")
+                return .notADatabase(path: path, reason: db.message ?? "file is not a database", sqliteCode: code)
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .busy(path: path, seconds: busyTimeout)
+                return .busy(path: path, seconds: busyTimeout, sqliteCode: code)
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
-                return .cannotOpen(path: path, reason: db.message ?? "unable to open")
+                return .cannotOpen(path: path, reason: db.message ?? "unable to open", sqliteCode: code)
             default:
-                return .readFailed(path: path, reason: db.message ?? "\(db.resultCode)")
+                return .readFailed(path: path, reason: db.message ?? "\(db.resultCode)", sqliteCode: code)
             }
         }
         return .readFailed(path: path, reason: "\(error)")
@@ -154,7 +170,7 @@ public final class Ledger: @unchecked Sendable {
 
 extension Ledger {
     /// A digest of the exchange_rates table's contents: when any rate changes, every report may change.
-    public func exchangeRatesDigest() throws(LedgerError) -> String {
+    package func exchangeRatesDigest() throws(LedgerError) -> String {
         let bytes: [UInt8] = try read { db in
             var out: [UInt8] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT day, base, quote, CAST(rate AS TEXT) FROM exchange_rates ORDER BY day, base, quote")

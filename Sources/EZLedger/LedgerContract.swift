@@ -2,12 +2,12 @@
 ///
 /// The schema check compares a database against this list at open, so that a ledger written by a
 /// different app version fails with one clear line instead of a confusing query error later.
-public enum LedgerContract {
+package enum LedgerContract {
     /// `PRAGMA user_version` of a contract-1 ledger.
-    public static let userVersion = 1
+    package static let userVersion = 1
 
     /// Every table the engine reads and the columns it needs, in contract order.
-    public static let tables: [(name: String, columns: [String])] = [
+    package static let tables: [(name: String, columns: [String])] = [
         ("users", ["id", "username", "email", "password_hash", "role", "currency", "timezone", "locale",
                    "book_name", "monthly_limit_minor", "chart_style", "created_at", "deleted_at"]),
         ("balances", ["id", "user_id", "name", "kind", "currency", "opening_minor", "created_at", "deleted_at"]),

@@ -3,9 +3,9 @@ import Synchronization
 
 /// The ledger's digest as every report's provenance states it: the one function all callers
 /// (`export`, `monthly`, `serve`) go through, so they agree on what "the ledger's SHA-256" is.
-public enum LedgerDigest {
+package enum LedgerDigest {
     /// The SHA-256 of the ledger at `path`, lower-case hex (large files through ``DigestCache``).
-    public static func sha256(ofLedger path: String) throws -> String {
+    package static func sha256(ofLedger path: String) throws -> String {
         try FileDigest.sha256(ofFile: path)
     }
 }

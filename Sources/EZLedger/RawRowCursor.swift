@@ -87,6 +87,12 @@ final class RawRowCursor {
         assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         return sqlite3_value_int64(values[Int(i)]) }
 
+    /// Column `i` as a double (SQLite's conversion rules apply to other types).
+    func double(_ i: Int32) -> Double {
+        assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
+        return sqlite3_value_double(values[Int(i)])
+    }
+
     /// Lends column `i`'s text as UTF-8 bytes (not NUL-terminated; empty for NULL) to `body`.
     /// The bytes must not escape `body`.
     @inline(__always)

@@ -1,25 +1,21 @@
 import EZCore
 import GRDB
-#if canImport(Glibc)
 import Glibc
-#else
-import Darwin
-#endif
 
-/// Decodes ordinary transaction rows straight from SQLite's column bytes, without the joins of
-/// ``RowValidator/transactionSelect`` and without a `Row` or a `String` per column.
+/// The ledger contract's transaction rules, in their one definition, applied to rows read
+/// straight from SQLite's column bytes.
 ///
-/// It accepts a row only when every rule of ``RowValidator/transaction(_:)`` plainly holds, and
-/// then builds the very `Transaction` that rule would; for anything else (a rule broken, a row
-/// the contract ignores, any column of an unexpected storage class, text with a NUL in it) it
-/// answers `nil`, and the caller runs the full rules on the joined row, which alone word the
-/// quarantine reasons. So both paths keep and quarantine exactly the same rows.
+/// Every transaction a report, a batch or `check` reads goes through ``decode(_:)``: it answers
+/// the valid `Transaction`, `.ignored` for a row the contract skips (a deleted owner or group),
+/// or `.quarantined` with the reason, so the reports and `check` agree by construction.
 ///
-/// The rows the joins used to bring (the owner, balances, category, group) are read once per id
-/// through cached queries (an owner's balances and categories all at once) and kept for the life
-/// of the decoder (one user's load, inside one read transaction). Only integer references are
-/// looked up: a join on a rowid matches nothing else, and a text or real reference goes to the
-/// full rules.
+/// Columns are read in place (no `Row`, no `String` per column for ordinary rows). A column of
+/// an unexpected storage class is read as SQLite converts it (an integer description reads as
+/// its digits, a real amount is refused and its value named in the reason). The rows the joins
+/// used to bring (the owner, balances, category, group) are read once per id through cached
+/// queries (an owner's balances and categories all at once) and kept for the life of the decoder
+/// (one user's load, inside one read transaction). A reference stored as anything but an
+/// integer matches no row, as it would in a join on the rowid.
 struct TransactionDecoder {
     /// The columns ``decode(_:)`` reads, in order.
     static let select = """
@@ -28,16 +24,20 @@ struct TransactionDecoder {
         FROM transactions t
         """
 
-    private struct Owner { var zone: ZoneRules; var currency: Currency; var code: UInt32 }
+    /// The reason for a row whose `user_id` names no user (also used by `check`'s orphan scan).
+    static func missingUser(_ userId: Int64) -> String { "user_id \(userId) does not exist" }
+
+    /// A user as the rules need them: deleted or not, and their zone and currency when valid.
+    private struct Owner { var deleted: Bool; var zone: ZoneRules?; var currency: Currency?; var code: UInt32 }
     private struct BalanceRef { var userId: Int64?; var currency: Currency?; var code: UInt32 }
     private struct CategoryRef { var userId: Int64?; var name: String?; var deleted: Bool }
     private struct GroupRef { var currency: Currency?; var code: UInt32; var deleted: Bool }
 
     private let db: Database
     private let rates: RateTable
-    /// Currency and zone rules exactly as the full rules make them.
+    /// Currency and zone rules, as every other table's rules make them.
     private var validator: RowValidator
-    // Rows by id: an index into the array beside, or -1 when the id has no usable row. Fields are
+    // Rows by id: an index into the array beside, or -1 when the id has no row. Fields are
     // read in place (copying a whole entry out retains its references for every row).
     private var ownerIndex = IdTable<Int32>(), owners: [Owner] = []
     private var balanceIndex = IdTable<Int32>(), balances: [BalanceRef] = []
@@ -45,7 +45,7 @@ struct TransactionDecoder {
     private var groupIndex = IdTable<Int32>(), groups: [GroupRef] = []
     /// Owners whose balances and categories have all been read (values unused).
     private var balancesRead = IdTable<Int32>(), categoriesRead = IdTable<Int32>()
-    /// Valid currencies seen, by packed code (a handful per load: a list beats hashing).
+    /// Currencies seen, by packed code (a handful per load: a list beats hashing).
     private var currencies: [(code: UInt32, currency: Currency)] = []
     /// Whether a rate exists from one currency to another on a day (key: codes and day number).
     private var rateFound: [UInt64: Bool] = [:]
@@ -57,112 +57,135 @@ struct TransactionDecoder {
         self.validator = RowValidator(rates: rates)
     }
 
-    // MARK: - Rows
+    // MARK: - The rules
 
-    /// The transaction in the cursor's current row (columns as in ``select``), or nil when the
-    /// row needs the full rules.
-    mutating func decode(_ row: RawRowCursor) throws -> Transaction? {
-        guard row.type(0) == .integer, row.type(1) == .integer, row.type(5) == .text, row.type(7) == .integer,
-              row.type(8) == .text, row.type(9) == .text, row.type(13) == .text else { return nil }
+    /// The transaction in the cursor's current row (columns as in ``select``), checked against
+    /// every rule of the contract, in a fixed order (the first rule broken names the reason).
+    ///
+    /// Long on purpose: it is the contract's transaction rules read top to bottom, one guard per
+    /// rule in the order docs/ledger-schema.md gives them, and it runs once per row of every load.
+    mutating func decode(_ row: RawRowCursor) throws -> Verdict<Transaction> {
         let id = row.int64(0)
         let userId = row.int64(1)
+        guard let o = try owner(userId) else { return .quarantined(Self.missingUser(userId)) }
+        if owners[o].deleted { return .ignored }
+        guard let kind = row.withText(5, Self.kind) else { return .quarantined("unknown kind '\(text(row, 5) ?? "NULL")'") }
+        guard row.type(7) == .integer, row.int64(7) > 0 else {
+            return .quarantined("amount_minor must be a positive integer (got \(Self.describe(row, 7)))")
+        }
         let amount = row.int64(7)
-        guard amount > 0 else { return nil }
-        guard let kind = row.withText(5, Self.kind) else { return nil }
-        guard let currencyCode = row.withText(8, Self.code), let currency = currency(currencyCode) else { return nil }
-        guard let occurred = row.withText(9, LedgerTime.parse), let created = row.withText(13, LedgerTime.parse) else {
-            return nil
+        guard row.type(8) != .null, let currencyCode = row.withText(8, Self.code), let currency = currency(currencyCode) else {
+            return .quarantined("invalid currency '\(text(row, 8) ?? "NULL")'")
         }
-        guard let o = try owner(userId) else { return nil }
-        let ownerDate = occurred.localDate(in: owners[o].zone)
+        guard row.type(9) != .null, let occurred = row.withText(9, LedgerTime.parse) else {
+            return .quarantined("occurred_at '\(text(row, 9) ?? "NULL")' is not an ISO-8601 timestamp")
+        }
+        guard row.type(13) != .null, let created = row.withText(13, LedgerTime.parse) else {
+            return .quarantined("created_at '\(text(row, 13) ?? "NULL")' is not an ISO-8601 timestamp")
+        }
+        guard let ownerZone = owners[o].zone, let ownerCurrency = owners[o].currency else {
+            return .quarantined("its owner \(userId) has an invalid time zone or currency")
+        }
+        let ownerDate = occurred.localDate(in: ownerZone)
 
-        var balanceId: Int64?
-        switch row.type(2) {
-        case .null: break
-        case .integer:
-            let bid = row.int64(2)
-            guard let b = try balance(bid, owner: userId), balances[b].userId == userId else { return nil }
-            balanceId = bid
-        default: return nil
+        // References must exist and belong to the owner.
+        let balanceId = reference(row, 2)
+        if let balanceId {
+            guard let b = try balance(row.type(2) == .integer ? balanceId : nil, owner: userId) else {
+                return .quarantined("balance_id \(balanceId) does not exist")
+            }
+            guard balances[b].userId == userId else { return .quarantined("balance_id \(balanceId) belongs to another user") }
         }
-        var toBalanceId: Int64?
-        switch row.type(6) {
-        case .null: break
-        case .integer: toBalanceId = row.int64(6)
-        default: return nil
-        }
+        let toBalanceId = reference(row, 6)
         if kind == .transfer {
-            guard balanceId != nil, let to = toBalanceId, let b = try balance(to, owner: userId), balances[b].userId == userId else { return nil }
+            guard balanceId != nil else { return .quarantined("a transfer needs a balance_id") }
+            guard let to = toBalanceId else { return .quarantined("a transfer needs a to_balance_id") }
+            guard let b = try balance(row.type(6) == .integer ? to : nil, owner: userId) else {
+                return .quarantined("to_balance_id \(to) does not exist")
+            }
+            guard balances[b].userId == userId else { return .quarantined("to_balance_id \(to) belongs to another user") }
             if let toCurrency = balances[b].currency, balances[b].code != currencyCode,
                !rateExists(currencyCode, currency, balances[b].code, toCurrency, ownerDate) {
-                return nil
+                return .quarantined("no exchange rate \(currency.code)→\(toCurrency.code) on or before \(ownerDate)")
             }
-        } else if toBalanceId != nil {
-            return nil
+        } else if let to = toBalanceId {
+            return .quarantined("to_balance_id \(to) is set on a \(kind.rawValue)")
         }
 
-        var categoryId: Int64?
+        var categoryId = reference(row, 3)
         var categoryName = Category.othersName
-        switch row.type(3) {
-        case .null: break
-        case .integer:
-            let cid = row.int64(3)
-            guard let c = try category(cid, owner: userId), categories[c].userId == userId else { return nil }
-            if !categories[c].deleted {
-                categoryId = cid
-                categoryName = categories[c].name ?? Category.othersName
+        if let cid = categoryId {
+            guard let c = try category(row.type(3) == .integer ? cid : nil, owner: userId) else {
+                return .quarantined("category_id \(cid) does not exist")
             }
-        default: return nil
+            guard categories[c].userId == userId else { return .quarantined("category_id \(cid) belongs to another user") }
+            if categories[c].deleted { categoryId = nil } else { categoryName = categories[c].name ?? Category.othersName }
         }
 
-        var groupId: Int64?
-        switch row.type(4) {
-        case .null: break
-        case .integer:
-            let gid = row.int64(4)
-            guard let g = try group(gid), !groups[g].deleted, kind == .expense else { return nil }
+        let groupId = reference(row, 4)
+        if let gid = groupId {
+            guard let g = try group(row.type(4) == .integer ? gid : nil) else { return .quarantined("group_id \(gid) does not exist") }
+            if groups[g].deleted { return .ignored }
+            guard kind == .expense else { return .quarantined("a group row must be an expense, not \(kind.rawValue)") }
             if let groupCurrency = groups[g].currency, groups[g].code != currencyCode,
                !rateExists(currencyCode, currency, groups[g].code, groupCurrency, ownerDate) {
-                return nil
+                return .quarantined("no exchange rate \(currency.code)→\(groupCurrency.code) on or before \(ownerDate)")
             }
-            groupId = gid
-        default: return nil
         }
-        if owners[o].code != currencyCode, !rateExists(currencyCode, currency, owners[o].code, owners[o].currency, ownerDate) {
-            return nil
+        if owners[o].code != currencyCode, !rateExists(currencyCode, currency, owners[o].code, ownerCurrency, ownerDate) {
+            return .quarantined("no exchange rate \(currency.code)→\(ownerCurrency.code) on or before \(ownerDate)")
         }
 
         var recurrence: Int?
-        switch row.type(12) {
-        case .null: break
-        case .integer:
-            let r = row.int64(12)
-            guard r > 0 else { return nil }
-            recurrence = Int(r)
-        default: return nil
+        if row.type(12) != .null {
+            guard row.type(12) == .integer, row.int64(12) > 0, let r = Int(exactly: row.int64(12)) else {
+                return .quarantined("recurrence_days must be a positive integer (got \(Self.describe(row, 12)))")
+            }
+            recurrence = r
         }
-        guard let method = text(row, 10), let description = text(row, 11) else { return nil }
-        return Transaction(
+        return .valid(Transaction(
             id: id, userId: userId, balanceId: balanceId, categoryId: categoryId, categoryName: categoryName,
             groupId: groupId, kind: kind, toBalanceId: toBalanceId, amountMinor: amount, currency: currency,
-            occurredAt: occurred, ownerDate: ownerDate, method: method, description: description,
-            recurrenceDays: recurrence, createdAt: created)
+            occurredAt: occurred, ownerDate: ownerDate, method: text(row, 10), description: text(row, 11),
+            recurrenceDays: recurrence, createdAt: created))
     }
 
-    /// An optional text column: `.some(nil)` for NULL, `.some(text)` for text without a NUL, nil
-    /// (full rules) for any other storage class or a NUL byte.
-    private mutating func text(_ row: RawRowCursor, _ i: Int32) -> String?? {
-        switch row.type(i) {
-        case .null: return .some(nil)
-        case .text:
-            return row.withText(i) { bytes -> String?? in
-                if bytes.contains(0) { return nil }
-                return .some(texts.string(bytes))
-            }
-        default: return nil
+    // MARK: - Columns
+
+    /// A text column: nil for NULL, else SQLite's text form of the value (an integer reads as its
+    /// digits) with invalid UTF-8 repaired and every NUL byte shown as U+FFFD, so that no text is
+    /// cut short or hides a control character.
+    private mutating func text(_ row: RawRowCursor, _ i: Int32) -> String? {
+        guard row.type(i) != .null else { return nil }
+        return row.withText(i) { bytes in
+            guard bytes.contains(0) else { return texts.string(bytes) }
+            return Self.showingNul(bytes)
         }
     }
 
+    /// `bytes` as text with each NUL byte replaced by U+FFFD.
+    static func showingNul(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+    }
+
+    /// A reference column: nil for NULL, else its value as an integer (SQLite's conversion, 0 for
+    /// text that is not a number); only an integer-stored reference can match a row.
+    private func reference(_ row: RawRowCursor, _ i: Int32) -> Int64? {
+        row.type(i) == .null ? nil : row.int64(i)
+    }
+
+    /// A value as a reason names it: `NULL`, `12`, `12.5`, `'text'` or `a blob`.
+    private static func describe(_ row: RawRowCursor, _ i: Int32) -> String {
+        switch row.type(i) {
+        case .null: return "NULL"
+        case .integer: return String(row.int64(i))
+        case .real: return String(row.double(i))
+        case .text: return "'" + row.withText(i) { showingNul($0) } + "'"
+        case .blob: return "a blob"
+        }
+    }
+
+    /// The kind named by `b` exactly, or nil.
     private static func kind(_ b: UnsafeBufferPointer<UInt8>) -> Transaction.Kind? {
         if b.isExactly("expense") { return .expense }
         if b.isExactly("income") { return .income }
@@ -180,6 +203,11 @@ struct TransactionDecoder {
             key = key << 8 | UInt32(c)
         }
         return key
+    }
+
+    private static func code(_ currency: Currency) -> UInt32 {
+        var text = currency.code
+        return text.withUTF8 { code($0) } ?? 0
     }
 
     private mutating func currency(_ code: UInt32) -> Currency? {
@@ -204,7 +232,7 @@ struct TransactionDecoder {
         ((code >> 16 &- 65) * 26 + (code >> 8 & 0xFF &- 65)) * 26 + (code & 0xFF &- 65)
     }
 
-    // MARK: - Referenced rows (read once per id, with the full rules' decoding)
+    // MARK: - Referenced rows (read once per id)
 
     /// Looks `id` up in `index`, or reads its row once with `read` and remembers the answer.
     @inline(__always)
@@ -217,21 +245,23 @@ struct TransactionDecoder {
         return refs.count - 1
     }
 
+    /// The user `id`, or nil when there is none.
     private mutating func owner(_ id: Int64) throws -> Int? {
         try Self.find(id, &ownerIndex, &owners) { id in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT timezone, currency, deleted_at FROM users WHERE id = ?"),
                                            arguments: [id])
-            guard let row = try rows.next(), row.hasNull(atIndex: 2),
-                  let zone = validator.zone(row[0] ?? ""), let currency = validator.currency(row[1]),
-                  let code = Self.code(currency) else { return nil }
-            return Owner(zone: zone, currency: currency, code: code)
+            guard let row = try rows.next() else { return nil }
+            let currency = validator.currency(row[1])
+            return Owner(deleted: !row.hasNull(atIndex: 2), zone: validator.zone(row[0] ?? ""), currency: currency,
+                         code: currency.map(Self.code) ?? 0)
         }
     }
 
-    /// The balance `id` of a row owned by `owner`. The first time an owner's row refers to a
-    /// balance not yet known, all of the owner's balances are read at once (one indexed query
-    /// instead of one per balance); any other id is read alone.
-    private mutating func balance(_ id: Int64, owner: Int64) throws -> Int? {
+    /// The balance `id` (nil: a reference that matches no row) of a row owned by `owner`. The
+    /// first time an owner's row refers to a balance not yet known, all of the owner's balances
+    /// are read at once (one indexed query instead of one per balance); any other id is read alone.
+    private mutating func balance(_ id: Int64?, owner: Int64) throws -> Int? {
+        guard let id else { return nil }
         if let hit = balanceIndex[id] { return hit < 0 ? nil : Int(hit) }
         if balancesRead[owner] == nil {
             balancesRead.set(owner, 0)
@@ -249,13 +279,14 @@ struct TransactionDecoder {
             let id: Int64 = row[0]
             guard balanceIndex[id] == nil else { continue }
             let currency = validator.currency(row[2])
-            balances.append(BalanceRef(userId: row[1], currency: currency, code: currency.flatMap(Self.code) ?? 0))
+            balances.append(BalanceRef(userId: row[1], currency: currency, code: currency.map(Self.code) ?? 0))
             balanceIndex.set(id, Int32(balances.count - 1))
         }
     }
 
-    /// The category `id` of a row owned by `owner`, read like ``balance(_:owner:)``.
-    private mutating func category(_ id: Int64, owner: Int64) throws -> Int? {
+    /// The category `id` (nil: matches no row) of a row owned by `owner`, read like ``balance(_:owner:)``.
+    private mutating func category(_ id: Int64?, owner: Int64) throws -> Int? {
+        guard let id else { return nil }
         if let hit = categoryIndex[id] { return hit < 0 ? nil : Int(hit) }
         if categoriesRead[owner] == nil {
             categoriesRead.set(owner, 0)
@@ -277,19 +308,16 @@ struct TransactionDecoder {
         }
     }
 
-    private mutating func group(_ id: Int64) throws -> Int? {
-        try Self.find(id, &groupIndex, &groups) { id in
+    /// The group `id` (nil: matches no row).
+    private mutating func group(_ id: Int64?) throws -> Int? {
+        guard let id else { return nil }
+        return try Self.find(id, &groupIndex, &groups) { id in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT currency, deleted_at FROM groups WHERE id = ?"),
                                            arguments: [id])
             guard let row = try rows.next() else { return nil }
             let currency = validator.currency(row[0])
-            return GroupRef(currency: currency, code: currency.flatMap(Self.code) ?? 0, deleted: !row.hasNull(atIndex: 1))
+            return GroupRef(currency: currency, code: currency.map(Self.code) ?? 0, deleted: !row.hasNull(atIndex: 1))
         }
-    }
-
-    private static func code(_ currency: Currency) -> UInt32? {
-        var text = currency.code
-        return text.withUTF8 { code($0) }
     }
 }
 

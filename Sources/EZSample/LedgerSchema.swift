@@ -5,12 +5,12 @@ import Foundation
 /// The app writes this schema and ezreport only reads it; `docs/ledger-schema.md` explains every
 /// table and column. The sample generator runs ``tablesSQL`` before its bulk insert and
 /// ``indexesSQL`` after it (faster), which stores exactly the same schema text in the file.
-public enum LedgerSchema {
+package enum LedgerSchema {
     /// `PRAGMA user_version` of a ledger that follows this contract.
-    public static let userVersion = 1
+    package static let userVersion = 1
 
     /// The whole contract: `PRAGMA user_version = 1`, the tables, then the indexes.
-    public static let createSQL: String = """
+    package static let createSQL: String = """
         -- The EZWallet ledger contract, version 1 (PRAGMA user_version = 1).
         -- The app writes this schema; ezreport only reads it. See docs/ledger-schema.md.
         -- Money: INTEGER minor units. Currency: ISO-4217 code. Timestamps: ISO-8601 TEXT,
@@ -30,7 +30,8 @@ public enum LedgerSchema {
             monthly_limit_minor INTEGER,
             chart_style TEXT NOT NULL DEFAULT 'pie',
             created_at TEXT NOT NULL,
-            deleted_at TEXT
+            deleted_at TEXT,
+            statement_email INTEGER
         );
 
         CREATE TABLE balances (
@@ -167,10 +168,10 @@ public enum LedgerSchema {
         """
 
     /// ``createSQL`` up to (not including) the index section: the pragma and the tables.
-    public static var tablesSQL: String { String(createSQL[..<indexSectionStart]) }
+    package static var tablesSQL: String { String(createSQL[..<indexSectionStart]) }
 
     /// The index section of ``createSQL``: its comment and every `CREATE INDEX` statement.
-    public static var indexesSQL: String { String(createSQL[indexSectionStart...]) }
+    package static var indexesSQL: String { String(createSQL[indexSectionStart...]) }
 
     private static var indexSectionStart: String.Index {
         createSQL.range(of: "-- Indexes")?.lowerBound ?? createSQL.endIndex

@@ -1,5 +1,5 @@
 /// Why a sample ledger could not be generated.
-public enum SampleError: Error, Equatable, CustomStringConvertible {
+package enum SampleError: Error, Equatable, CustomStringConvertible {
     /// The options make no sense (e.g. zero users, month 13).
     case invalidOptions(String)
     /// The output file exists; the generator never overwrites a ledger.
@@ -9,7 +9,7 @@ public enum SampleError: Error, Equatable, CustomStringConvertible {
     /// SQLite refused a statement.
     case database(path: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidOptions(let why):
             return "invalid sample options: \(why)"

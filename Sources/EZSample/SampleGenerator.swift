@@ -15,13 +15,13 @@ import GRDB
 /// seeded PRNG, no clock is read, and rows are written in a fixed order with explicit ids.
 /// The file is written under a temporary name in the same folder and moved into place only when
 /// complete, so a reader never sees half a ledger; an existing file is never overwritten.
-public enum SampleGenerator {
+package enum SampleGenerator {
     /// Generates the ledger described by `options` at `path` and returns its row counts.
     ///
     /// - Throws: ``SampleError/fileExists(path:)`` when `path` exists, ``SampleError/invalidOptions(_:)``
     ///   for impossible options, or an I/O or database error with the path and the system's message.
     /// - Complexity: O(users × months); about a minute for 10,000 users × 24 months.
-    public static func generate(to path: String, options: SampleOptions) throws -> SampleSummary {
+    package static func generate(to path: String, options: SampleOptions) throws -> SampleSummary {
         let span = try validatedSpan(options)
         let manager = FileManager.default
         if manager.fileExists(atPath: path) { throw SampleError.fileExists(path: path) }

@@ -93,6 +93,9 @@ struct SamplePlan {
         return max(1, Int64(raw.rounded()))
     }
 
+    /// Plans every person, family and group from the seed. One function on purpose: the random
+    /// draws must stay in this exact order, or every sample ledger (and the tests built on them)
+    /// changes; splitting it would spread that order over several places.
     init(options: SampleOptions, span: SampleSpan) {
         self.span = span
         var random = SampleRandom(seed: options.seed, stream: 1)

@@ -93,9 +93,14 @@ struct SampleRows {
                 currency: p.currency, timezone: region.zone, locale: region.locale, bookName: book,
                 monthlyLimitMinor: limit, chartStyle: random.chance(0.3) ? "doughnut" : "pie",
                 createdAt: localStamp(day: p.createdDay, second: second(&random, from: 7, to: 23), zone: p.zone),
-                deletedAt: p.deletedDay.map { localStamp(day: $0, second: second(&random, from: 7, to: 23), zone: p.zone) })
+                deletedAt: p.deletedDay.map { localStamp(day: $0, second: second(&random, from: 7, to: 23), zone: p.zone) },
+                statementEmail: Self.wantsStatementEmail(p.id))
         }
     }
+
+    /// About one user in 17 opted out of statement e-mails. Derived from the id alone, not drawn
+    /// from the random stream, so every other figure of a sample stays what it was.
+    static func wantsStatementEmail(_ id: Int64) -> Bool { id % 17 != 9 }
 
     private mutating func writeFamilies() throws {
         for family in plan.families {

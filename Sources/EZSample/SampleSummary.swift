@@ -1,39 +1,39 @@
 /// What the generator wrote: the row count of every table of the ledger contract.
-public struct SampleSummary: Sendable, Equatable, CustomStringConvertible {
+package struct SampleSummary: Sendable, Equatable, CustomStringConvertible {
     /// Rows in `users` (soft-deleted ones included).
-    public var users: Int = 0
+    package var users: Int = 0
     /// Rows in `transactions` (soft-deleted ones included).
-    public var transactions: Int = 0
+    package var transactions: Int = 0
     /// Rows in `balances`.
-    public var balances: Int = 0
+    package var balances: Int = 0
     /// Rows in `categories`.
-    public var categories: Int = 0
+    package var categories: Int = 0
     /// Rows in `splits`.
-    public var splits: Int = 0
+    package var splits: Int = 0
     /// Rows in `groups`.
-    public var groups: Int = 0
+    package var groups: Int = 0
     /// Rows in `group_members`.
-    public var groupMembers: Int = 0
+    package var groupMembers: Int = 0
     /// Rows in `families`.
-    public var families: Int = 0
+    package var families: Int = 0
     /// Rows in `family_members`.
-    public var familyMembers: Int = 0
+    package var familyMembers: Int = 0
     /// Rows in `budgets`.
-    public var budgets: Int = 0
+    package var budgets: Int = 0
     /// Rows in `budget_transfers`.
-    public var budgetTransfers: Int = 0
+    package var budgetTransfers: Int = 0
     /// Rows in `savings_goals`.
-    public var savingsGoals: Int = 0
+    package var savingsGoals: Int = 0
     /// Rows in `exchange_rates`.
-    public var exchangeRates: Int = 0
+    package var exchangeRates: Int = 0
     /// Rows in `logins`.
-    public var logins: Int = 0
+    package var logins: Int = 0
 
     /// An all-zero summary.
-    public init() {}
+    package init() {}
 
     /// One line per table, e.g. `transactions 24,512`.
-    public var description: String {
+    package var description: String {
         let rows: [(String, Int)] = [
             ("users", users), ("balances", balances), ("categories", categories), ("groups", groups),
             ("transactions", transactions), ("splits", splits), ("group_members", groupMembers),

@@ -1,28 +1,30 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementWorkbook {
     /// About: where the figures came from (the ledger's SHA-256, the period, the as-of date,
     /// the engine's version, the quarantined rows) and what each sheet holds.
     static func writeAbout(_ f: StatementFigures, provenance p: ReportProvenance, transactionSheets: [String],
                            to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        let tr = Translator(locale: f.user.locale)
         try sheet.setColumns(0...0, width: 24)
         try sheet.setColumns(1...1, width: 70)
         try sheet.setColumns(2...2, width: 50)
-        try sheet.write("About this workbook", row: 0, column: 0, format: s.title)
+        try sheet.write(tr("About this workbook"), row: 0, column: 0, format: s.title)
         let facts: [(String, String)] = [
-            ("Statement for", f.user.username),
-            ("Account book", f.user.bookName),
-            ("Period", p.period.name),
-            ("Period start", p.period.start.description),
-            ("Period end", p.period.end.description),
-            ("As of", p.asOf.description),
-            ("Report currency", f.currency.code),
-            ("Time zone", f.user.timeZone),
-            ("Ledger SHA-256", p.ledgerSHA256),
-            ("Ledger file", p.ledgerPath),
-            ("Engine", "ezreport \(p.engineVersion)"),
-            ("Quarantined rows", String(p.quarantined.count)),
+            (tr("Statement for"), f.user.username),
+            (tr("Account book"), f.user.bookName),
+            (tr("Period"), p.period.name),
+            (tr("Period start"), p.period.start.description),
+            (tr("Period end"), p.period.end.description),
+            (tr("As of"), p.asOf.description),
+            (tr("Report currency"), f.currency.code),
+            (tr("Time zone"), f.user.timeZone),
+            (tr("Ledger SHA-256"), p.ledgerSHA256),
+            (tr("Ledger file"), p.ledgerPath),
+            (tr("Engine"), "ezreport \(p.engineVersion)"),
+            (tr("Quarantined rows"), String(p.quarantined.count)),
         ]
         var row = 2
         for (label, value) in facts {
@@ -32,19 +34,22 @@ extension StatementWorkbook {
         }
 
         row += 1
-        try sheet.write("Sheets", row: row, column: 0, format: s.section)
+        try sheet.write(tr("Sheets"), row: row, column: 0, format: s.section)
         row += 1
-        try sheet.writeHeaderCells(["Sheet", "What it holds"], row: row, styles: s)
-        let continued = transactionSheets.count > 1 ? " (continued on \(transactionSheets.dropFirst().joined(separator: ", ")))" : ""
+        try sheet.writeHeaderCells([tr("Sheet"), tr("What it holds")], row: row, styles: s)
+        let transactions = transactionSheets.count > 1
+            ? tr("Every row of transactions.csv (continued on {sheets}): dates are Excel dates, amounts numbers in the row's currency; 'Counted' is what the row adds to income or expenses in the report currency.",
+                 ["sheets": transactionSheets.dropFirst().joined(separator: ", ")])
+            : tr("Every row of transactions.csv: dates are Excel dates, amounts numbers in the row's currency; 'Counted' is what the row adds to income or expenses in the report currency.")
         let sheets: [(String, String)] = [
-            ("Summary", "The headline figures, expenses by category with a pie chart, and the trend as a line chart."),
-            ("Transactions", "Every row of transactions.csv\(continued): dates are Excel dates, amounts numbers in the row's currency; 'Counted' is what the row adds to income or expenses in the report currency."),
-            ("Categories", "Expenses per category for the period, with a total (a SUM formula equal to the statement's expenses)."),
-            ("Trends", "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."),
-            ("Budgets", "Each budget window: base, transfers, effective budget, spent, remaining, pace and status (red over, amber warning)."),
-            ("Groups", "Each member's balance in each group, and the transfers that settle them."),
-            ("Savings", "Each savings goal's progress and what must be saved each month to reach it."),
-            ("About", "This page: where the figures came from."),
+            ("Summary", tr("The headline figures, expenses by category with a pie chart, and the trend as a line chart.")),
+            ("Transactions", transactions),
+            ("Categories", tr("Expenses per category for the period, with a total (a SUM formula equal to the statement's expenses).")),
+            ("Trends", tr("Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end.")),
+            ("Budgets", tr("Each budget window: base, transfers, effective budget, spent, remaining, pace and status (red over, amber warning).")),
+            ("Groups", tr("Each member's balance in each group, and the transfers that settle them.")),
+            ("Savings", tr("Each savings goal's progress and what must be saved each month to reach it.")),
+            ("About", tr("This page: where the figures came from.")),
         ]
         for (name, what) in sheets {
             row += 1
@@ -53,9 +58,9 @@ extension StatementWorkbook {
         }
 
         row += 2
-        try sheet.write("Quarantined rows (left out of every figure)", row: row, column: 0, format: s.section)
+        try sheet.write(tr("Quarantined rows (left out of every figure)"), row: row, column: 0, format: s.section)
         row += 1
-        try sheet.writeHeaderCells(["Table", "Reason", "Row ID"], row: row, styles: s)
+        try sheet.writeHeaderCells([tr("Table"), tr("Reason"), tr("Row ID")], row: row, styles: s)
         for q in p.quarantined.sorted() {
             row += 1
             try sheet.write(q.table, row: row, column: 0)
@@ -64,7 +69,7 @@ extension StatementWorkbook {
         }
         if p.quarantined.isEmpty {
             row += 1
-            try sheet.write("None", row: row, column: 0, format: s.note)
+            try sheet.write(tr("None"), row: row, column: 0, format: s.note)
         }
     }
 }

@@ -1,22 +1,24 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementWorkbook {
     /// Budgets: one row per budget window; rows over budget are shaded red and rows in the
     /// warning band amber by conditional formatting on the Status column.
     static func writeBudgets(_ f: StatementFigures, to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        let tr = Translator(locale: f.user.locale)
         let c = f.currency
         let columns: [Worksheet.Column] = [
-            .init("Category", 22), .init("Window start", 12), .init("Window end", 12), .init("Base", 14),
-            .init("Transfers in", 14), .init("Transfers out", 14), .init("Effective", 14), .init("Spent", 14),
-            .init("Remaining", 14), .init("Used", 8), .init("Expected", 9), .init("Projected", 14), .init("Status", 9),
+            .init(tr("Category"), 22), .init(tr("Window start"), 12), .init(tr("Window end"), 12), .init(tr("Base"), 14),
+            .init(tr("Transfers in"), 14), .init(tr("Transfers out"), 14), .init(tr("Effective"), 14), .init(tr("Spent"), 14),
+            .init(tr("Remaining"), 14), .init(tr("Used"), 8), .init(tr("Expected"), 9), .init(tr("Projected"), 14), .init(tr("Status"), 9),
         ]
         try sheet.writeHeader(columns, row: 0, styles: s)
         try sheet.freezePanes(row: 1, column: 1)
         for (i, b) in f.budgets.enumerated() {
             let r = i + 1
             if let name = b.categoryName { try sheet.write(name, row: r, column: 0) }
-            else { try sheet.write("Overall", row: r, column: 0, format: s.label) }
+            else { try sheet.write(tr("Overall"), row: r, column: 0, format: s.label) }
             try sheet.write(date: b.windowStart, row: r, column: 1, styles: s)
             try sheet.write(date: b.windowEnd, row: r, column: 2, styles: s)
             try sheet.write(money: b.base, c, row: r, column: 3, styles: s)
@@ -31,7 +33,7 @@ extension StatementWorkbook {
             try sheet.write(b.status.rawValue, row: r, column: 12)
         }
         if f.budgets.isEmpty {
-            try sheet.write("No budgets in this period", row: 2, column: 0, format: s.note)
+            try sheet.write(tr("No budgets in this period"), row: 2, column: 0, format: s.note)
             return
         }
         let last = f.budgets.count

@@ -1,5 +1,6 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementWorkbook {
     /// Categories: every category, unfolded, with a totals row whose amount is the formula
@@ -9,8 +10,9 @@ extension StatementWorkbook {
     /// minor digits: it then equals the engine's exact total to the cent, which this checks
     /// before writing (the rows' minor units must add up to `CategoryShares.total`).
     static func writeCategories(_ f: StatementFigures, to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        let tr = Translator(locale: f.user.locale)
         let c = f.currency
-        try sheet.writeHeader([.init("Category", 28), .init("Transactions", 13), .init("Amount", 16), .init("Share", 9)],
+        try sheet.writeHeader([.init(tr("Category"), 28), .init(tr("Transactions"), 13), .init(tr("Amount"), 16), .init(tr("Share", context: "of a total"), 9)],
                               row: 0, styles: s)
         try sheet.freezePanes(row: 1, column: 0)
         var sum: Int64 = 0
@@ -35,7 +37,7 @@ extension StatementWorkbook {
         }
         let n = f.categories.rows.count
         let totalRow = n + 1
-        try sheet.write("Total", row: totalRow, column: 0, format: s.totalLabel)
+        try sheet.write(tr("Total"), row: totalRow, column: 0, format: s.totalLabel)
         if n > 0 {
             try sheet.writeFormula("=SUM(B2:B\(n + 1))", cachedResult: Double(count), row: totalRow, column: 1, format: s.totalLabel)
             try sheet.writeFormula("=ROUND(SUM(C2:C\(n + 1)),\(c.exponent))", cachedResult: f.categories.total.majorUnits(c),
@@ -44,7 +46,7 @@ extension StatementWorkbook {
         } else {
             try sheet.write(number: 0, row: totalRow, column: 1, format: s.totalLabel)
             try sheet.write(number: 0, row: totalRow, column: 2, format: s.totalMoney(c))
-            try sheet.write("No expenses in this period", row: totalRow + 2, column: 0, format: s.note)
+            try sheet.write(tr("No expenses in this period"), row: totalRow + 2, column: 0, format: s.note)
         }
     }
 }

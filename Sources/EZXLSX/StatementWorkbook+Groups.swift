@@ -1,14 +1,16 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementWorkbook {
     /// Groups: each member's balance in each group (as groups.csv), then the settlement plan
     /// (as settlements.csv), amounts in each group's currency.
     static func writeGroups(_ f: StatementFigures, to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
-        try sheet.write("Balances", row: 0, column: 0, format: s.section)
+        let tr = Translator(locale: f.user.locale)
+        try sheet.write(tr("Balances"), row: 0, column: 0, format: s.section)
         try sheet.writeHeader([
-            .init("Group ID", 10), .init("Group", 22), .init("Member ID", 11), .init("Member", 16), .init("Paid", 14),
-            .init("Share", 14), .init("Net", 14), .init("Outstanding", 14), .init("Currency", 9),
+            .init(tr("Group ID"), 10), .init(tr("Group"), 22), .init(tr("Member ID"), 11), .init(tr("Member"), 16), .init(tr("Paid"), 14),
+            .init(tr("Share", context: "of a group expense"), 14), .init(tr("Net"), 14), .init(tr("Outstanding"), 14), .init(tr("Currency"), 9),
         ], row: 1, styles: s)
         var row = 2
         for g in f.groups {
@@ -26,14 +28,14 @@ extension StatementWorkbook {
             }
         }
         if f.groups.isEmpty {
-            try sheet.write("Not a member of any group", row: row, column: 0, format: s.note)
+            try sheet.write(tr("Not a member of any group"), row: row, column: 0, format: s.note)
             row += 1
         }
 
         row += 1
-        try sheet.write("Settlement plan", row: row, column: 0, format: s.section)
+        try sheet.write(tr("Settlement plan"), row: row, column: 0, format: s.section)
         row += 1
-        try sheet.writeHeaderCells(["Group ID", "Group", "From", "To", "Amount", "Currency", "Plan"], row: row, styles: s)
+        try sheet.writeHeaderCells([tr("Group ID"), tr("Group"), tr("From"), tr("To"), tr("Amount"), tr("Currency"), tr("Plan")], row: row, styles: s)
         row += 1
         var any = false
         for g in f.groups {
@@ -49,6 +51,6 @@ extension StatementWorkbook {
                 row += 1
             }
         }
-        if !any { try sheet.write("Nothing to settle", row: row, column: 0, format: s.note) }
+        if !any { try sheet.write(tr("Nothing to settle"), row: row, column: 0, format: s.note) }
     }
 }

@@ -1,12 +1,14 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementWorkbook {
     /// Savings: each goal's progress in the goal's currency.
     static func writeSavings(_ f: StatementFigures, to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        let tr = Translator(locale: f.user.locale)
         try sheet.writeHeader([
-            .init("Goal", 24), .init("Target", 15), .init("Saved", 15), .init("Progress", 10), .init("Due on", 12),
-            .init("Months left", 12), .init("Monthly needed", 15), .init("Currency", 9),
+            .init(tr("Goal"), 24), .init(tr("Target"), 15), .init(tr("Saved"), 15), .init(tr("Progress"), 10), .init(tr("Due on"), 12),
+            .init(tr("Months left"), 12), .init(tr("Monthly needed"), 15), .init(tr("Currency"), 9),
         ], row: 0, styles: s)
         for (i, g) in f.savings.enumerated() {
             let r = i + 1
@@ -19,6 +21,6 @@ extension StatementWorkbook {
             try sheet.write(money: g.monthlyNeeded, g.currency, row: r, column: 6, styles: s)
             try sheet.write(g.currency.code, row: r, column: 7)
         }
-        if f.savings.isEmpty { try sheet.write("No savings goals", row: 2, column: 0, format: s.note) }
+        if f.savings.isEmpty { try sheet.write(tr("No savings goals"), row: 2, column: 0, format: s.note) }
     }
 }

@@ -1,18 +1,21 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementWorkbook {
-    static let transactionColumns: [Worksheet.Column] = [
-        .init("ID", 10), .init("Date", 11), .init("Kind", 9), .init("Category", 18), .init("Balance", 16),
-        .init("Method", 12), .init("Description", 44), .init("Amount", 15), .init("Currency", 9),
-        .init("Counted", 15), .init("Report currency", 9), .init("Group", 16), .init("Paid by", 14),
-    ]
+    /// The Transactions sheet's columns, titled in the reader's language.
+    static func transactionColumns(_ tr: Translator) -> [Worksheet.Column] { [
+        .init(tr("ID"), 10), .init(tr("Date"), 11), .init(tr("Kind"), 9), .init(tr("Category"), 18), .init(tr("Balance"), 16),
+        .init(tr("Method"), 12), .init(tr("Description"), 44), .init(tr("Amount"), 15), .init(tr("Currency"), 9),
+        .init(tr("Counted"), 15), .init(tr("Report currency"), 9), .init(tr("Group"), 16), .init(tr("Paid by"), 14),
+    ] }
 
     /// One Transactions sheet: the rows of transactions.csv in `rows`, the date as a real
     /// Excel date and amounts as numbers; frozen header, autofilter, no totals row.
     static func writeTransactions(_ f: StatementFigures, rows: Range<Int>, to sheet: Worksheet,
                                   styles s: Styles) throws(XLSXError) {
-        let columns = transactionColumns
+        let tr = Translator(locale: f.user.locale)
+        let columns = transactionColumns(tr)
         try sheet.writeHeader(columns, row: 0, styles: s)
         try sheet.freezePanes(row: 1, column: 0)
         try sheet.autofilter(firstRow: 0, firstColumn: 0, lastRow: max(rows.count, 1), lastColumn: columns.count - 1)

@@ -1,16 +1,18 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementWorkbook {
     /// Trends: one row per bucket (the Summary's line chart reads columns A and C–G), then the
     /// expenses per category per bucket, then each balance at each bucket's end.
     static func writeTrends(_ f: StatementFigures, to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        let tr = Translator(locale: f.user.locale)
         let c = f.currency
         let points = f.trend.points
         try sheet.writeHeader([
-            .init("Bucket start", 12), .init("Bucket end", 12), .init("Income", 15), .init("Expenses", 15), .init("Net", 15),
-            .init("Transactions", 13), .init("Expenses, 3-bucket avg", 15), .init("Change vs previous", 12),
-            .init("Change vs year ago", 12), .init("Projected expenses", 15),
+            .init(tr("Bucket start"), 12), .init(tr("Bucket end"), 12), .init(tr("Income"), 15), .init(tr("Expenses"), 15), .init(tr("Net"), 15),
+            .init(tr("Transactions"), 13), .init(tr("Expenses, 3-bucket avg"), 15), .init(tr("Change vs previous"), 12),
+            .init(tr("Change vs year ago"), 12), .init(tr("Projected expenses"), 15),
         ], row: 0, styles: s)
         try sheet.freezePanes(row: 1, column: 0)
         for (i, p) in points.enumerated() {
@@ -30,9 +32,9 @@ extension StatementWorkbook {
         var row = points.count + 2
         let names = f.trend.categoryNames
         if !names.isEmpty {
-            try sheet.write("Expenses by category (\(c.code))", row: row, column: 0, format: s.section)
+            try sheet.write(tr("Expenses by category ({currency})", ["currency": c.code]), row: row, column: 0, format: s.section)
             row += 1
-            try sheet.writeHeaderCells(["Bucket start"] + names, row: row, styles: s)
+            try sheet.writeHeaderCells([tr("Bucket start")] + names, row: row, styles: s)
             for p in points {
                 row += 1
                 try sheet.write(date: p.start, row: row, column: 0, styles: s)
@@ -43,9 +45,9 @@ extension StatementWorkbook {
             row += 2
         }
         if !f.balances.isEmpty {
-            try sheet.write("Balances at each bucket's end (in each balance's currency)", row: row, column: 0, format: s.section)
+            try sheet.write(tr("Balances at each bucket's end (in each balance's currency)"), row: row, column: 0, format: s.section)
             row += 1
-            try sheet.writeHeaderCells(["Bucket end"] + f.balances.map(\.name), row: row, styles: s)
+            try sheet.writeHeaderCells([tr("Bucket end")] + f.balances.map(\.name), row: row, styles: s)
             for (i, p) in points.enumerated() {
                 row += 1
                 try sheet.write(date: p.end, row: row, column: 0, styles: s)

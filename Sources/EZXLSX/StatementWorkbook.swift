@@ -1,5 +1,6 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 /// The statement workbook (`statement.xlsx`): one user's figures as native Excel sheets.
 ///
@@ -12,24 +13,27 @@ import EZCore
 /// ```swift
 /// try StatementWorkbook.write(figures, provenance: provenance, to: "out/statement.xlsx")
 /// ```
-public enum StatementWorkbook {
+package enum StatementWorkbook {
     /// Writes the workbook for `figures` to `path`, replacing any file there.
-    public static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String) throws {
+    package static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String) throws {
         try write(figures, provenance: provenance, to: path, rowsPerSheet: Worksheet.maxRows - 1)
     }
 
     /// Writes the workbook with at most `rowsPerSheet` transaction rows under each Transactions
-    /// sheet's header (Excel's limit in production; small in tests of the splitting).
+    /// sheet's header (Excel's limit in production; small in tests of the splitting), in
+    /// constant-memory mode when `constantMemory` says so (nil: from ``constantMemoryRows`` transactions on).
     static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String,
-                      rowsPerSheet: Int) throws(XLSXError) {
+                      rowsPerSheet: Int, constantMemory: Bool? = nil) throws(XLSXError) {
         let period = figures.period.name
+        let tr = Translator(locale: figures.user.locale)
         let properties = DocumentProperties(
-            title: "\(figures.user.bookName) — statement \(period)",
-            subject: "EZWallet statement for \(figures.user.username), \(period)",
+            title: tr("{book} — statement {period}", ["book": figures.user.bookName, "period": period]),
+            subject: tr("EZWallet statement for {user}, {period}", ["user": figures.user.username, "period": period]),
             keywords: "ezreport, statement, \(period)",
             comments: "Ledger SHA-256 \(provenance.ledgerSHA256); ezreport \(provenance.engineVersion)",
             created: provenance.asOf)
-        let book = try Workbook(path: path, properties: properties)
+        let book = try Workbook(path: path, properties: properties,
+                                constantMemory: constantMemory ?? (figures.transactions.count >= constantMemoryRows))
         let styles = try Styles(book)
         let chunks = transactionChunks(count: figures.transactions.count, rowsPerSheet: rowsPerSheet)
         let names = transactionSheetNames(count: chunks.count)
@@ -48,6 +52,12 @@ public enum StatementWorkbook {
         try writeSummary(figures, to: summary, trendSheet: trends.name, styles: styles)
         try book.close()
     }
+
+    /// From this many transactions on, the workbook is written in libxlsxwriter's constant-memory
+    /// mode (a shop's 100,000 rows would otherwise hold ~250 MB of cells); below it, as before, so
+    /// ordinary statements keep their exact parts. Every sheet writes its rows top to bottom, as
+    /// that mode requires.
+    static let constantMemoryRows = 20_000
 
     // MARK: - Splitting
 

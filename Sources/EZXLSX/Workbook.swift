@@ -25,13 +25,22 @@ final class Workbook {
     private var worksheetNames: Set<String> = []
 
     /// Starts a workbook that will be written to `path` on ``close()``.
-    init(path: String, properties: DocumentProperties) throws(XLSXError) {
+    /// - Parameter constantMemory: libxlsxwriter's `constant_memory` mode: each row goes to a temporary
+    ///   file once the next row starts, so memory stays flat however many rows there are. Every sheet must
+    ///   then be written row by row, top to bottom, and strings are stored inline instead of in the
+    ///   shared-strings part (the cells read the same; the parts differ).
+    init(path: String, properties: DocumentProperties, constantMemory: Bool = false) throws(XLSXError) {
         // libxlsxwriter copies the file name and the folder name.
         let made: UnsafeMutablePointer<lxw_workbook>?
-        if let folder = Workbook.partsFolder {
-            made = folder.withCString { f in
+        if Workbook.partsFolder != nil || constantMemory {
+            // constant_memory's row files are many small writes: in memory when /dev/shm is there.
+            made = (Workbook.partsFolder ?? "/tmp").withCString { f in
                 path.withCString { p in
-                    var options = lxw_workbook_options(constant_memory: 0, tmpdir: UnsafeMutablePointer(mutating: f), use_zip64: 0)
+                    // Zero-initialised, then the fields we set: newer libxlsxwriter versions add
+                    // fields (output_buffer, …), which stay zero, so this compiles with any of them.
+                    var options = lxw_workbook_options()
+                    options.tmpdir = UnsafeMutablePointer(mutating: f)
+                    options.constant_memory = constantMemory ? 1 : 0
                     return workbook_new_opt(p, &options)
                 }
             }

@@ -3,15 +3,15 @@ import CXLSXWriter
 /// A libxlsxwriter failure, with what was being done, where, and the library's own message.
 ///
 /// Prints as one line: `cannot write string at Transactions!G12 in statement.xlsx: String exceeds Excel's limit of 32,767 characters. (code 14)`.
-public struct XLSXError: Error, Hashable, CustomStringConvertible {
+package struct XLSXError: Error, Hashable, CustomStringConvertible {
     /// What was being done, e.g. `write string`.
-    public let operation: String
+    package let operation: String
     /// Where: the file, and a sheet or cell when known.
-    public let context: String
+    package let context: String
     /// libxlsxwriter's `lxw_error` code (0 when the failure was not a library status).
-    public let code: Int
+    package let code: Int
     /// The library's message from `lxw_strerror`, or a description of the failure.
-    public let message: String
+    package let message: String
 
     init(operation: String, context: String, status: lxw_error) {
         self.operation = operation
@@ -27,7 +27,7 @@ public struct XLSXError: Error, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         "cannot \(operation) in \(context): \(message)" + (code != 0 ? " (code \(code))" : "")
     }
 }

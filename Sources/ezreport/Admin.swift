@@ -23,20 +23,25 @@ extension EZReport {
         @Option(name: .long, help: ArgumentHelp("The output folder.", valueName: "dir"))
         var out: String = "Reports"
 
-        @Option(name: .long, help: ArgumentHelp("The currency volumes and spend are shown in.", valueName: "code"))
-        var currency: String = "EUR"
+        @Option(name: .long, help: ArgumentHelp("The currency volumes and spend are shown in. (default: EUR)", valueName: "code"),
+                transform: Admin.parseCurrency)
+        var currency: Currency = .eur
 
-        func validate() throws {
-            guard (try? Currency(currency)) != nil else { throw ValidationError("--currency must be an ISO-4217 code such as EUR") }
+        @Option(name: .long, help: AdminLocale.help, transform: AdminLocale.parse)
+        var locale: String = "en"
+
+        /// An ISO-4217 code, or a ValidationError.
+        static func parseCurrency(_ text: String) throws -> Currency {
+            do { return try Currency(text) } catch { throw ValidationError("--currency must be an ISO-4217 code such as EUR (got '\(text)')") }
         }
 
         func run() throws {
-            let resolved = try period.resolvedPeriod()
+            let resolved = period.resolvedPeriod
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db), period: resolved,
-                                          asOf: try period.resolvedAsOf(), formats: [.pdf, .xlsx, .csv])
+                                          asOf: period.asOf.date, formats: [.pdf, .xlsx, .csv], adminLocale: locale)
             do {
                 let folder = out + "/" + resolved.name
-                let files = try AdminRun.run(settings: settings, folder: folder, currency: try Currency(currency), log: RunLog())
+                let files = try AdminRun.run(settings: settings, folder: folder, currency: currency, log: RunLog())
                 for f in files { print(folder + "/" + f.path) }
             } catch {
                 throw fail(error)

@@ -15,6 +15,8 @@ extension EZReport {
             } else {
                 try command.run()
             }
+        } catch let status as ExitStatus {
+            Foundation.exit(status.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is ExitCode { exit(withError: error) }
@@ -22,7 +24,7 @@ extension EZReport {
                 .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }.joined(separator: " ")
             printError(message.isEmpty ? "invalid arguments; see 'ezreport --help'" : message)
-            Foundation.exit(code.rawValue)
+            Foundation.exit(code == .validationFailure ? ExitStatus.badArguments.rawValue : code.rawValue)
         }
     }
 }

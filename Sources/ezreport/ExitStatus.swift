@@ -1,15 +1,20 @@
 import ArgumentParser
 
 /// The exit codes every subcommand shares (and scripts rely on).
-enum ExitStatus {
+enum ExitStatus: Int32, Error, CaseIterable {
     /// Everything was done.
-    static let ok = ExitCode(0)
+    case ok = 0
     /// The run could not happen at all: a bad or unreadable ledger, an unwritable output folder.
-    static let unusable = ExitCode(1)
+    case unusable = 1
     /// Some users failed; the others' reports were written.
-    static let someFailed = ExitCode(2)
+    case someFailed = 2
     /// Done, but rows were quarantined (left out of the figures).
-    static let quarantined = ExitCode(3)
+    case quarantined = 3
+    /// The arguments were wrong (swift-argument-parser's validation failure).
+    case badArguments = 64
+
+    /// The code swift-argument-parser exits with.
+    var exitCode: ExitCode { ExitCode(rawValue) }
 }
 
 /// Prints one line to standard error.

@@ -23,24 +23,22 @@ extension EZReport {
         @Option(name: .long, help: ArgumentHelp("The user's id or username.", valueName: "id|username"))
         var user: String
 
-        @Option(name: .long, help: ArgumentHelp("pdf, xlsx, csv, png or all.", valueName: "format"))
-        var format: String = "all"
+        @Option(name: .long, help: ArgumentHelp("pdf, xlsx, csv, png or all. (default: all)", valueName: "format"), transform: FormatList.init(parsing:))
+        var format: FormatList = .all
 
         @Option(name: .long, help: ArgumentHelp("Output folder, or - for standard output (pdf or xlsx only). Default: Reports/exports/<period>/<user>.", valueName: "dir|-"))
         var out: String?
 
         func validate() throws {
-            let formats: [OutputFormat]
-            do { formats = try OutputFormat.parseList(format) } catch { throw ValidationError("\(error)") }
-            if out == "-", formats.count != 1 || formats[0] == .csv || formats[0] == .png {
+            if out == "-", !format.isSingleFile {
                 throw ValidationError("--out - needs --format pdf or xlsx (csv and png write several files; give --out DIR)")
             }
         }
 
         func run() throws {
-            let resolved = try period.resolvedPeriod()
+            let resolved = period.resolvedPeriod
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db), period: resolved,
-                                          asOf: try period.resolvedAsOf(), formats: try OutputFormat.parseList(format))
+                                          asOf: period.asOf.date, formats: format.formats)
             let destination: ExportRun.Destination = out == "-" ? .standardOutput
                 : .folder(out ?? "Reports/exports/\(resolved.name)/\(SafeName.sanitise(user))")
             do {

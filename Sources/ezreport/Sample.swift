@@ -35,7 +35,7 @@ extension EZReport {
         var seed: UInt64 = 1
 
         func endMonth() throws -> (Int, Int) {
-            let text = end ?? Period.month(containing: PeriodOptions.today().startOfMonth.adding(days: -1)).name
+            let text = end ?? Period.month(containing: AsOfOptions.today().startOfMonth.adding(days: -1)).name
             let parts = text.split(separator: "-")
             guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), (1...12).contains(m), (1970...9999).contains(y) else {
                 throw ValidationError("--end takes a month YYYY-MM, e.g. 2026-10")

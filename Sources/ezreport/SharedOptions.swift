@@ -10,47 +10,21 @@ struct LedgerOptions: ParsableArguments {
     var db: String
 }
 
-/// `--period` and `--as-of`, shared by the report commands.
+/// `--period` (required) and `--as-of`, shared by the on-demand report commands; `monthly`
+/// declares its own `--period` (it defaults to last month) with the same type and help.
 struct PeriodOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The report period: \(Period.acceptedForms).", valueName: "period"))
-    var period: String
+    @Option(name: .long, help: ArgumentHelp(PeriodArgument.help, valueName: "period"), transform: PeriodArgument.init(parsing:))
+    var period: PeriodArgument
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("The date the report is as of (YYYY-MM-DD; default: today, UTC). Presets like last-month are relative to it.", valueName: "date"))
-    var asOf: String?
-
-    /// The as-of date, parsed.
-    func resolvedAsOf() throws -> CivilDate { try Self.resolveAsOf(asOf) }
+    @OptionGroup var asOf: AsOfOptions
 
     /// The period, resolved against the as-of date.
-    func resolvedPeriod() throws -> Period { try Self.resolvePeriod(period, asOf: asOf) }
-
-    /// `--as-of` text (nil: today) as a date, or a ValidationError naming the bad value.
-    static func resolveAsOf(_ text: String?) throws -> CivilDate {
-        guard let text else { return today() }
-        guard let d = CivilDate(iso: text) else { throw ValidationError("invalid --as-of '\(text)': expected a date YYYY-MM-DD") }
-        return d
-    }
-
-    /// `--period` text resolved against `--as-of`, or a ValidationError naming the bad value.
-    static func resolvePeriod(_ text: String, asOf: String?) throws -> Period {
-        do { return try Period.parse(text, asOf: try resolveAsOf(asOf)) } catch let e as PeriodError {
-            throw ValidationError(e.description)
-        }
-    }
-
-    func validate() throws {
-        _ = try resolvedPeriod()
-    }
-
-    /// Today's date in UTC.
-    static func today() -> CivilDate {
-        CivilDate(dayNumber: Int32((Date().timeIntervalSince1970 / 86400).rounded(.down)))
-    }
+    var resolvedPeriod: Period { asOf.resolve(period) }
 }
 
-/// Turns any error into one line on stderr and the matching exit code.
-func fail(_ error: any Error) -> ExitCode {
-    if let exit = error as? ExitCode { return exit }
+/// Turns any error into one line on stderr and the matching exit status.
+func fail(_ error: any Error) -> any Error {
+    if error is ExitCode || error is ExitStatus { return error }
     printError("\(error)")
     return ExitStatus.unusable
 }

@@ -106,16 +106,21 @@ final class StatementKPITests: XCTestCase {
         XCTAssertEqual(s.transactions.map(\.id), [first, bare, early, late])
     }
 
-    func testAnEmptyUserGetsEmptySeriesNotAnError() throws {
+    func testAnEmptyUserGetsZerosNotAnError() throws {
         let f = LedgerFixture()
         let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
-        XCTAssertEqual(s.trend.points, [])
+        // The statement's 12 months, with zeros (trends.csv then has 12 rows, not just its header).
+        XCTAssertEqual(s.trend.points.count, 12)
+        XCTAssertEqual(s.trend.points.first?.start, day("2025-11-01"))
+        XCTAssertEqual(s.trend.points.last?.end, day("2026-10-31"))
+        XCTAssertTrue(s.trend.points.allSatisfy { $0.income == 0 && $0.expenses == 0 && $0.net == 0 && $0.transactionCount == 0 })
+        XCTAssertEqual(s.trend.categoryNames, [])
         XCTAssertEqual(s.categories.rows, [])
         XCTAssertEqual(s.categories.total, 0)
         XCTAssertEqual(s.kpis.savingsRate, nil)
         XCTAssertEqual(s.kpis.expensesChange, Change(absolute: 0, percent: nil))
         XCTAssertEqual(s.transactions, [])
-        XCTAssertTrue(s.balances.allSatisfy { $0.values.isEmpty })
+        XCTAssertTrue(s.balances.allSatisfy { $0.values.count == 12 }, "each balance at each month's end")
     }
 
     func testMonthlyLimitBecomesTheOverallBudgetAndTheHeaderLimit() throws {

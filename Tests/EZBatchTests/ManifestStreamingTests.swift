@@ -7,7 +7,7 @@ import XCTest
 final class ManifestStreamingTests: XCTestCase {
     private func entry(_ id: Int64, files: Int, failed: Bool = false) -> Manifest.UserEntry {
         Manifest.UserEntry(
-            id: id, status: failed ? "failed" : "ok", folder: "users/\(id)-u\(id)", currency: failed ? nil : "EUR",
+            id: id, status: failed ? .failed : .ok, folder: "users/\(id)-u\(id)", currency: failed ? nil : "EUR",
             incomeMinor: failed ? nil : 1_000 * id, expensesMinor: failed ? nil : 900, netMinor: failed ? nil : 1_000 * id - 900,
             transactionCount: failed ? nil : Int(id),
             files: (0..<files).map { Manifest.FileEntry(path: "users/\(id)-u\(id)/f\($0).csv", bytes: $0 * 10, sha256: String(repeating: "ab", count: 32)) },
@@ -38,7 +38,7 @@ final class ManifestStreamingTests: XCTestCase {
 
     func testStreamingGivesTheEncodersBytes() throws {
         let m = manifest(users: [entry(1, files: 3), entry(2, files: 0), entry(3, files: 1, failed: true)],
-                         admin: Manifest.AdminEntry(status: "ok", files: [Manifest.FileEntry(path: "admin/usage.csv", bytes: 5, sha256: "cd")], error: nil))
+                         admin: Manifest.AdminEntry(status: .ok, files: [Manifest.FileEntry(path: "admin/usage.csv", bytes: 5, sha256: "cd")], error: nil))
         XCTAssertEqual(String(decoding: try streamed(m), as: UTF8.self), String(decoding: try m.encoded(), as: UTF8.self))
     }
 
@@ -49,7 +49,7 @@ final class ManifestStreamingTests: XCTestCase {
 
     func testTotalsAddedUpAsUsersFinishEqualTheRecomputedOnes() {
         let users = [entry(1, files: 3), entry(2, files: 2), entry(3, files: 0, failed: true)]
-        let admin = Manifest.AdminEntry(status: "ok", files: [Manifest.FileEntry(path: "admin/usage.csv", bytes: 5, sha256: "cd")], error: nil)
+        let admin = Manifest.AdminEntry(status: .ok, files: [Manifest.FileEntry(path: "admin/usage.csv", bytes: 5, sha256: "cd")], error: nil)
         var sum = TotalsAccumulator()
         for u in users.reversed() { sum.add(u) }
         sum.add(admin: admin)

@@ -50,7 +50,7 @@ final class MonthlyLayoutTests: XCTestCase {
         }
         XCTAssertEqual(Set(files.keys.filter { $0.hasPrefix("admin/") }), ["admin/usage.pdf", "admin/usage.xlsx", "admin/usage.csv"])
         XCTAssertEqual(Set(files.keys.filter { !$0.hasPrefix("users/") && !$0.hasPrefix("admin/") }), ["manifest.json", ".entries.jsonl"],
-                       "only the manifest (and the hidden record of the run's entries) beside users/ and admin/: no journal, no temporary file")
+                       "only the manifest (and the hidden record of the run's entries) beside users/ and admin/: no journal, no snapshot, no temporary file")
     }
 
     func testManifestIsWrittenLast() throws {
@@ -93,11 +93,11 @@ final class MonthlyLayoutTests: XCTestCase {
         XCTAssertNil(manifest.shard)
         XCTAssertEqual(manifest.engineVersion, try CLI.run(["--version"]).text.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(manifest.users.map(\.id), try liveUsers().map(\.id), "one entry per live user, in id order")
-        XCTAssertTrue(manifest.users.allSatisfy { $0.status == "ok" && $0.error == nil })
+        XCTAssertTrue(manifest.users.allSatisfy { $0.status == .ok && $0.error == nil })
         XCTAssertEqual(manifest.totals.users, manifest.users.count)
         XCTAssertEqual(manifest.totals.ok, manifest.users.count)
         XCTAssertEqual(manifest.totals.failed, 0)
-        XCTAssertEqual(manifest.admin?.status, "ok")
+        XCTAssertEqual(manifest.admin?.status, .ok)
 
         // snake_case keys, sorted, no clock time.
         let json = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json")), as: UTF8.self)
@@ -107,7 +107,7 @@ final class MonthlyLayoutTests: XCTestCase {
         XCTAssertNil(json.range(of: #"T\d\d:\d\d"#, options: .regularExpression), "a clock time in the manifest")
         let top = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual(Set(top.keys), ["admin", "as_of", "engine_version", "formats", "ledger_path", "ledger_sha256", "period",
-                                       "period_end", "period_start", "totals", "users"])
+                                       "period_end", "period_start", "snapshot_sha256", "totals", "users"])
         let keyLines = json.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
         XCTAssertEqual(keyLines, keyLines.sorted(), "top-level keys are sorted")
     }

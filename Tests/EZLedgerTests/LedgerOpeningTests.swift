@@ -30,7 +30,7 @@ final class LedgerOpeningTests: XCTestCase {
     func testTextFileIsNotADatabase() throws {
         let path = try tempFile(Array("this is not sqlite at all, just some text that is long enough".utf8))
         XCTAssertThrowsError(try Ledger(path: path)) { error in
-            guard case .notADatabase(let p, _)? = error as? LedgerError else { return XCTFail("got \(error)") }
+            guard case .notADatabase(let p, _, _)? = error as? LedgerError else { return XCTFail("got \(error)") }
             XCTAssertEqual(p, path)
         }
     }
@@ -99,7 +99,8 @@ final class LedgerOpeningTests: XCTestCase {
             try db.execute(sql: "BEGIN EXCLUSIVE")
             defer { try? db.execute(sql: "ROLLBACK") }
             XCTAssertThrowsError(try Ledger(path: ledger.path, busyTimeout: 0.5)) { error in
-                XCTAssertEqual(error as? LedgerError, .busy(path: ledger.path, seconds: 0.5))
+                XCTAssertEqual(error as? LedgerError, .busy(path: ledger.path, seconds: 0.5, sqliteCode: 5))
+                XCTAssertEqual((error as? LedgerError)?.sqliteResultCode, 5, "SQLITE_BUSY is kept for callers to classify")
                 XCTAssertEqual("\(error)", "ledger '\(ledger.path)' stayed locked by another process for 0.5 s; try again later")
             }
         }

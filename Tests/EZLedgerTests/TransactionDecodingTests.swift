@@ -4,19 +4,15 @@ import GRDB
 import XCTest
 @testable import EZLedger
 
-/// Transactions decoded in place from SQLite's column bytes are exactly the ones the full row
-/// rules on the joined row give: the same rows kept with the same values, the same rows
-/// quarantined with the same reasons, whatever odd storage class or text a column holds.
+/// The contract's transaction rules (``TransactionDecoder``, their one definition) on rows read
+/// in place from SQLite's column bytes: the rows kept with every value, the rows quarantined with
+/// their reasons, whatever odd storage class or text a column holds.
 final class TransactionDecodingTests: XCTestCase {
     let october = CivilDate(year: 2026, month: 10, day: 31)
 
-    /// Loads `user` both ways, asserts the loads are identical, and returns the in-place one.
-    private func loadBothWays(_ ledger: TestLedger, _ user: Int64, file: StaticString = #filePath, line: UInt = #line) throws -> UserLedger {
-        let opened = try Ledger(path: ledger.path)
-        let fast = try opened.loadUser(id: user, through: october, fastReads: true)
-        let reference = try opened.loadUser(id: user, through: october, fastReads: false)
-        XCTAssertNil(fast.firstReadDifference(from: reference), file: file, line: line)
-        return fast
+    /// Loads `user` as every report does.
+    private func load(_ ledger: TestLedger, _ user: Int64) throws -> UserLedger {
+        try Ledger(path: ledger.path).loadUser(id: user, through: october)
     }
 
     private func oddRow(_ ledger: TestLedger, _ user: Int64, set assignment: String) throws -> Int64 {
@@ -40,7 +36,7 @@ final class TransactionDecodingTests: XCTestCase {
         let income = try ledger.income(alice, 9000, on: "2026-10-01")
         let transfer = try ledger.transaction(alice, kind: "transfer", 500, on: "2026-10-04", balance: card,
                                               toBalance: ledger.defaultBalance(alice), method: nil)
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         XCTAssertEqual(slice.transactions.map(\.id), [income, expense, transfer])
         let e = try XCTUnwrap(slice.transactions.first { $0.id == expense })
         XCTAssertEqual(e.kind, .expense)
@@ -66,7 +62,7 @@ final class TransactionDecodingTests: XCTestCase {
         let text = try oddRow(ledger, alice, set: "amount_minor = '12abc'")
         let whole = try oddRow(ledger, alice, set: "amount_minor = 12.0")   // INTEGER affinity stores 12
         let zero = try oddRow(ledger, alice, set: "amount_minor = 0")
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         XCTAssertEqual(reason(slice, real), "amount_minor must be a positive integer (got 12.5)")
         XCTAssertEqual(reason(slice, text), "amount_minor must be a positive integer (got '12abc')")
         XCTAssertEqual(reason(slice, zero), "amount_minor must be a positive integer (got 0)")
@@ -79,7 +75,7 @@ final class TransactionDecodingTests: XCTestCase {
         let numericDescription = try oddRow(ledger, alice, set: "description = 42, method = 1.5")
         let blobCurrency = try oddRow(ledger, alice, set: "currency = X'455552'")          // 'EUR' as a blob
         let integerKind = try oddRow(ledger, alice, set: "kind = 5")
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         let n = try XCTUnwrap(slice.transactions.first { $0.id == numericDescription })
         XCTAssertEqual(n.description, "42")
         XCTAssertEqual(n.method, "1.5")
@@ -87,19 +83,19 @@ final class TransactionDecodingTests: XCTestCase {
         XCTAssertEqual(reason(slice, integerKind), "unknown kind '5'")
     }
 
-    func testInvalidUTF8IsRepairedAndANulEndsTheText() throws {
+    func testInvalidUTF8IsRepairedAndANulIsShownNotCut() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")
         let broken = try oddRow(ledger, alice, set: "description = CAST(X'436166C3A920E9' AS TEXT)")   // "Café " + a lone 0xE9
         let nul = try oddRow(ledger, alice, set: "description = CAST(X'4100424344' AS TEXT)")            // "A\0BCD"
         let nulInDate = try oddRow(ledger, alice, set: "occurred_at = CAST(X'323032362D31302D30320041' AS TEXT)")   // "2026-10-02\0A"
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         XCTAssertEqual(slice.transactions.first { $0.id == broken }?.description, "Café \u{FFFD}")
-        XCTAssertEqual(slice.transactions.first { $0.id == nul }?.description, "A")
-        XCTAssertEqual(slice.transactions.first { $0.id == nulInDate }?.occurredAt, .date(CivilDate(year: 2026, month: 10, day: 2)))
+        XCTAssertEqual(slice.transactions.first { $0.id == nul }?.description, "A\u{FFFD}BCD", "the whole text, the NUL shown")
+        XCTAssertEqual(reason(slice, nulInDate), "occurred_at '2026-10-02\u{FFFD}A' is not an ISO-8601 timestamp")
     }
 
-    func testNullsAndOddReferencesMatchTheJoins() throws {
+    func testNullsAndOddReferencesReadAsAJoinOnTheRowidWould() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")
         let bob = try ledger.user("bob")
@@ -116,7 +112,7 @@ final class TransactionDecodingTests: XCTestCase {
         let textRecurrence = try oddRow(ledger, alice, set: "recurrence_days = '7'")            // stored as 7
         let zeroRecurrence = try oddRow(ledger, alice, set: "recurrence_days = 0")
         let badCreated = try oddRow(ledger, alice, set: "created_at = 'yesterday'")
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         let n = try XCTUnwrap(slice.transactions.first { $0.id == noCategory })
         XCTAssertNil(n.categoryId)
         XCTAssertEqual(n.categoryName, Category.othersName)
@@ -145,13 +141,13 @@ final class TransactionDecodingTests: XCTestCase {
         let after2 = try ledger.expense(alice, 300, on: "2026-10-06T10:00:00Z", currency: "USD")
         let transferEarly = try ledger.transaction(alice, kind: "transfer", 100, on: "2026-10-04", toBalance: usd)
         let transferLate = try ledger.transaction(alice, kind: "transfer", 100, on: "2026-10-07", toBalance: usd)
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         XCTAssertEqual(reason(slice, before), "no exchange rate USD→EUR on or before 2026-10-04")
         XCTAssertEqual(reason(slice, transferEarly), "no exchange rate EUR→USD on or before 2026-10-04")
         XCTAssertEqual(Set(slice.transactions.map(\.id)).intersection([after, after2, transferLate]), [after, after2, transferLate])
     }
 
-    func testGroupExpensesOfOtherMembersAndDeletedGroupsMatchTheJoins() throws {
+    func testGroupExpensesOfOtherMembersCountAndDeletedGroupsAreIgnored() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")
         let bob = try ledger.user("bob", currency: "USD", timezone: "America/Los_Angeles")
@@ -165,7 +161,7 @@ final class TransactionDecodingTests: XCTestCase {
         let gones = try ledger.expense(gone, 700, on: "2026-10-03", group: trip)
         let income = try ledger.transaction(alice, kind: "income", 100, on: "2026-10-03", group: trip)
         let inClosed = try ledger.expense(alice, 200, on: "2026-10-03", group: closed)
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         let expenses = try XCTUnwrap(slice.groups.first { $0.group.id == trip }?.expenses)
         XCTAssertEqual(Set(expenses.map(\.id)), [bobs, alices])
         XCTAssertEqual(expenses.first { $0.id == bobs }?.ownerDate, CivilDate(year: 2026, month: 10, day: 2), "bob's own date")
@@ -187,7 +183,7 @@ final class TransactionDecodingTests: XCTestCase {
         let onClosed = try oddRow(ledger, alice, set: "balance_id = \(closed)")
         let missing = try oddRow(ledger, alice, set: "category_id = 999999")
         let bobsShared = try ledger.expense(bob, 800, on: "2026-10-05", category: bobsFood, group: trip)
-        let slice = try loadBothWays(ledger, alice)
+        let slice = try load(ledger, alice)
         XCTAssertEqual(reason(slice, bobsBalance), "balance_id \(ledger.defaultBalance(bob)) belongs to another user")
         XCTAssertEqual(slice.transactions.first { $0.id == onClosed }?.balanceId, closed, "a deleted balance still exists for its rows")
         XCTAssertEqual(reason(slice, missing), "category_id 999999 does not exist")

@@ -4,7 +4,9 @@ import XCTest
 
 /// docs/openapi.yaml is a valid OpenAPI 3.1 document and names every route the server has.
 final class OpenAPIDocumentTests: XCTestCase {
-    let document = CLI.packageRoot.appendingPathComponent("docs/openapi.yaml").path
+    /// docs/openapi.yaml, located from this source file (Tests/EZServerTests/ → the package root).
+    let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/openapi.yaml").path
 
     func testTheOpenAPIDocumentIsValid() throws {
         let out = try CLI.tool("/usr/bin/env", ["python3", "-m", "openapi_spec_validator", document])

@@ -3,7 +3,7 @@ import Foundation
 /// Runs the built `ezreport` executable as a separate process, the way a scheduler does.
 public enum CLI {
     /// What one run of the executable did.
-    public struct Outcome {
+    public struct Outcome: Sendable {
         public var status: Int32
         public var stdout: Data
         public var stderr: String
@@ -42,11 +42,13 @@ public enum CLI {
         }
     }
 
-    /// Starts `ezreport args…` with standard output and error sent to files; the caller waits.
-    public static func start(_ args: [String], stdoutFile: String, stderrFile: String) throws -> Process {
+    /// Starts `ezreport args…` (in `directory`, else the tests' own) with standard output and error
+    /// sent to files; the caller waits.
+    public static func start(_ args: [String], stdoutFile: String, stderrFile: String, in directory: String? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable())
         process.arguments = args
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = "80"   // help text wraps at a fixed width, whatever terminal runs the tests
         process.environment = env
@@ -59,15 +61,15 @@ public enum CLI {
         return process
     }
 
-    /// Runs `ezreport args…` to completion.
+    /// Runs `ezreport args…` to completion (in `directory`, else the tests' own working directory).
     @discardableResult
-    public static func run(_ args: [String]) throws -> Outcome {
+    public static func run(_ args: [String], in directory: String? = nil) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("stdout").path
         let err = scratch.appendingPathComponent("stderr").path
-        let process = try start(args, stdoutFile: out, stderrFile: err)
+        let process = try start(args, stdoutFile: out, stderrFile: err, in: directory)
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus,
                        stdout: FileManager.default.contents(atPath: out) ?? Data(),

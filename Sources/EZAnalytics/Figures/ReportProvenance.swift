@@ -2,20 +2,20 @@ import EZCore
 
 /// Where a report's figures came from, printed on the workbook's About sheet and the PDF's last
 /// page so that a reader can trace any number back to the ledger it was computed from.
-public struct ReportProvenance: Hashable, Sendable {
+package struct ReportProvenance: Hashable, Sendable {
     /// The ledger file's SHA-256, lower-case hex.
-    public var ledgerSHA256: String
+    package var ledgerSHA256: String
     /// The ledger's path as given on the command line.
-    public var ledgerPath: String
+    package var ledgerPath: String
     /// The report period.
-    public var period: Period
+    package var period: Period
     /// The as-of date the report was computed at.
-    public var asOf: CivilDate
+    package var asOf: CivilDate
     /// The engine's version, e.g. `1.0.0`.
-    public var engineVersion: String
+    package var engineVersion: String
     /// Rows left out of the report's figures, with the reason.
-    public var quarantined: [QuarantinedRow]
-    public init(ledgerSHA256: String, ledgerPath: String, period: Period, asOf: CivilDate, engineVersion: String,
+    package var quarantined: [QuarantinedRow]
+    package init(ledgerSHA256: String, ledgerPath: String, period: Period, asOf: CivilDate, engineVersion: String,
                 quarantined: [QuarantinedRow]) {
         self.ledgerSHA256 = ledgerSHA256; self.ledgerPath = ledgerPath; self.period = period; self.asOf = asOf
         self.engineVersion = engineVersion; self.quarantined = quarantined

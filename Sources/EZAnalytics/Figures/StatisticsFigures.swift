@@ -2,26 +2,26 @@ import EZCore
 
 /// The figures of the app's statistics page over a set of transaction rows: income, expenses,
 /// net and the expenses per category with percents that sum to exactly 100.0.
-public struct StatisticsFigures: Hashable, Sendable {
+package struct StatisticsFigures: Hashable, Sendable {
     /// The report currency (the user's).
-    public var currency: Currency
+    package var currency: Currency
     /// Income counted, minor units.
-    public var income: Int64
+    package var income: Int64
     /// Expenses counted, minor units.
-    public var expenses: Int64
+    package var expenses: Int64
     /// `income − expenses`.
-    public var net: Int64
+    package var net: Int64
     /// How many rows passed the filters (every kind, as the transaction export lists them).
-    public var transactionCount: Int
+    package var transactionCount: Int
     /// Expenses per category, largest first (then by name), percents by the largest-remainder
     /// method so that they add up to 100.0 exactly (as in `categories.csv`); nothing folded.
-    public var categories: [CategoryShare]
+    package var categories: [CategoryShare]
 
     /// The statistics of `rows` (already filtered), amounts in `currency`; `colors` gives each
     /// category's chart colour by name (others get the palette's neutral colour).
     ///
     /// - Complexity: O(n + c log c) for n rows in c categories.
-    public static func of(_ rows: [StatementRow], currency: Currency, colors: [String: String] = [:]) -> StatisticsFigures {
+    package static func of(_ rows: [StatementRow], currency: Currency, colors: [String: String] = [:]) -> StatisticsFigures {
         var income: Int64 = 0
         var expenses: Int64 = 0
         var byCategory: [String: (count: Int, amount: Int64)] = [:]

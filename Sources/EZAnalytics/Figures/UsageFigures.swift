@@ -2,36 +2,36 @@ import EZCore
 
 /// A figure of the admin usage report that may be withheld: any figure about fewer than
 /// ``UsageFigures/minimumUsers`` users is suppressed and printed as `<5`.
-public enum Guarded<Value: Hashable & Sendable>: Hashable, Sendable {
+package enum Guarded<Value: Hashable & Sendable>: Hashable, Sendable {
     case shown(Value)
     case suppressed
 
     /// The value, or nil when suppressed.
-    public var value: Value? { if case .shown(let v) = self { return v }; return nil }
+    package var value: Value? { if case .shown(let v) = self { return v }; return nil }
 }
 
 /// Aggregate usage of the whole ledger, for admins. Nothing in it identifies a person:
 /// no ids, usernames, e-mails or individual transactions; small cells are suppressed.
-public struct UsageFigures: Hashable, Sendable {
+package struct UsageFigures: Hashable, Sendable {
     /// Figures about fewer users than this are suppressed.
-    public static let minimumUsers = 5
+    package static let minimumUsers = 5
 
     /// The report period (its months are the last of `months`).
-    public var period: Period
-    public var asOf: CivilDate
+    package var period: Period
+    package var asOf: CivilDate
     /// The currency volumes and spend are converted to (EUR unless asked otherwise).
-    public var currency: Currency
+    package var currency: Currency
     /// One row per month, oldest first: the 12 months ending with the period's last month.
-    public var months: [UsageMonth]
+    package var months: [UsageMonth]
     /// The 10 category names with the largest expense volume across users in the period.
-    public var topCategories: [CategoryVolume]
+    package var topCategories: [CategoryVolume]
     /// How many groups have n members (live members at the period's end), by size ascending.
-    public var groupSizes: [SizeCount]
+    package var groupSizes: [SizeCount]
     /// How many families have n members, by size ascending.
-    public var familySizes: [SizeCount]
+    package var familySizes: [SizeCount]
     /// Monthly sign-up cohorts and the share of each still active k months later.
-    public var cohorts: [CohortRow]
-    public init(period: Period, asOf: CivilDate, currency: Currency, months: [UsageMonth], topCategories: [CategoryVolume],
+    package var cohorts: [CohortRow]
+    package init(period: Period, asOf: CivilDate, currency: Currency, months: [UsageMonth], topCategories: [CategoryVolume],
                 groupSizes: [SizeCount], familySizes: [SizeCount], cohorts: [CohortRow]) {
         self.period = period; self.asOf = asOf; self.currency = currency; self.months = months
         self.topCategories = topCategories; self.groupSizes = groupSizes; self.familySizes = familySizes; self.cohorts = cohorts
@@ -39,27 +39,27 @@ public struct UsageFigures: Hashable, Sendable {
 }
 
 /// One month of the usage report (the columns of usage.csv).
-public struct UsageMonth: Hashable, Sendable {
+package struct UsageMonth: Hashable, Sendable {
     /// The month's first day.
-    public var month: CivilDate
+    package var month: CivilDate
     /// Users created on or before the month's end and not deleted by then.
-    public var usersTotal: Guarded<Int>
-    public var usersNew: Guarded<Int>
-    public var usersDeleted: Guarded<Int>
+    package var usersTotal: Guarded<Int>
+    package var usersNew: Guarded<Int>
+    package var usersDeleted: Guarded<Int>
     /// Users who made a transaction or signed in during the month.
-    public var usersActive: Guarded<Int>
+    package var usersActive: Guarded<Int>
     /// Users who signed in during the month.
-    public var mau: Guarded<Int>
+    package var mau: Guarded<Int>
     /// Transactions created in the month.
-    public var transactions: Guarded<Int>
+    package var transactions: Guarded<Int>
     /// Expense volume in the month, in the report currency's minor units.
-    public var volume: Guarded<Int64>
+    package var volume: Guarded<Int64>
     /// Share of budget windows ending in the month that went over.
-    public var budgetsOverShare: Guarded<Percent>
+    package var budgetsOverShare: Guarded<Percent>
     /// Median and 90th percentile of monthly spend per active user.
-    public var spendP50: Guarded<Int64>
-    public var spendP90: Guarded<Int64>
-    public init(month: CivilDate, usersTotal: Guarded<Int>, usersNew: Guarded<Int>, usersDeleted: Guarded<Int>,
+    package var spendP50: Guarded<Int64>
+    package var spendP90: Guarded<Int64>
+    package init(month: CivilDate, usersTotal: Guarded<Int>, usersNew: Guarded<Int>, usersDeleted: Guarded<Int>,
                 usersActive: Guarded<Int>, mau: Guarded<Int>, transactions: Guarded<Int>, volume: Guarded<Int64>,
                 budgetsOverShare: Guarded<Percent>, spendP50: Guarded<Int64>, spendP90: Guarded<Int64>) {
         self.month = month; self.usersTotal = usersTotal; self.usersNew = usersNew; self.usersDeleted = usersDeleted
@@ -69,28 +69,28 @@ public struct UsageMonth: Hashable, Sendable {
 }
 
 /// A category name's expense volume across users.
-public struct CategoryVolume: Hashable, Sendable {
-    public var name: String
-    public var volume: Guarded<Int64>
+package struct CategoryVolume: Hashable, Sendable {
+    package var name: String
+    package var volume: Guarded<Int64>
     /// How many users have expenses in it.
-    public var users: Guarded<Int>
-    public init(name: String, volume: Guarded<Int64>, users: Guarded<Int>) { self.name = name; self.volume = volume; self.users = users }
+    package var users: Guarded<Int>
+    package init(name: String, volume: Guarded<Int64>, users: Guarded<Int>) { self.name = name; self.volume = volume; self.users = users }
 }
 
 /// How many groups (or families) have `size` members.
-public struct SizeCount: Hashable, Sendable {
-    public var size: Int
-    public var count: Guarded<Int>
-    public init(size: Int, count: Guarded<Int>) { self.size = size; self.count = count }
+package struct SizeCount: Hashable, Sendable {
+    package var size: Int
+    package var count: Guarded<Int>
+    package init(size: Int, count: Guarded<Int>) { self.size = size; self.count = count }
 }
 
 /// One sign-up cohort: users created in `month`, and the share of them active k months later.
-public struct CohortRow: Hashable, Sendable {
-    public var month: CivilDate
-    public var size: Guarded<Int>
+package struct CohortRow: Hashable, Sendable {
+    package var month: CivilDate
+    package var size: Guarded<Int>
     /// `retention[k]`: share of the cohort active in month `month + k` (k = 0 is the sign-up month).
-    public var retention: [Guarded<Percent>]
-    public init(month: CivilDate, size: Guarded<Int>, retention: [Guarded<Percent>]) {
+    package var retention: [Guarded<Percent>]
+    package init(month: CivilDate, size: Guarded<Int>, retention: [Guarded<Percent>]) {
         self.month = month; self.size = size; self.retention = retention
     }
 }

@@ -6,9 +6,9 @@ import Foundation
 /// into place; `rename(2)` within one folder is atomic, so a run killed at any moment (even with
 /// `kill -9`) leaves either the previous file or the new one under the final name, never a part.
 /// Leftover temporary files from a killed run are removed by ``removeLeftovers(in:)``.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `bytes` to `path` atomically, creating the folder if needed.
-    public static func write(_ bytes: some ContiguousBytes, to path: String, durable: Bool = false) throws(OutputError) {
+    package static func write(_ bytes: some ContiguousBytes, to path: String, durable: Bool = false) throws(OutputError) {
         try write(to: path, durable: durable) { temp throws(OutputError) in
             let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
@@ -32,7 +32,7 @@ public enum AtomicFile {
 
     /// Lets `produce` write a file at a temporary path (for C libraries that write files
     /// themselves), then renames it to `path`. On any error the temporary file is removed.
-    public static func write(to path: String, durable: Bool = false, _ produce: (String) throws(OutputError) -> Void) throws(OutputError) {
+    package static func write(to path: String, durable: Bool = false, _ produce: (String) throws(OutputError) -> Void) throws(OutputError) {
         let (folder, name) = split(path)
         // A statement writes a dozen files into a few folders: one stat(2) tells whether the folder
         // is there; FileManager's recursive create (~0.15 ms) runs only when it is not.
@@ -74,7 +74,7 @@ public enum AtomicFile {
 
     /// Removes temporary files left by killed runs anywhere under `folder` (those of processes
     /// still alive, such as a concurrent shard, are left alone).
-    public static func removeLeftovers(in folder: String) {
+    package static func removeLeftovers(in folder: String) {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
         while let item = walker.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
@@ -88,11 +88,17 @@ public enum AtomicFile {
 }
 
 /// An output file or folder that could not be written.
-public enum OutputError: Error, Equatable, CustomStringConvertible {
+package enum OutputError: Error, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
-    public var description: String {
+    /// The file system holding `folder` refuses writes (full, or over quota): the run stopped starting
+    /// users; those finished are in its journal and the next run resumes from them.
+    case outputFull(folder: String, reason: String)
+    package var description: String {
         switch self {
         case .cannotWrite(let path, let reason): return "cannot write '\(path)': \(reason)"
+        case .outputFull(let folder, let reason):
+            return "the output file system is full under '\(folder)', so the run stopped (\(reason)); "
+                + "free some space and run again: it resumes where it stopped"
         }
     }
 }

@@ -45,7 +45,7 @@ struct TotalsAccumulator {
 
     mutating func add(_ e: Manifest.UserEntry) {
         totals.users += 1
-        if e.status == "ok" { totals.ok += 1 } else { totals.failed += 1 }
+        if e.status == .ok { totals.ok += 1 } else { totals.failed += 1 }
         totals.files += e.files.count
         totals.bytes += e.files.reduce(0) { $0 + $1.bytes }
         totals.transactionCount += e.transactionCount ?? 0

@@ -1,9 +1,9 @@
 /// An output format the engine can write.
-public enum OutputFormat: String, CaseIterable, Sendable, Comparable {
+package enum OutputFormat: String, CaseIterable, Sendable, Comparable {
     case pdf, xlsx, csv, png
 
     /// Parses a comma-separated list such as `pdf,xlsx,csv,png` (or `all`).
-    public static func parseList(_ text: String) throws(FormatListError) -> [OutputFormat] {
+    package static func parseList(_ text: String) throws(FormatListError) -> [OutputFormat] {
         if text == "all" { return allCases }
         var out: [OutputFormat] = []
         for part in text.split(separator: ",") {
@@ -15,15 +15,15 @@ public enum OutputFormat: String, CaseIterable, Sendable, Comparable {
         return out.sorted()
     }
 
-    public static func < (a: OutputFormat, b: OutputFormat) -> Bool {
+    package static func < (a: OutputFormat, b: OutputFormat) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
 
 /// An unknown format name.
-public struct FormatListError: Error, CustomStringConvertible {
-    public let text: String
-    public var description: String { "unknown format '\(text)'; use pdf, xlsx, csv, png (comma-separated) or all" }
+package struct FormatListError: Error, CustomStringConvertible {
+    package let text: String
+    package var description: String { "unknown format '\(text)'; use pdf, xlsx, csv, png (comma-separated) or all" }
 }
 
 import Foundation

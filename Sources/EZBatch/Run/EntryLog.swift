@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Manifest entries kept on disk, one compact JSON line per user, with only their offsets in memory.
 ///
@@ -11,14 +12,22 @@ import Foundation
 /// The in-progress log is `.journal[-K-of-N].jsonl` in the period folder; once manifest.json is
 /// written it becomes `.entries[-K-of-N].jsonl`, the entries of the last complete run, which the
 /// next run reads to decide whom it can skip. Lines cut short by a kill are ignored.
-final class EntryLog: @unchecked Sendable {
+final class EntryLog: Sendable {
     /// Where one entry's line lies in the log.
     struct Ref: Sendable { var offset: Int64; var length: Int }
 
     /// The first line of an entries record: what the run was computed from, and its admin entry.
-    /// A later run over a byte-identical ledger with the same settings can trust every entry.
+    /// A later run whose snapshot has the same SHA-256 (the same committed content, WAL included)
+    /// with the same settings can trust every entry.
     struct Header: Codable, Equatable, Sendable {
+        /// The ledger main file's SHA-256 (informative: with a WAL ledger it misses what is in the WAL).
         var ledgerSha256: String
+        /// The SHA-256 of the run's snapshot copy: what "unchanged" is decided on. Absent in logs of
+        /// earlier versions, which therefore never vouch for their entries.
+        var snapshotSha256: String?
+        /// ``ContentKey`` of the ledger's files when the run started: equal keys mean equal bytes, so
+        /// equal content, and the snapshot need not even be taken.
+        var contentKey: String?
         var settings: String
         var admin: Manifest.AdminEntry?
     }
@@ -26,8 +35,8 @@ final class EntryLog: @unchecked Sendable {
 
     let path: String
     private let fd: Int32
-    private var end: Int64
-    private let lock = NSLock()
+    /// The file's length: where the next entry goes. Appends hold it while they write.
+    private let end: Mutex<Int64>
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.keyEncodingStrategy = .convertToSnakeCase
@@ -50,15 +59,16 @@ final class EntryLog: @unchecked Sendable {
         self.path = path
         fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        end = Int64(lseek(fd, 0, SEEK_END))
+        var length = Int64(lseek(fd, 0, SEEK_END))
         // A line cut short by a kill would glue itself to the next append: start on a fresh line.
-        if end > 0 {
+        if length > 0 {
             var last: UInt8 = 0
-            if pread(fd, &last, 1, off_t(end - 1)) == 1, last != 0x0A {
+            if pread(fd, &last, 1, off_t(length - 1)) == 1, last != 0x0A {
                 var newline: UInt8 = 0x0A
-                if write(fd, &newline, 1) == 1 { end += 1 }
+                if write(fd, &newline, 1) == 1 { length += 1 }
             }
         }
+        end = Mutex(length)
     }
 
     deinit { close(fd) }
@@ -67,13 +77,13 @@ final class EntryLog: @unchecked Sendable {
     func append(_ entry: Manifest.UserEntry) throws(OutputError) -> Ref {
         guard var line = try? encoder.encode(entry) else { throw .cannotWrite(path: path, reason: "cannot encode the entry of user \(entry.id)") }
         line.append(0x0A)
-        lock.lock()
-        defer { lock.unlock() }
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        let ref = Ref(offset: end, length: line.count - 1)
-        end += Int64(line.count)
-        return ref
+        return try end.withLock { end throws(OutputError) -> Ref in
+            let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written == line.count else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            let ref = Ref(offset: end, length: line.count - 1)
+            end += Int64(line.count)
+            return ref
+        }
     }
 
     /// Reads back the entry at `ref`.

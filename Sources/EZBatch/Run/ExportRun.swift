@@ -5,9 +5,9 @@ import Foundation
 
 /// One user's export on demand: the statement in one format (or all) into a folder, or a
 /// single file to standard output.
-public enum ExportRun {
+package enum ExportRun {
     /// Where the export goes.
-    public enum Destination: Sendable {
+    package enum Destination: Sendable {
         /// Files are written (atomically) into this folder.
         case folder(String)
         /// The single file's bytes are returned for standard output.
@@ -15,19 +15,19 @@ public enum ExportRun {
     }
 
     /// What an export produced.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Files written (relative to the destination folder), when writing to a folder.
-        public var files: [Manifest.FileEntry]
+        package var files: [Manifest.FileEntry]
         /// The bytes for standard output, when exporting to it.
-        public var bytes: [UInt8]?
+        package var bytes: [UInt8]?
         /// Rows left out of the figures.
-        public var quarantined: [QuarantinedRow]
+        package var quarantined: [QuarantinedRow]
     }
 
     /// Why an export could not be made.
-    public enum ExportError: Error, CustomStringConvertible {
+    package enum ExportError: Error, CustomStringConvertible {
         case notASingleFile(OutputFormat)
-        public var description: String {
+        package var description: String {
             switch self {
             case .notASingleFile(let f):
                 return "--out - needs a single-file format (pdf or xlsx); \(f.rawValue) writes several files: give --out DIR"
@@ -36,40 +36,45 @@ public enum ExportRun {
     }
 
     /// Runs the export for user `idOrName`.
-    public static func run(settings: ReportSettings, user idOrName: String, destination: Destination) throws -> Result {
+    package static func run(settings: ReportSettings, user idOrName: String, destination: Destination) throws -> Result {
         if case .standardOutput = destination, settings.formats.count != 1 || ![.pdf, .xlsx].contains(settings.formats[0]) {
             throw ExportError.notASingleFile(settings.formats.count == 1 ? settings.formats[0] : .csv)
         }
         let ledger = try Ledger(path: settings.ledgerPath)
         let id = try ledger.findUser(idOrName)
-        let slice = try ledger.loadUser(id: id, through: max(settings.period.end, settings.asOf))
-        let figures = try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf)
+        // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.
+        let (figures, quarantined) = try { () throws -> (StatementFigures, [QuarantinedRow]) in
+            let slice = try ledger.loadUser(id: id, through: max(settings.period.end, settings.asOf))
+            return (try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf), slice.quarantined)
+        }()
         let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
                                           period: settings.period, asOf: settings.asOf,
-                                          engineVersion: EngineVersion.current, quarantined: slice.quarantined)
+                                          engineVersion: EngineVersion.current, quarantined: quarantined)
         switch destination {
         case .folder(let folder):
             try MonthlyRun.prepareFolder(folder)
             AtomicFile.removeLeftovers(in: folder)
-            // One person is waiting: render the files on every core.
+            // One person is waiting: render the files on every core — unless the statement is so large
+            // that each format's memory matters more than the wall time (a shop's 100,000 rows).
+            let threads = figures.transactions.count >= StatementFiles.largeStatementRows ? 1 : ProcessInfo.processInfo.activeProcessorCount
             let files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
                                                  periodFolder: folder, relativeFolder: ".", durable: settings.durable,
-                                                 threads: ProcessInfo.processInfo.activeProcessorCount)
+                                                 threads: threads)
             return Result(files: files.map { var f = $0; f.path = String(f.path.dropFirst(2)); return f },
-                          bytes: nil, quarantined: slice.quarantined)
+                          bytes: nil, quarantined: quarantined)
         case .standardOutput:
             // The same in-memory path as `ezreport serve`, so both give identical bytes.
             let bytes = try StatementBytes.render(figures, provenance: provenance,
                                                   file: settings.formats[0] == .pdf ? .pdf : .xlsx)
-            return Result(files: [], bytes: bytes, quarantined: slice.quarantined)
+            return Result(files: [], bytes: bytes, quarantined: quarantined)
         }
     }
 }
 
 /// The admin usage report alone.
-public enum AdminRun {
+package enum AdminRun {
     /// Writes `admin/usage.pdf`, `usage.xlsx` and `usage.csv` for `settings.period` under `folder`.
-    public static func run(settings: ReportSettings, folder: String, currency: Currency = .eur, log: RunLog) throws -> [Manifest.FileEntry] {
+    package static func run(settings: ReportSettings, folder: String, currency: Currency = .eur, log: RunLog) throws -> [Manifest.FileEntry] {
         let ledger = try Ledger(path: settings.ledgerPath)
         try MonthlyRun.prepareFolder(folder)
         let usage = try UsagePass.compute(ledger: ledger, period: settings.period, asOf: settings.asOf, currency: currency, log: log)
@@ -77,6 +82,6 @@ public enum AdminRun {
                                           period: settings.period, asOf: settings.asOf,
                                           engineVersion: EngineVersion.current, quarantined: [])
         return try AdminFiles.write(usage, provenance: provenance, formats: settings.formats.filter { $0 != .png },
-                                    periodFolder: folder, durable: settings.durable)
+                                    periodFolder: folder, durable: settings.durable, locale: settings.adminLocale)
     }
 }

@@ -6,9 +6,9 @@ import EZLedger
 ///
 /// Two runs with the same fingerprint would write the same files, so a re-run can skip the user
 /// when the fingerprint is unchanged and the files on disk still match the manifest's hashes.
-public enum InputFingerprint {
+package enum InputFingerprint {
     /// The fingerprint of `ledger` for a report with the given settings, lower-case hex SHA-256.
-    public static func of(_ ledger: UserLedger, settings: String, ratesDigest: String) -> String {
+    package static func of(_ ledger: UserLedger, settings: String, ratesDigest: String) -> String {
         var sink = ByteSink()
         sink.add(settings)
         sink.add(ratesDigest)
@@ -17,7 +17,7 @@ public enum InputFingerprint {
     }
 
     /// The digest of a rate table's contents, computed once per run.
-    public static func digest(of rates: [String]) -> String {
+    package static func digest(of rates: [String]) -> String {
         var sink = ByteSink()
         for r in rates { sink.add(r) }
         return FileDigest.sha256(sink.bytes)

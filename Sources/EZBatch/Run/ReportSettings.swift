@@ -1,21 +1,30 @@
 import EZCore
 
 /// What every report of one run shares: which ledger, which period, as of when, in which formats.
-public struct ReportSettings: Sendable {
+package struct ReportSettings: Sendable {
     /// The ledger's path as given.
-    public var ledgerPath: String
+    package var ledgerPath: String
     /// The ledger file's SHA-256 (hashed once per run).
-    public var ledgerSHA256: String
-    public var period: Period
-    public var asOf: CivilDate
-    public var formats: [OutputFormat]
+    package var ledgerSHA256: String
+    package var period: Period
+    package var asOf: CivilDate
+    package var formats: [OutputFormat]
     /// fsync each file before renaming it into place (slower; survives power loss, not just kills).
-    public var durable: Bool
+    package var durable: Bool
+    /// The admin usage report's locale (`--locale`; `en` by default). Statements follow each
+    /// user's own locale, so it is not part of a user's fingerprint.
+    package var adminLocale: String
 
-    public init(ledgerPath: String, ledgerSHA256: String, period: Period, asOf: CivilDate, formats: [OutputFormat], durable: Bool = false) {
+    package init(ledgerPath: String, ledgerSHA256: String, period: Period, asOf: CivilDate, formats: [OutputFormat],
+                 durable: Bool = false, adminLocale: String = "en") {
         self.ledgerPath = ledgerPath; self.ledgerSHA256 = ledgerSHA256; self.period = period; self.asOf = asOf
-        self.formats = formats; self.durable = durable
+        self.formats = formats; self.durable = durable; self.adminLocale = adminLocale
     }
+
+    /// What a run records of the admin report's language next to its settings, so that an admin
+    /// report in another language is not reused (empty for the default, English, so that earlier
+    /// runs' records still match).
+    var adminLocaleTag: String { adminLocale == "en" ? "" : "|admin-locale:" + adminLocale }
 
     /// The part of the fingerprint that comes from the settings (not from the rows).
     var fingerprintSettings: String {

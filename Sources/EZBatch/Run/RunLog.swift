@@ -1,21 +1,22 @@
 import Foundation
+import Synchronization
 
 /// Progress and log lines on standard error: a progress bar on a terminal, a plain (or JSON)
 /// line every few seconds otherwise, nothing but errors and the summary with `quiet`.
-public final class RunLog: @unchecked Sendable {
+package final class RunLog: Sendable {
     /// How log lines are written.
-    public enum Format: String, Sendable { case text, json }
+    package enum Format: String, Sendable { case text, json }
 
     private let format: Format
     private let quiet: Bool
     private let isTerminal: Bool
     private let start = Date()
-    private var lastLine = Date.distantPast
-    private let lock = NSLock()
+    /// When the last progress line was written; held while any line is written, so lines never interleave.
+    private let lastLine = Mutex(Date.distantPast)
     private let interval: TimeInterval
 
     /// A log writing `format` lines; `interval` is the seconds between lines off a terminal.
-    public init(format: Format = .text, quiet: Bool = false, interval: TimeInterval = 5) {
+    package init(format: Format = .text, quiet: Bool = false, interval: TimeInterval = 5) {
         self.format = format
         self.quiet = quiet
         self.isTerminal = isatty(2) == 1 && format == .text
@@ -23,48 +24,49 @@ public final class RunLog: @unchecked Sendable {
     }
 
     /// Seconds since the log was made.
-    public var elapsed: TimeInterval { Date().timeIntervalSince(start) }
+    package var elapsed: TimeInterval { Date().timeIntervalSince(start) }
 
     /// Reports `done` of `total` users finished.
-    public func progress(done: Int, total: Int, skipped: Int, failed: Int) {
+    package func progress(done: Int, total: Int, skipped: Int, failed: Int) {
         guard !quiet else { return }
-        lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        let secs = now.timeIntervalSince(start)
-        let rate = secs > 0 ? Double(done) / secs : 0
-        let left = rate > 0 ? Double(total - done) / rate : 0
-        if isTerminal {
-            guard now.timeIntervalSince(lastLine) >= 0.1 || done == total else { return }
-            lastLine = now
-            let width = 30
-            let filled = total > 0 ? width * done / total : width
-            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            emit("\r\(bar) \(done)/\(total) users  \(String(format: "%.1f", rate))/s  \(Int(left.rounded())) s left  ", newline: done == total)
-        } else {
-            guard now.timeIntervalSince(lastLine) >= interval || done == total else { return }
-            lastLine = now
-            line("progress", ["done": "\(done)", "total": "\(total)", "skipped": "\(skipped)", "failed": "\(failed)",
-                              "rate_per_s": String(format: "%.1f", rate), "eta_s": "\(Int(left.rounded()))"])
+        lastLine.withLock { lastLine in
+            let now = Date()
+            let secs = now.timeIntervalSince(start)
+            let rate = secs > 0 ? Double(done) / secs : 0
+            let left = rate > 0 ? Double(total - done) / rate : 0
+            if isTerminal {
+                guard now.timeIntervalSince(lastLine) >= 0.1 || done == total else { return }
+                lastLine = now
+                let width = 30
+                let filled = total > 0 ? width * done / total : width
+                let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+                emit("\r\(bar) \(done)/\(total) users  \(String(format: "%.1f", rate))/s  \(Int(left.rounded())) s left  ", newline: done == total)
+            } else {
+                guard now.timeIntervalSince(lastLine) >= interval || done == total else { return }
+                lastLine = now
+                line("progress", ["done": "\(done)", "total": "\(total)", "skipped": "\(skipped)", "failed": "\(failed)",
+                                  "rate_per_s": String(format: "%.1f", rate), "eta_s": "\(Int(left.rounded()))"])
+            }
         }
     }
 
     /// A one-off event (a failed user, a note).
-    public func event(_ message: String, _ fields: [String: String] = [:]) {
+    package func event(_ message: String, _ fields: [String: String] = [:]) {
         guard !quiet else { return }
-        lock.lock(); defer { lock.unlock() }
-        line(message, fields)
+        lastLine.withLock { _ in line(message, fields) }
     }
 
     /// The run's closing line, printed even when quiet.
-    public func summary(_ fields: KeyValuePairs<String, String>) {
-        lock.lock(); defer { lock.unlock() }
-        switch format {
-        case .json:
-            var object: [String: String] = ["event": "summary"]
-            for (k, v) in fields { object[k.replacingOccurrences(of: " ", with: "_")] = v }   // snake_case keys for collectors
-            emit(Self.json(object), newline: true)
-        case .text:
-            emit(fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "), newline: true)
+    package func summary(_ fields: KeyValuePairs<String, String>) {
+        lastLine.withLock { _ in
+            switch format {
+            case .json:
+                var object: [String: String] = ["event": "summary"]
+                for (k, v) in fields { object[k.replacingOccurrences(of: " ", with: "_")] = v }   // snake_case keys for collectors
+                emit(Self.json(object), newline: true)
+            case .text:
+                emit(fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "), newline: true)
+            }
         }
     }
 

@@ -16,9 +16,9 @@ import Foundation
 /// ```swift
 /// let pdf = try StatementBytes.render(figures, provenance: provenance, file: .pdf)
 /// ```
-public enum StatementBytes {
+package enum StatementBytes {
     /// Which file of the statement.
-    public enum File: Hashable, Sendable {
+    package enum File: Hashable, Sendable {
         /// `statement.pdf`.
         case pdf
         /// `statement.xlsx`.
@@ -30,10 +30,10 @@ public enum StatementBytes {
     }
 
     /// Why a file could not be made.
-    public enum RenderError: Error, CustomStringConvertible, Equatable {
+    package enum RenderError: Error, CustomStringConvertible, Equatable {
         /// The statement has no file of that name (e.g. `groups.png` for a user in no group).
         case noSuchFile(String)
-        public var description: String {
+        package var description: String {
             switch self {
             case .noSuchFile(let name): return "the statement has no file '\(name)'"
             }
@@ -41,10 +41,10 @@ public enum StatementBytes {
     }
 
     /// The CSV stems a statement always has, in the order of ``StatementCSV/fileNames``.
-    public static let csvNames: [String] = StatementCSV.fileNames.map { String($0.dropLast(4)) }
+    package static let csvNames: [String] = StatementCSV.fileNames.map { String($0.dropLast(4)) }
 
     /// The bytes of `file` for `figures`.
-    public static func render(_ figures: StatementFigures, provenance: ReportProvenance, file: File) throws -> [UInt8] {
+    package static func render(_ figures: StatementFigures, provenance: ReportProvenance, file: File) throws -> [UInt8] {
         switch file {
         case .pdf:
             return try StatementPDF.render(figures, provenance: provenance)

@@ -44,6 +44,10 @@ enum StatementFiles {
         return entries.sorted { $0.path < $1.path }
     }
 
+    /// From this many transactions on, a statement is "large": an export renders its formats one
+    /// after the other, so that their memory does not add up.
+    static let largeStatementRows = 20_000
+
     /// One closure per independent file (or group of files), in a fixed order.
     private static func pieces(_ figures: StatementFigures, provenance: ReportProvenance, formats: [OutputFormat],
                                periodFolder: String, relativeFolder: String,
@@ -66,9 +70,9 @@ enum StatementFiles {
                     try AtomicFile.write(to: periodFolder + "/" + relative, durable: durable) { temp throws(OutputError) in
                         do {
                             try StatementWorkbook.write(figures, provenance: provenance, to: temp)
-                            let data = try Data(contentsOf: URL(fileURLWithPath: temp))
-                            digest = FileDigest.sha256(data)
-                            size = data.count
+                            // Hashed from the file in chunks: a large workbook is not read back whole.
+                            digest = try FileDigest.sha256(ofFile: temp, cache: nil)
+                            size = (try FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0
                         } catch let e as OutputError {
                             throw e
                         } catch {

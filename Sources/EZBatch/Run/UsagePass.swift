@@ -27,7 +27,7 @@ enum UsagePass {
 /// Writes the admin usage report (`admin/usage.pdf`, `usage.xlsx`, `usage.csv`).
 enum AdminFiles {
     static func write(_ usage: UsageFigures, provenance: ReportProvenance, formats: [OutputFormat],
-                      periodFolder: String, durable: Bool) throws -> [Manifest.FileEntry] {
+                      periodFolder: String, durable: Bool, locale: String) throws -> [Manifest.FileEntry] {
         var entries: [Manifest.FileEntry] = []
         func put(_ name: String, _ bytes: [UInt8]) throws {
             let relative = "admin/" + name
@@ -36,14 +36,14 @@ enum AdminFiles {
         }
         for format in formats {
             switch format {
-            case .pdf: try put("usage.pdf", try UsagePDF.render(usage, provenance: provenance))
+            case .pdf: try put("usage.pdf", try UsagePDF.render(usage, provenance: provenance, locale: locale))
             case .csv: let f = UsageCSV.file(for: usage); try put(f.name, f.bytes)
             case .xlsx:
                 let relative = "admin/usage.xlsx"
                 var data: [UInt8] = []
                 try AtomicFile.write(to: periodFolder + "/" + relative, durable: durable) { temp throws(OutputError) in
                     do {
-                        try UsageWorkbook.write(usage, provenance: provenance, to: temp)
+                        try UsageWorkbook.write(usage, provenance: provenance, to: temp, locale: locale)
                         data = Array(try Data(contentsOf: URL(fileURLWithPath: temp)))
                     } catch let e as OutputError { throw e } catch {
                         throw OutputError.cannotWrite(path: relative, reason: "\(error)")

@@ -7,19 +7,19 @@ import EZXLSX
 
 /// The admin usage report in memory, for callers that answer with bytes (`ezreport serve`):
 /// the same figures and renderers as `ezreport admin`, cells under five users suppressed.
-public enum UsageReport {
+package enum UsageReport {
     /// A file of the report.
-    public enum File: String, Sendable, CaseIterable {
+    package enum File: String, Sendable, CaseIterable {
         case pdf, xlsx, csv
     }
 
     /// The usage figures of `ledger` for `period` as of `asOf`.
-    public static func figures(ledger: Ledger, period: Period, asOf: CivilDate, currency: Currency = .eur) throws -> UsageFigures {
+    package static func figures(ledger: Ledger, period: Period, asOf: CivilDate, currency: Currency = .eur) throws -> UsageFigures {
         try UsagePass.compute(ledger: ledger, period: period, asOf: asOf, currency: currency)
     }
 
     /// The bytes of `file` for `usage`.
-    public static func render(_ usage: UsageFigures, provenance: ReportProvenance, file: File) throws -> [UInt8] {
+    package static func render(_ usage: UsageFigures, provenance: ReportProvenance, file: File) throws -> [UInt8] {
         switch file {
         case .pdf: return try UsagePDF.render(usage, provenance: provenance)
         case .csv: return UsageCSV.file(for: usage).bytes

@@ -12,26 +12,28 @@ struct UserJob {
     let ratesDigest: String
     let force: Bool
 
-    /// The outcome for the manifest, whether the user was skipped as unchanged, and the ledger
-    /// slice (for the admin usage report; nil when loading failed).
+    /// The outcome for the manifest, and whether the user was skipped as unchanged.
     struct Outcome {
         var entry: Manifest.UserEntry
         var skipped: Bool
-        var ledger: UserLedger?
     }
 
     /// The user's entry from the last run, reused without reading the ledger, when the ledger
     /// file is byte-identical to that run's (so every input is unchanged) and the files are intact.
     func reuse(user ref: UserRef, previous: Manifest.UserEntry?) -> Manifest.UserEntry? {
-        guard !force, let previous, previous.status == "ok",
+        guard !force, let previous, previous.status == .ok,
               previous.folder == "users/" + SafeName.userFolder(id: ref.id, username: ref.username),
               Self.filesIntact(previous.files, in: periodFolder) else { return nil }
         return previous
     }
 
-    func run(user ref: UserRef, ledger: Ledger, previous: Manifest.UserEntry?) -> Outcome {
+    /// Loads, then skips or renders the user. `loaded` is handed the slice as soon as it is read
+    /// (for the admin figures), so that the slice need not outlive the figures made from it: a
+    /// user with 100,000 rows then holds them once, not twice, while the files are rendered.
+    func run(user ref: UserRef, ledger: Ledger, previous: Manifest.UserEntry?,
+             loaded: (UserLedger) -> Void = { _ in }) -> Outcome {
         let folder = "users/" + SafeName.userFolder(id: ref.id, username: ref.username)
-        var entry = Manifest.UserEntry(id: ref.id, status: "failed", folder: folder, currency: nil, incomeMinor: nil,
+        var entry = Manifest.UserEntry(id: ref.id, status: .failed, folder: folder, currency: nil, incomeMinor: nil,
                                        expensesMinor: nil, netMinor: nil, transactionCount: nil, files: [], quarantined: [],
                                        error: nil, fingerprint: nil)
         let slice: UserLedger
@@ -39,33 +41,38 @@ struct UserJob {
             slice = try ledger.loadUser(id: ref.id, through: max(settings.period.end, settings.asOf))
         } catch {
             entry.error = "\(error)"
-            return Outcome(entry: entry, skipped: false, ledger: nil)
+            return Outcome(entry: entry, skipped: false)
         }
+        loaded(slice)
         let fingerprint = InputFingerprint.of(slice, settings: settings.fingerprintSettings, ratesDigest: ratesDigest)
-        if !force, let previous, previous.status == "ok", previous.fingerprint == fingerprint, previous.folder == folder,
+        if !force, let previous, previous.status == .ok, previous.fingerprint == fingerprint, previous.folder == folder,
            Self.filesIntact(previous.files, in: periodFolder) {
-            return Outcome(entry: previous, skipped: true, ledger: slice)
+            return Outcome(entry: previous, skipped: true)
         }
         entry.fingerprint = fingerprint
         entry.currency = slice.user.currency.code
         entry.quarantined = slice.quarantined.map { Manifest.QuarantineEntry(table: $0.table, id: $0.id, reason: $0.reason) }
+        let quarantined = slice.quarantined
+        // The last use of the slice: only the figures are alive while the files are rendered.
+        let figuresOrError = Result { try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf) }
         do {
-            let figures = try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf)
+            let figures = try figuresOrError.get()
             let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
                                               period: settings.period, asOf: settings.asOf,
-                                              engineVersion: EngineVersion.current, quarantined: slice.quarantined)
+                                              engineVersion: EngineVersion.current, quarantined: quarantined)
             entry.incomeMinor = figures.kpis.income
             entry.expensesMinor = figures.kpis.expenses
             entry.netMinor = figures.kpis.net
             entry.transactionCount = figures.transactions.count
             entry.files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
                                                    periodFolder: periodFolder, relativeFolder: folder, durable: settings.durable)
-            entry.status = "ok"
+            entry.summary = Manifest.StatementSummary(figures)
+            entry.status = .ok
         } catch {
             entry.error = "\(error)"
             entry.fingerprint = nil
         }
-        return Outcome(entry: entry, skipped: false, ledger: slice)
+        return Outcome(entry: entry, skipped: false)
     }
 
     /// Whether every file is present with the recorded size and hash.

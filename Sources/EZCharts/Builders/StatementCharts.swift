@@ -1,5 +1,7 @@
 import EZAnalytics
+import EZCairo
 import EZCore
+import EZLocale
 
 /// The charts of a user's statement, built from its figures (no figure is computed here).
 ///
@@ -8,14 +10,14 @@ import EZCore
 ///     try write(ChartRenderer.png(named.chart), to: "charts/" + named.fileName)
 /// }
 /// ```
-public enum StatementCharts {
+package enum StatementCharts {
     /// Categories shown in the stacked bars before the rest is folded into 'Other'.
     static let stackedCategoryLimit = 7
 
     /// `categories.png`, `trend.png`, `category-trend.png`, `budgets.png`, `balances.png`, then
     /// `groups.png` when the user has groups and `savings.png` when they have goals.
-    public static func charts(for figures: StatementFigures) -> [NamedChart] {
-        let f = LocaleFormat(locale: figures.user.locale)
+    package static func charts(for figures: StatementFigures) -> [NamedChart] {
+        let f = Translator(locale: figures.user.locale)
         var out = [
             NamedChart(fileName: "categories.png", chart: categories(figures, f)),
             NamedChart(fileName: "trend.png", chart: trend(figures, f)),
@@ -61,38 +63,42 @@ public enum StatementCharts {
 
     // MARK: - Charts
 
-    static func categories(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+    static func categories(_ figures: StatementFigures, _ tr: Translator) -> Chart {
+        let f = tr.format
         let rows = figures.categories.folded
         let colors = categoryColors(figures)
         let total = f.money(figures.categories.total, figures.currency)
         return Chart(
-            title: "Expenses by category",
+            title: tr("Expenses by category"),
             subtitle: periodLabel(figures.period, f) + " · " + total,
             mark: .arc(innerRadius: figures.user.chartStyle == .doughnut ? 0.58 : 0),
-            data: ChartData(categories: rows.map(\.name),
-                            series: [Series(name: "Expenses", values: rows.map { $0.amount }, color: Palette.color(0))],
+            data: ChartData(categories: rows.map { tr.categoryName($0.name, folded: $0.foldedCategories) },
+                            series: [Series(name: tr("Expenses"), values: rows.map { $0.amount }, color: Palette.color(0))],
                             pointColors: rows.map { colors[$0.name] ?? Palette.other },
                             pointLabels: rows.map { f.percent($0.percent) }),
-            valueFormat: .money(figures.currency), format: f)
+            valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
 
-    static func trend(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+    static func trend(_ figures: StatementFigures, _ tr: Translator) -> Chart {
+        let f = tr.format
         let pts = figures.trend.points
         return Chart(
-            title: "Income and expenses",
-            subtitle: "Last \(pts.count) months · " + figures.currency.code,
+            title: tr("Income and expenses"),
+            subtitle: tr.plural("Last {count} month · {currency}", "Last {count} months · {currency}", count: pts.count,
+                                ["currency": figures.currency.code]),
             mark: .line,
             data: ChartData(categories: bucketLabels(figures.trend, f), series: [
-                Series(name: "Income", values: pts.map { $0.income }, color: Palette.ok),
-                Series(name: "Expenses", values: pts.map { $0.expenses }, color: Palette.negative),
-                Series(name: "Net", values: pts.map { $0.net }, color: Palette.positive),
-                Series(name: "Expenses, 3-month average", values: pts.map { $0.movingAverageExpenses },
+                Series(name: tr("Income"), values: pts.map { $0.income }, color: Palette.ok),
+                Series(name: tr("Expenses"), values: pts.map { $0.expenses }, color: Palette.negative),
+                Series(name: tr("Net"), values: pts.map { $0.net }, color: Palette.positive),
+                Series(name: tr("Expenses, 3-month average"), values: pts.map { $0.movingAverageExpenses },
                        color: Palette.negative.lightened(0.15), dashed: true, secondary: true),
             ]),
-            valueFormat: .money(figures.currency), format: f)
+            valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
 
-    static func categoryTrend(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+    static func categoryTrend(_ figures: StatementFigures, _ tr: Translator) -> Chart {
+        let f = tr.format
         let pts = figures.trend.points
         var totals: [String: Int64] = [:]
         for p in pts { for (k, v) in p.expensesByCategory { totals[k, default: 0] += v } }
@@ -105,26 +111,29 @@ public enum StatementCharts {
             Series(name: name, values: pts.map { $0.expensesByCategory[name] ?? 0 }, color: colors[name] ?? Palette.other)
         }
         if !rest.isEmpty {
-            series.append(Series(name: "Other (\(rest.count))", values: pts.map { p in
+            series.append(Series(name: tr.categoryName("", folded: rest.count), values: pts.map { p in
                 p.expensesByCategory.reduce(0) { rest.contains($1.key) ? $0 + $1.value : $0 }
             }, color: Palette.other))
         }
-        return Chart(title: "Expenses by category per month", subtitle: "Last \(pts.count) months · " + figures.currency.code,
+        return Chart(title: tr("Expenses by category per month"),
+                     subtitle: tr.plural("Last {count} month · {currency}", "Last {count} months · {currency}", count: pts.count,
+                                         ["currency": figures.currency.code]),
                      mark: .bar(stacked: true), data: ChartData(categories: bucketLabels(figures.trend, f), series: series),
-                     valueFormat: .money(figures.currency), format: f)
+                     valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
 
-    static func budgets(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+    static func budgets(_ figures: StatementFigures, _ tr: Translator) -> Chart {
+        let f = tr.format
         let lines = figures.budgets
         let c = figures.currency
         func color(_ s: BudgetStatus) -> Color { s == .ok ? Palette.ok : s == .warning ? Palette.warning : Palette.over }
         return Chart(
-            title: "Budgets",
-            subtitle: periodLabel(figures.period, f) + " · spent against the effective budget",
+            title: tr("Budgets"),
+            subtitle: tr("{period} · spent against the effective budget", ["period": periodLabel(figures.period, f)]),
             mark: .progress,
             data: ChartData(
-                categories: lines.map { $0.categoryName ?? "Overall" },
-                series: [Series(name: "Spent", values: lines.map { $0.spent }, color: Palette.ok)],
+                categories: lines.map { $0.categoryName ?? tr("Overall") },
+                series: [Series(name: tr("Spent"), values: lines.map { $0.spent }, color: Palette.ok)],
                 pointColors: lines.map { color($0.status) },
                 pointLabels: lines.map { l in
                     f.money(l.spent, c) + " / " + f.money(l.effective, c) + (l.percent.map { " · " + f.percent($0) } ?? "")
@@ -133,24 +142,30 @@ public enum StatementCharts {
                 markers: lines.map { l in
                     l.expectedPercent.map { Int64(clamping: Int128(l.effective) * Int128($0.tenths) / 1000) }
                 },
-                markerCaption: "expected spend by \(f.date(figures.asOf)) at an even pace"),
-            valueFormat: .money(c), format: f)
+                markerCaption: tr("expected spend by {date} at an even pace", ["date": f.date(figures.asOf)])),
+            valueFormat: .money(c), emptyMessage: tr("No data for this period"), format: f)
     }
 
-    static func balances(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+    static func balances(_ figures: StatementFigures, _ tr: Translator) -> Chart {
+        let f = tr.format
         // One axis needs one currency: the report currency's balances; others are named in the subtitle.
         let same = figures.balances.filter { $0.currency == figures.currency }
         let others = figures.balances.filter { $0.currency != figures.currency }
-        var subtitle = "Balance at the end of each month · " + figures.currency.code
-        if !others.isEmpty { subtitle += " (not shown: " + others.map { "\($0.name), \($0.currency.code)" }.joined(separator: "; ") + ")" }
+        var subtitle = tr("Balance at the end of each month · {currency}", ["currency": figures.currency.code])
+        if !others.isEmpty {
+            subtitle = tr("{subtitle} (not shown: {balances})", [
+                "subtitle": subtitle, "balances": others.map { "\($0.name), \($0.currency.code)" }.joined(separator: "; "),
+            ])
+        }
         return Chart(
-            title: "Balances over time", subtitle: subtitle, mark: .line,
+            title: tr("Balances over time"), subtitle: subtitle, mark: .line,
             data: ChartData(categories: bucketLabels(figures.trend, f),
                             series: same.enumerated().map { i, b in Series(name: b.name, values: b.values.map { $0 }, color: Palette.color(i)) }),
-            valueFormat: .money(figures.currency), format: f)
+            valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
 
-    static func groups(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+    static func groups(_ figures: StatementFigures, _ tr: Translator) -> Chart {
+        let f = tr.format
         let currency = figures.groups.first { $0.currency == figures.currency }?.currency ?? figures.groups[0].currency
         let groups = figures.groups.filter { $0.currency == currency }
         let many = groups.count > 1
@@ -162,21 +177,22 @@ public enum StatementCharts {
             }
         }
         return Chart(
-            title: many ? "Group balances" : "Group balances · " + groups[0].name,
-            subtitle: "What each member is owed (right) or owes (left), to date · " + currency.code,
+            title: many ? tr("Group balances") : tr("Group balances · {group}", ["group": groups[0].name]),
+            subtitle: tr("What each member is owed (right) or owes (left), to date · {currency}", ["currency": currency.code]),
             mark: .horizontalBar,
-            data: ChartData(categories: names, series: [Series(name: "Outstanding", values: values, color: Palette.positive)]),
-            valueFormat: .money(currency), format: f)
+            data: ChartData(categories: names, series: [Series(name: tr("Outstanding"), values: values, color: Palette.positive)]),
+            valueFormat: .money(currency), emptyMessage: tr("No data for this period"), format: f)
     }
 
-    static func savings(_ figures: StatementFigures, _ f: LocaleFormat) -> Chart {
+    static func savings(_ figures: StatementFigures, _ tr: Translator) -> Chart {
+        let f = tr.format
         let goals = figures.savings
         return Chart(
-            title: "Savings goals", subtitle: "Saved against each goal's target",
+            title: tr("Savings goals"), subtitle: tr("Saved against each goal's target"),
             mark: .progress,
             data: ChartData(
                 categories: goals.map(\.name),
-                series: [Series(name: "Saved", values: goals.map { $0.saved }, color: Palette.positive)],
+                series: [Series(name: tr("Saved"), values: goals.map { $0.saved }, color: Palette.positive)],
                 pointColors: goals.map { $0.saved >= $0.target ? Palette.ok : Palette.positive },
                 pointLabels: goals.map { g in
                     var s = f.money(g.saved, g.currency) + " / " + f.money(g.target, g.currency)
@@ -185,6 +201,6 @@ public enum StatementCharts {
                     return s
                 },
                 targets: goals.map { $0.target }),
-            valueFormat: .money(figures.currency), format: f)
+            valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
 }

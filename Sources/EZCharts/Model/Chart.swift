@@ -1,4 +1,5 @@
 import EZCore
+import EZLocale
 
 /// A chart described before it is drawn: data, a mark, how values are written, and a legend.
 ///
@@ -12,28 +13,28 @@ import EZCore
 ///                   valueFormat: .money(.eur))
 /// let png = try ChartRenderer.png(chart)
 /// ```
-public struct Chart: Sendable {
+package struct Chart: Sendable {
     /// The heading drawn at the top.
-    public var title: String
+    package var title: String
     /// A smaller line under the title (period, currency), optional.
-    public var subtitle: String?
+    package var subtitle: String?
     /// How the data is drawn.
-    public var mark: Mark
+    package var mark: Mark
     /// The values.
-    public var data: ChartData
+    package var data: ChartData
     /// How values are written on the value axis and in labels.
-    public var valueFormat: ValueFormat
+    package var valueFormat: ValueFormat
     /// The value scale's options.
-    public var scale: ValueScale
+    package var scale: ValueScale
     /// Whether and where the legend is drawn.
-    public var legend: LegendPlacement
+    package var legend: LegendPlacement
     /// What the chart says when it has nothing to show.
-    public var emptyMessage: String
+    package var emptyMessage: String
     /// The locale used for all text of the chart.
-    public var format: LocaleFormat
+    package var format: LocaleFormat
 
     /// A chart; see the properties for the meaning of each part.
-    public init(title: String, subtitle: String? = nil, mark: Mark, data: ChartData, valueFormat: ValueFormat,
+    package init(title: String, subtitle: String? = nil, mark: Mark, data: ChartData, valueFormat: ValueFormat,
                 scale: ValueScale = ValueScale(), legend: LegendPlacement = .automatic,
                 emptyMessage: String = "No data for this period", format: LocaleFormat = LocaleFormat(locale: "en_US")) {
         self.title = title; self.subtitle = subtitle; self.mark = mark; self.data = data
@@ -42,7 +43,7 @@ public struct Chart: Sendable {
     }
 
     /// Whether the chart has anything to draw (some non-zero value).
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         if data.categories.isEmpty { return true }
         if case .progress = mark { return data.targets == nil && data.series.allSatisfy { $0.values.allSatisfy { ($0 ?? 0) == 0 } } }
         if case .heatmap = mark { return data.series.allSatisfy { $0.values.allSatisfy { $0 == nil } } }
@@ -51,7 +52,7 @@ public struct Chart: Sendable {
 }
 
 /// How a chart draws its data.
-public enum Mark: Sendable, Hashable {
+package enum Mark: Sendable, Hashable {
     /// Slices of a circle, one per category (values of the first series). `innerRadius` is a
     /// fraction of the radius: 0 for a pie, about 0.58 for a doughnut.
     case arc(innerRadius: Double)
@@ -70,7 +71,7 @@ public enum Mark: Sendable, Hashable {
 }
 
 /// How values print: money in a currency, plain counts, or percentages (tenths).
-public enum ValueFormat: Sendable, Hashable {
+package enum ValueFormat: Sendable, Hashable {
     /// Minor units of the currency.
     case money(Currency)
     /// Whole numbers.
@@ -80,21 +81,21 @@ public enum ValueFormat: Sendable, Hashable {
 }
 
 /// Options of the value scale (domain → pixels).
-public struct ValueScale: Sendable, Hashable {
+package struct ValueScale: Sendable, Hashable {
     /// Include zero in the domain.
-    public var zero: Bool
+    package var zero: Bool
     /// Extend the domain to nice tick values.
-    public var nice: Bool
+    package var nice: Bool
     /// Roughly how many ticks the axis should have.
-    public var tickCount: Int
+    package var tickCount: Int
     /// Options with sensible defaults (zero, nice, ~5 ticks).
-    public init(zero: Bool = true, nice: Bool = true, tickCount: Int = 5) {
+    package init(zero: Bool = true, nice: Bool = true, tickCount: Int = 5) {
         self.zero = zero; self.nice = nice; self.tickCount = tickCount
     }
 }
 
 /// Where the legend goes.
-public enum LegendPlacement: Sendable, Hashable {
+package enum LegendPlacement: Sendable, Hashable {
     /// Right of a pie, under other charts, none for single-series charts.
     case automatic
     /// Never drawn.

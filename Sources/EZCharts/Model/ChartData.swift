@@ -1,23 +1,24 @@
+import EZCairo
 /// The values a chart draws: categories (the band axis, the slices, the rows) and series of
 /// integer values aligned with them (minor units, counts, or tenths of a percent).
-public struct ChartData: Sendable, Hashable {
+package struct ChartData: Sendable, Hashable {
     /// The category labels, in display order. A label may hold a line break ("Jan\n2026").
-    public var categories: [String]
+    package var categories: [String]
     /// The series; each has one value per category (nil: no value).
-    public var series: [Series]
+    package var series: [Series]
     /// A colour per category, for slices and status-coloured rows; nil: series colours.
-    public var pointColors: [Color]?
+    package var pointColors: [Color]?
     /// A text per category written beside the row or slice (e.g. "420 € of 500 € · 84%").
-    public var pointLabels: [String]?
+    package var pointLabels: [String]?
     /// A target per category for ``Mark/progress`` (the full track).
-    public var targets: [Int64]?
+    package var targets: [Int64]?
     /// A marker per category for ``Mark/progress`` (e.g. where spending should be by now).
-    public var markers: [Int64?]?
+    package var markers: [Int64?]?
     /// What the markers mean, written once under the rows ("expected by today").
-    public var markerCaption: String?
+    package var markerCaption: String?
 
     /// Data with the given parts.
-    public init(categories: [String], series: [Series], pointColors: [Color]? = nil, pointLabels: [String]? = nil,
+    package init(categories: [String], series: [Series], pointColors: [Color]? = nil, pointLabels: [String]? = nil,
                 targets: [Int64]? = nil, markers: [Int64?]? = nil, markerCaption: String? = nil) {
         self.categories = categories; self.series = series; self.pointColors = pointColors
         self.pointLabels = pointLabels; self.targets = targets; self.markers = markers
@@ -26,20 +27,20 @@ public struct ChartData: Sendable, Hashable {
 }
 
 /// One named row of values with its look.
-public struct Series: Sendable, Hashable {
+package struct Series: Sendable, Hashable {
     /// The name shown in the legend.
-    public var name: String
+    package var name: String
     /// One value per category.
-    public var values: [Int64?]
+    package var values: [Int64?]
     /// The colour of the line or bars.
-    public var color: Color
+    package var color: Color
     /// Drawn dashed (e.g. a moving average).
-    public var dashed: Bool
+    package var dashed: Bool
     /// Drawn thinner and behind the others.
-    public var secondary: Bool
+    package var secondary: Bool
 
     /// A series.
-    public init(name: String, values: [Int64?], color: Color, dashed: Bool = false, secondary: Bool = false) {
+    package init(name: String, values: [Int64?], color: Color, dashed: Bool = false, secondary: Bool = false) {
         self.name = name; self.values = values; self.color = color; self.dashed = dashed; self.secondary = secondary
     }
 }

@@ -6,20 +6,20 @@ import Darwin
 
 /// An exact decimal `significand × 10^exponent`, so tick values print without binary noise
 /// (0.3, never 0.30000000000000004).
-public struct TickValue: Hashable, Sendable, Comparable {
-    public var significand: Int64
-    public var exponent: Int
+package struct TickValue: Hashable, Sendable, Comparable {
+    package var significand: Int64
+    package var exponent: Int
     /// The value `significand × 10^exponent`.
-    public init(significand: Int64, exponent: Int) { self.significand = significand; self.exponent = exponent }
+    package init(significand: Int64, exponent: Int) { self.significand = significand; self.exponent = exponent }
     /// The value as a Double, for positioning only.
-    public var doubleValue: Double { Double(significand) * pow(10, Double(exponent)) }
+    package var doubleValue: Double { Double(significand) * pow(10, Double(exponent)) }
     /// The value as an integer when `exponent >= 0` (e.g. minor units).
-    public var integerValue: Int64 {
+    package var integerValue: Int64 {
         var v = significand
         if exponent >= 0 { for _ in 0..<exponent { v *= 10 } } else { for _ in 0..<(-exponent) { v /= 10 } }
         return v
     }
-    public static func < (a: TickValue, b: TickValue) -> Bool { a.doubleValue < b.doubleValue }
+    package static func < (a: TickValue, b: TickValue) -> Bool { a.doubleValue < b.doubleValue }
 }
 
 /// Axis ticks on 'nice' steps of 1, 2 or 5 × 10^k (Heckbert), each tick an integer multiple of the
@@ -29,15 +29,15 @@ public struct TickValue: Hashable, Sendable, Comparable {
 /// let t = NiceTicks(from: 0, to: 1234, count: 5)
 /// t.values.map(\.integerValue)   // [0, 200, 400, …, 1400]
 /// ```
-public struct NiceTicks: Hashable, Sendable {
+package struct NiceTicks: Hashable, Sendable {
     /// The step between ticks.
-    public let step: TickValue
+    package let step: TickValue
     /// The ticks, ascending, covering the data range (the first ≤ lower bound, the last ≥ upper).
-    public let values: [TickValue]
+    package let values: [TickValue]
 
     /// Ticks covering `lower…upper` with about `count` intervals; steps never finer than 10^`minimumExponent`
     /// (0 for integer data such as minor units or counts).
-    public init(from lower: Double, to upper: Double, count: Int = 5, minimumExponent: Int? = nil) {
+    package init(from lower: Double, to upper: Double, count: Int = 5, minimumExponent: Int? = nil) {
         var lo = min(lower, upper), hi = max(lower, upper)
         if !lo.isFinite || !hi.isFinite { lo = 0; hi = 1 }
         if hi == lo { if lo == 0 { hi = 1 } else { lo = min(0, lo); hi = max(0, hi); if hi == lo { hi = lo + 1 } } }
@@ -57,7 +57,7 @@ public struct NiceTicks: Hashable, Sendable {
     }
 
     /// The first tick (the nice lower bound).
-    public var lower: TickValue { values.first! }
+    package var lower: TickValue { values.first! }
     /// The last tick (the nice upper bound).
-    public var upper: TickValue { values.last! }
+    package var upper: TickValue { values.last! }
 }

@@ -1,15 +1,13 @@
-#if canImport(Glibc)
+import EZCairo
+import EZCore
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import EZAnalytics
 
 // MARK: - Pie and doughnut
 
 extension ChartRenderer {
+    /// Draws a pie (`innerRadius` 0) or a doughnut: the legend column on the right, the slices with
+    /// their percentages inside or outside, and a doughnut's total in its centre.
     static func drawArc(_ chart: Chart, innerRadius: Double, painter: Painter, in body: Rect) {
-        let ctx = painter.ctx
         let data = chart.data
         let values = (data.series.first?.values ?? []).map { max(0, $0 ?? 0) }
         let total = values.reduce(0, +)
@@ -19,41 +17,64 @@ extension ChartRenderer {
         }
         let colors = data.pointColors ?? values.indices.map { Palette.color($0) }
 
-        // MARK: Legend column on the right: swatch, name, amount, percent
         let legendW = chart.legend == .hidden ? 0 : min(300, body.width * 0.42)
         let pieArea = Rect(x: body.x, y: body.y, width: body.width - legendW, height: body.height)
         if legendW > 0 {
-            let rowH = min(22, body.height / Double(max(1, values.count)))
-            let top = body.midY - rowH * Double(values.count) / 2
-            let x = body.maxX - legendW + 12
-            let pctW = percents.map { painter.measure($0, .labelBold).width }.max() ?? 0
-            let longestName = data.categories.map { painter.measure($0, .label).width }.max() ?? 0
-            var amountW = values.map { painter.measure(labels.full($0), .label).width }.max() ?? 0
-            // In a narrow legend, names matter more than amounts: drop the amount column before
-            // names get cut short.
-            if legendW - 12 - 16 - amountW - pctW - 20 < min(longestName, 110) { amountW = 0 }
-            for i in values.indices {
-                let cy = top + rowH * (Double(i) + 0.5)
-                ctx.setColor(colors[i % colors.count])
-                ctx.roundedRectangle(Rect(x: x, y: cy - 5, width: 10, height: 10), radius: 2)
-                ctx.fill()
-                let nameW = max(30, legendW - 12 - 16 - amountW - pctW - (amountW > 0 ? 20 : 10))
-                painter.text(data.categories[i], .label, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
-                             color: .ink, maxWidth: nameW)
-                if amountW > 0 {
-                    painter.text(labels.full(values[i]), .label, anchor: Point(x: body.maxX - pctW - 10, y: cy), hAlign: 1,
-                                 vAlign: 0.5, color: Palette.mutedText)
-                }
-                painter.text(percents[i], .labelBold, anchor: Point(x: body.maxX, y: cy), hAlign: 1, vAlign: 0.5, color: .ink)
-            }
+            drawArcLegend(data, values: values, percents: percents, colors: colors, labels: labels, width: legendW,
+                          painter: painter, in: body)
         }
-
-        // MARK: Slices
         let center = pieArea.center
         let radius = max(10, min(pieArea.width, pieArea.height) / 2 - 30)
         let inner = radius * max(0, min(0.9, innerRadius))
+        let outside = drawSlices(values: values, total: total, percents: percents, colors: colors, center: center,
+                                 radius: radius, inner: inner, painter: painter)
+        drawOutsideLabels(outside, center: center, radius: radius, bottom: pieArea.maxY, painter: painter)
+        if inner > 24 {
+            drawDoughnutTotal(total, name: data.series.first?.name ?? "", labels: labels, center: center, inner: inner, painter: painter)
+        }
+    }
+
+    /// The legend column on the right: swatch, name, amount (dropped when names would be cut) and percent.
+    static func drawArcLegend(_ data: ChartData, values: [Int64], percents: [String], colors: [Color], labels: ValueLabels,
+                              width legendW: Double, painter: Painter, in body: Rect) {
+        let ctx = painter.ctx
+        let rowH = min(22, body.height / Double(max(1, values.count)))
+        let top = body.midY - rowH * Double(values.count) / 2
+        let x = body.maxX - legendW + 12
+        let pctW = percents.map { painter.measure($0, .labelBold).width }.max() ?? 0
+        let longestName = data.categories.map { painter.measure($0, .label).width }.max() ?? 0
+        var amountW = values.map { painter.measure(labels.full($0), .label).width }.max() ?? 0
+        // In a narrow legend, names matter more than amounts: drop the amount column before
+        // names get cut short.
+        if legendW - 12 - 16 - amountW - pctW - 20 < min(longestName, 110) { amountW = 0 }
+        for i in values.indices {
+            let cy = top + rowH * (Double(i) + 0.5)
+            ctx.setColor(colors[i % colors.count])
+            ctx.roundedRectangle(Rect(x: x, y: cy - 5, width: 10, height: 10), radius: 2)
+            ctx.fill()
+            let nameW = max(30, legendW - 12 - 16 - amountW - pctW - (amountW > 0 ? 20 : 10))
+            // A long name (a German 'Sonstige …') shrinks a size before it would be cut.
+            let nameStyle = painter.fitting(data.categories[i], .label, smaller: .small, maxWidth: nameW)
+            painter.text(data.categories[i], nameStyle, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
+                         color: .ink, maxWidth: nameW)
+            if amountW > 0 {
+                painter.text(labels.full(values[i]), .label, anchor: Point(x: body.maxX - pctW - 10, y: cy), hAlign: 1,
+                             vAlign: 0.5, color: Palette.mutedText)
+            }
+            painter.text(percents[i], .labelBold, anchor: Point(x: body.maxX, y: cy), hAlign: 1, vAlign: 0.5, color: .ink)
+        }
+    }
+
+    /// A label drawn outside the pie: its slice's middle angle, text and colour.
+    typealias OutsideLabel = (mid: Double, text: String, color: Color)
+
+    /// Fills the slices clockwise from the top, white between them, and writes each percentage
+    /// inside its slice when it fits; returns the ones that go outside.
+    static func drawSlices(values: [Int64], total: Int64, percents: [String], colors: [Color], center: Point,
+                           radius: Double, inner: Double, painter: Painter) -> [OutsideLabel] {
+        let ctx = painter.ctx
         var angle = -Double.pi / 2
-        var outside: [(mid: Double, text: String, color: Color)] = []
+        var outside: [OutsideLabel] = []
         var inside: [(mid: Double, text: String, textColor: Color)] = []
         for (i, v) in values.enumerated() where v > 0 {
             let sweep = 2 * Double.pi * Double(v) / Double(total)
@@ -88,8 +109,13 @@ extension ChartRenderer {
             painter.text(l.text, .labelBold, anchor: Point(x: center.x + cos(l.mid) * r, y: center.y + sin(l.mid) * r),
                          hAlign: 0.5, vAlign: 0.5, color: l.textColor)
         }
+        return outside
+    }
 
-        // MARK: Outside labels with leader lines, spread apart so none overlap
+    /// Outside labels with leader lines, spread apart on each side so that none overlap and none
+    /// passes `bottom`.
+    static func drawOutsideLabels(_ outside: [OutsideLabel], center: Point, radius: Double, bottom: Double, painter: Painter) {
+        let ctx = painter.ctx
         let lineH = painter.measure("0%", .label).height + 1
         for right in [true, false] {
             var side = outside.filter { (cos($0.mid) >= 0) == right }
@@ -99,7 +125,7 @@ extension ChartRenderer {
                 .sorted { $0.y < $1.y }
             guard !side.isEmpty else { continue }
             for k in 1..<max(1, side.count) where side[k].y < side[k - 1].y + lineH { side[k].y = side[k - 1].y + lineH }
-            let overflow = (side.last!.y + lineH / 2) - (pieArea.maxY - 2)
+            let overflow = (side.last!.y + lineH / 2) - (bottom - 2)
             if overflow > 0 { for k in side.indices { side[k].y -= overflow } }
             for k in stride(from: side.count - 2, through: 0, by: -1) where side[k].y > side[k + 1].y - lineH {
                 side[k].y = side[k + 1].y - lineH
@@ -116,14 +142,15 @@ extension ChartRenderer {
             }
         }
 
-        // MARK: Doughnut centre: the total
-        if inner > 24 {
-            var totalText = labels.full(total)
-            if painter.measure(totalText, .center).width > inner * 1.7 { totalText = labels.short(total) }
-            painter.text(totalText, .center, anchor: Point(x: center.x, y: center.y - 2), hAlign: 0.5, vAlign: 0.75,
-                         color: .ink, maxWidth: inner * 1.8)
-            painter.text(chart.data.series.first?.name ?? "", .small, anchor: Point(x: center.x, y: center.y + 4),
-                         hAlign: 0.5, vAlign: 0, color: Palette.mutedText, maxWidth: inner * 1.6)
-        }
+    }
+
+    /// A doughnut's centre: the total (short when the full amount does not fit) over the series' name.
+    static func drawDoughnutTotal(_ total: Int64, name: String, labels: ValueLabels, center: Point, inner: Double, painter: Painter) {
+        var totalText = labels.full(total)
+        if painter.measure(totalText, .center).width > inner * 1.7 { totalText = labels.short(total) }
+        painter.text(totalText, .center, anchor: Point(x: center.x, y: center.y - 2), hAlign: 0.5, vAlign: 0.75,
+                     color: .ink, maxWidth: inner * 1.8)
+        painter.text(name, .small, anchor: Point(x: center.x, y: center.y + 4),
+                     hAlign: 0.5, vAlign: 0, color: Palette.mutedText, maxWidth: inner * 1.6)
     }
 }

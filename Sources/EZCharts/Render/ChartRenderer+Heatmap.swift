@@ -1,4 +1,6 @@
+import EZCore
 import EZAnalytics
+import EZCairo
 
 // MARK: - Heat map (cohort retention)
 

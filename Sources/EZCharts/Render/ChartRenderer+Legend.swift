@@ -1,3 +1,4 @@
+import EZCairo
 // MARK: - Legend
 
 /// One legend entry: a swatch (box, line or dashed line) and a name.

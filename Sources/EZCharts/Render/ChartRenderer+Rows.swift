@@ -1,3 +1,4 @@
+import EZCairo
 // MARK: - Horizontal (diverging) bars and progress rows
 
 extension ChartRenderer {

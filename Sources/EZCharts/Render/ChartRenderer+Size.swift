@@ -1,3 +1,4 @@
+import EZCairo
 // MARK: - The height a chart needs
 
 extension ChartRenderer {
@@ -22,8 +23,8 @@ extension ChartRenderer {
         }
         let inner = width - 2 * 14
         var head = 0.0
-        if !chart.title.isEmpty { head += painter.layout(.title, chart.title, maxWidth: inner).size.height }
-        if let s = chart.subtitle, !s.isEmpty { head += painter.layout(.subtitle, s, maxWidth: inner).size.height + 2 }
+        if !chart.title.isEmpty { head += painter.wrappedLayout(.title, chart.title, maxWidth: inner).size.height }
+        if let s = chart.subtitle, !s.isEmpty { head += painter.wrappedLayout(.subtitle, s, maxWidth: inner).size.height + 2 }
         // The frame's padding (14 above and below), the gap under the heading (10), the rows, and 2 of inset.
         return (14 + head + 10 + rows + 14 + 4).rounded(.up)
     }

@@ -1,3 +1,5 @@
+import EZCairo
+import EZLocale
 /// Draws a ``Chart`` with Cairo: to a PNG, or as vectors into any ``CairoContext`` (a PDF page).
 ///
 /// ```swift
@@ -5,16 +7,16 @@
 /// try ChartRenderer.draw(chart, in: pdfContext, rect: Rect(x: 40, y: 120, width: 515, height: 300),
 ///                        format: LocaleFormat(locale: "it_IT"))
 /// ```
-public enum ChartRenderer {
+package enum ChartRenderer {
     /// The chart as a PNG of `width` × `height` points at `scale` pixels per point (default 1600 × 1000 px),
     /// on a white background. Identical charts give identical bytes.
-    public static func png(_ chart: Chart, width: Int = 800, height: Int = 500, scale: Double = 2) throws -> [UInt8] {
+    package static func png(_ chart: Chart, width: Int = 800, height: Int = 500, scale: Double = 2) throws -> [UInt8] {
         try surface(chart, width: width, height: height, scale: scale).pngData()
     }
 
     /// The chart drawn on a white image surface of `width` × `height` points at `scale` pixels per
     /// point: what ``png(_:width:height:scale:)`` encodes, for callers that time or inspect the pixels.
-    public static func surface(_ chart: Chart, width: Int = 800, height: Int = 500, scale: Double = 2) throws -> CairoSurface {
+    package static func surface(_ chart: Chart, width: Int = 800, height: Int = 500, scale: Double = 2) throws -> CairoSurface {
         let surface = try CairoSurface(imageWidth: Int((Double(width) * scale).rounded()),
                                        height: Int((Double(height) * scale).rounded()), background: .white)
         let ctx = try CairoContext(surface: surface)
@@ -26,7 +28,7 @@ public enum ChartRenderer {
 
     /// Draws `chart` inside `rect` of `ctx` (user units: points), writing text in `format`'s locale.
     /// Does not paint a background, so the chart sits on whatever the page has.
-    public static func draw(_ chart: Chart, in ctx: CairoContext, rect: Rect, format: LocaleFormat) throws {
+    package static func draw(_ chart: Chart, in ctx: CairoContext, rect: Rect, format: LocaleFormat) throws {
         let painter = Painter(ctx: ctx, format: format)
         ctx.save()
         defer { ctx.restore() }
@@ -36,11 +38,11 @@ public enum ChartRenderer {
         var y = rect.y + pad
         let inner = rect.inset(by: pad)
         if !chart.title.isEmpty {
-            y += painter.text(chart.title, .title, at: Point(x: inner.x, y: y), color: .ink, maxWidth: inner.width).height
+            y += painter.wrappedText(chart.title, .title, at: Point(x: inner.x, y: y), color: .ink, maxWidth: inner.width).height
         }
         if let subtitle = chart.subtitle, !subtitle.isEmpty {
-            y += painter.text(subtitle, .subtitle, at: Point(x: inner.x, y: y + 1), color: Palette.mutedText,
-                              maxWidth: inner.width).height + 1
+            y += painter.wrappedText(subtitle, .subtitle, at: Point(x: inner.x, y: y + 1), color: Palette.mutedText,
+                                     maxWidth: inner.width).height + 1
         }
         let body = Rect(x: inner.x, y: y + 10, width: inner.width, height: max(0, inner.maxY - y - 10))
         if chart.isEmpty {

@@ -1,3 +1,5 @@
+import EZCairo
+import EZLocale
 /// Text and shape helpers shared by the chart renderers: one ``TextLayout`` per text style, made
 /// once per drawing and reused for every label (Pango layout setup is the costly part).
 final class Painter {
@@ -37,6 +39,30 @@ final class Painter {
         l.maxLines = nil
         l.alignment = alignment
         return l
+    }
+
+    /// Draws `text` wrapped at word boundaries over at most `maxLines` lines of `maxWidth` (a long
+    /// German or French title takes a second line rather than being cut); only text that still
+    /// does not fit ends in '…'. Returns the drawn size.
+    @discardableResult
+    func wrappedText(_ text: String, _ style: Style, at p: Point, color: Color, maxWidth: Double, maxLines: Int = 2) -> Size {
+        let l = wrappedLayout(style, text, maxWidth: maxWidth, maxLines: maxLines)
+        l.draw(at: p, color: color)
+        return l.size
+    }
+
+    /// The layout ``wrappedText(_:_:at:color:maxWidth:maxLines:)`` draws, for measuring.
+    func wrappedLayout(_ style: Style, _ text: String, maxWidth: Double, maxLines: Int = 2) -> TextLayout {
+        let l = layout(style, text, maxWidth: maxWidth)
+        l.wrap = .word
+        l.maxLines = maxLines
+        return l
+    }
+
+    /// The style of `smaller` when `text` is wider than `maxWidth` in `style`: a legend's name shrinks
+    /// a size before it would be cut.
+    func fitting(_ text: String, _ style: Style, smaller: Style, maxWidth: Double) -> Style {
+        measure(text, style).width > maxWidth ? smaller : style
     }
 
     /// The size `text` takes in `style`.

@@ -50,4 +50,6 @@ struct ValueLabels {
     }
 }
 
+import EZCore
 import EZAnalytics
+import EZLocale

@@ -1,21 +1,21 @@
 /// Daily exchange rates, with the contract's lookup rule: the latest rate on or before a date,
 /// direct (base → quote) or inverse (quote → base).
-public struct RateTable: Sendable {
+package struct RateTable: Sendable {
     private struct Pair: Hashable, Sendable { let base: String; let quote: String }
     private struct Series: Sendable { var days: [Int32] = []; var rates: [DecimalRate] = [] }
     private var series: [Pair: Series] = [:]
 
     /// An empty table: only same-currency conversions succeed.
-    public init() {}
+    package init() {}
 
     /// Adds a rate `1 base = rate quote` for `day`. Call ``finish()`` after the last one.
-    public mutating func add(day: CivilDate, base: String, quote: String, rate: DecimalRate) {
+    package mutating func add(day: CivilDate, base: String, quote: String, rate: DecimalRate) {
         series[Pair(base: base, quote: quote), default: Series()].days.append(day.dayNumber)
         series[Pair(base: base, quote: quote), default: Series()].rates.append(rate)
     }
 
     /// Sorts every series by day; rates added out of order are then found correctly.
-    public mutating func finish() {
+    package mutating func finish() {
         for (k, s) in series {
             let order = s.days.indices.sorted { s.days[$0] < s.days[$1] }
             series[k] = Series(days: order.map { s.days[$0] }, rates: order.map { s.rates[$0] })
@@ -23,20 +23,20 @@ public struct RateTable: Sendable {
     }
 
     /// Whether any rate exists between the two currencies, in either direction.
-    public func hasPair(_ a: Currency, _ b: Currency) -> Bool {
+    package func hasPair(_ a: Currency, _ b: Currency) -> Bool {
         a == b || series[Pair(base: a.code, quote: b.code)] != nil || series[Pair(base: b.code, quote: a.code)] != nil
     }
 
     /// The rate to turn `from` into `to` on `day`, and whether it is to be divided by (inverse).
     /// nil when no rate exists on or before `day`.
-    public func rate(from: Currency, to: Currency, on day: CivilDate) -> (rate: DecimalRate, inverse: Bool)? {
+    package func rate(from: Currency, to: Currency, on day: CivilDate) -> (rate: DecimalRate, inverse: Bool)? {
         if let s = series[Pair(base: from.code, quote: to.code)], let r = Self.latest(s, day) { return (r, false) }
         if let s = series[Pair(base: to.code, quote: from.code)], let r = Self.latest(s, day) { return (r, true) }
         return nil
     }
 
     /// Converts `minor` units of `from` into `to` at the rate of `day`, rounded half-to-even.
-    public func convert(_ minor: Int64, from: Currency, to: Currency, on day: CivilDate) throws(ConversionError) -> Int64 {
+    package func convert(_ minor: Int64, from: Currency, to: Currency, on day: CivilDate) throws(ConversionError) -> Int64 {
         if from == to { return minor }
         guard let (rate, inverse) = rate(from: from, to: to, on: day) else {
             throw ConversionError.noRate(from: from, to: to, day: day)
@@ -59,10 +59,10 @@ public struct RateTable: Sendable {
 }
 
 /// Why an amount could not be converted.
-public enum ConversionError: Error, Equatable, CustomStringConvertible {
+package enum ConversionError: Error, Equatable, CustomStringConvertible {
     case noRate(from: Currency, to: Currency, day: CivilDate)
     case overflow(from: Currency, to: Currency, minor: Int64)
-    public var description: String {
+    package var description: String {
         switch self {
         case .noRate(let f, let t, let d): return "no exchange rate \(f.code)→\(t.code) on or before \(d)"
         case .overflow(let f, let t, let m): return "converting \(m) \(f.code) to \(t.code) overflows"

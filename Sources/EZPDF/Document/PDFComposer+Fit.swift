@@ -1,4 +1,3 @@
-import EZCharts
 
 extension PDFComposer {
     /// The largest size from `size` down to `minimum` (in steps of half a point) at which `string`

@@ -1,4 +1,5 @@
-import EZCharts
+import EZCairo
+import EZLocale
 
 /// Lays a report out top to bottom on pages of one size: a cursor, page breaks, footers and bookmarks.
 ///
@@ -18,6 +19,8 @@ final class PDFComposer {
     let totalPages: Int?
     /// The text on the left of every footer.
     var footerTitle: String
+    /// The report's language (the footer's 'Page n of N', tables' '(continued)').
+    let tr: Translator
 
     /// The 1-based number of the page being composed.
     private(set) var page = 1
@@ -27,10 +30,15 @@ final class PDFComposer {
     private var layouts: [String: TextLayout] = [:]
     /// Text sizes, shared with the other pass.
     let metrics: PDFTextMetrics
+    /// Each chart's text alternative, in the order the charts are drawn (their `Figure`s' `/Alt`).
+    var figureDescriptions: [String] = []
+    /// The document's title, shown by viewers instead of the file name.
+    var documentTitle: String = ""
 
-    init(geometry: PageGeometry, isMeasuring: Bool, totalPages: Int?, footerTitle: String,
+    init(geometry: PageGeometry, isMeasuring: Bool, totalPages: Int?, footerTitle: String, tr: Translator,
          metrics: PDFTextMetrics = PDFTextMetrics()) throws(CairoError) {
         self.geometry = geometry
+        self.tr = tr
         self.metrics = metrics
         self.isMeasuring = isMeasuring
         self.totalPages = totalPages
@@ -38,6 +46,8 @@ final class PDFComposer {
         surface = try CairoSurface(pdfInMemoryWidth: geometry.width, height: geometry.height)
         context = try CairoContext(surface: surface)
         y = geometry.contentTop
+        // Everything drawn belongs to the tagged PDF's one Document element.
+        if !isMeasuring { context.beginTag(PDFTag.document.rawValue) }
     }
 
     // MARK: - Space and pages
@@ -70,23 +80,27 @@ final class PDFComposer {
     }
 
     /// Ends the last page and returns the document's bytes (empty in the measuring pass).
-    func finish() throws(CairoError) -> [UInt8] {
+    func finish() throws -> [UInt8] {
         drawFooter()
+        if !isMeasuring { context.endTag(PDFTag.document.rawValue) }
         try context.showPage()
         try context.checkStatus("composing the PDF")
         if isMeasuring { return [] }
         try surface.finish()
         var bytes = try surface.pdfData()
         PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
-        return bytes
+        return try PDFAccessibility.complete(bytes, language: tr.language, figureDescriptions: figureDescriptions)
     }
 
     private func drawFooter() {
         guard !isMeasuring else { return }
+        // Page furniture: an artifact, not part of what a screen reader reads.
+        context.beginTag(PDFTag.artifact.rawValue)
+        defer { context.endTag(PDFTag.artifact.rawValue) }
         let baseline = geometry.height - geometry.footerOffset
         context.strokeLine(from: Point(x: left, y: baseline - 8), to: Point(x: left + width, y: baseline - 8),
                            color: PDFTheme.rule, width: 0.5)
-        let pageText = "Page \(page) of \(totalPages ?? page)"
+        let pageText = tr("Page {page} of {pages}", ["page": String(page), "pages": String(totalPages ?? page)])
         let pageWidth = measure(pageText, font: PDFTheme.smallFont).width
         text(pageText, font: PDFTheme.smallFont, at: Point(x: left + width - pageWidth, y: baseline - 4),
              color: PDFTheme.muted)

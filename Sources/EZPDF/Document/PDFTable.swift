@@ -1,4 +1,4 @@
-import EZCharts
+import EZCairo
 
 /// A table of single-line rows: columns with relative widths and alignments, a header row that is
 /// repeated on every page the table reaches, zebra stripes, and a few cell kinds (text, a status
@@ -55,7 +55,7 @@ extension PDFComposer {
     static let continuationHeight: Double = 20
 
     /// Draws `table` at the cursor, running over as many pages as it needs with its header repeated;
-    /// `continuation` captions the later pages ("Transactions (continued)").
+    /// `continuation` names the table on later pages, captioned "Transactions (continued)".
     func draw(_ table: PDFTable, continuation: String) throws(CairoError) {
         let heights = Array(repeating: PDFTable.rowHeight, count: table.rows.count)
         let footerHeight = table.footer == nil ? 0 : PDFTable.rowHeight + 2
@@ -71,23 +71,32 @@ extension PDFComposer {
             slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<table.rows.count)]
         }
         let widths = columnWidths(table)
+        // One Table element over every page it runs on; the header row is a row of TH cells the
+        // first time, and page furniture (an artifact) where it is repeated.
+        if !isMeasuring { context.beginTag(PDFTag.table.rawValue) }
         for (n, slice) in slices.enumerated() {
             if slice.pageOffset > 0 && (n > 0 || !atPageTop) {
                 try newPage()
-                text(continuation, font: PDFTheme.subsectionFont, at: Point(x: left, y: y), color: PDFTheme.muted)
+                tagged(.artifact) {
+                    _ = text(tr("{title} (continued)", ["title": continuation]), font: PDFTheme.subsectionFont,
+                             at: Point(x: left, y: y), color: PDFTheme.muted)
+                }
                 y += PDFComposer.continuationHeight
             }
-            drawHeader(table, widths: widths)
+            if n == 0 { tagged(.row) { drawHeader(table, widths: widths, cellTag: .headerCell) } } else {
+                tagged(.artifact) { drawHeader(table, widths: widths, cellTag: nil) }
+            }
             for (k, r) in slice.rows.enumerated() {
                 if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
-                drawRow(table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont)
+                tagged(.row) { drawRow(table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont) }
             }
             rule(y: y, lineWidth: 0.6)
         }
         if let footer = table.footer {
             y += 2
-            drawRow(footer, aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.font(8, bold: true))
+            tagged(.row) { drawRow(footer, aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.font(8, bold: true)) }
         }
+        if !isMeasuring { context.endTag(PDFTag.table.rawValue) }
         // Air under the table, so that a note that follows does not touch its last row.
         y += PDFTable.spaceAfter
     }
@@ -121,16 +130,18 @@ extension PDFComposer {
         return widths
     }
 
-    private func drawHeader(_ table: PDFTable, widths: [Double]) {
+    private func drawHeader(_ table: PDFTable, widths: [Double], cellTag: PDFTag?) {
         let h = PDFTable.headerHeight
         // A header's height is fixed: the measuring pass only moves the cursor.
         guard !isMeasuring else { y += h; return }
         var x = left
         for (c, column) in table.columns.enumerated() {
+            if let cellTag { context.beginTag(cellTag.rawValue) }
             text(column.title.uppercased(), font: PDFTheme.tableHeaderFont,
                  at: Point(x: x + PDFTable.cellPadding, y: centredTextTop(PDFTheme.tableHeaderFont, rowTop: y, height: h)),
                  width: widths[c] - 2 * PDFTable.cellPadding,
                  align: column.align, color: PDFTheme.muted)
+            if let cellTag { context.endTag(cellTag.rawValue) }
             x += widths[c]
         }
         rule(y: y + h - 0.5, color: PDFTheme.muted, lineWidth: 0.8)
@@ -151,6 +162,8 @@ extension PDFComposer {
         let boldTop = centredTextTop(PDFTheme.font(8, bold: true), rowTop: y, height: PDFTable.rowHeight)
         var x = left
         for (c, cell) in cells.enumerated() where c < widths.count {
+            context.beginTag(PDFTag.cell.rawValue)
+            defer { context.endTag(PDFTag.cell.rawValue) }
             let inner = widths[c] - 2 * pad
             let align = aligns[c]
             switch cell {

@@ -1,4 +1,4 @@
-import EZCharts
+import EZCairo
 
 /// The sizes of the texts a document measured, kept from the measuring pass for the drawing pass.
 ///

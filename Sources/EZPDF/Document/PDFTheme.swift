@@ -1,5 +1,5 @@
 import EZAnalytics
-import EZCharts
+import EZCairo
 
 /// The look shared by every PDF report: colours, fonts and the spacing rhythm.
 ///

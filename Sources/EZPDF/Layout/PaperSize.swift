@@ -6,14 +6,14 @@
 /// PaperSize.for(locale: "en_US")   // .usLetter
 /// PaperSize.for(locale: "it_IT")   // .a4
 /// ```
-public enum PaperSize: String, Sendable, CaseIterable {
+package enum PaperSize: String, Sendable, CaseIterable {
     /// ISO A4, 210 × 297 mm.
     case a4
     /// US Letter, 8.5 × 11 in.
     case usLetter
 
     /// The page width in points.
-    public var width: Double {
+    package var width: Double {
         switch self {
         case .a4: return 595.276
         case .usLetter: return 612
@@ -21,7 +21,7 @@ public enum PaperSize: String, Sendable, CaseIterable {
     }
 
     /// The page height in points.
-    public var height: Double {
+    package var height: Double {
         switch self {
         case .a4: return 841.89
         case .usLetter: return 792
@@ -33,7 +33,7 @@ public enum PaperSize: String, Sendable, CaseIterable {
 
     /// The paper for a POSIX or BCP-47 locale: US Letter for US and Canadian regions
     /// (`en_US`, `en_CA`, `fr_CA`, `en-US`, `en_US.UTF-8`), A4 for everyone else.
-    public static func `for`(locale: String) -> PaperSize {
+    package static func `for`(locale: String) -> PaperSize {
         letterRegions.contains(region(of: locale) ?? "") ? .usLetter : .a4
     }
 

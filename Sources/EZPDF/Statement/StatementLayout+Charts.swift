@@ -1,13 +1,15 @@
 import EZAnalytics
+import EZCairo
 import EZCharts
+import EZLocale
 
 extension StatementLayout {
     /// The statement's charts (the same descriptions as the PNGs), drawn as vectors, full width.
     /// Charts with nothing to show are left out; when all are, one line says so.
     func drawCharts(_ c: PDFComposer) throws {
         let charts = StatementCharts.charts(for: figures).map(\.chart).filter { !$0.isEmpty }
-        try c.section("Charts", keepWith: charts.first.map { c.chartHeight(for: $0) } ?? 20)
-        guard !charts.isEmpty else { return try c.note("No data to chart for this period.") }
+        try c.section(tr("Charts"), keepWith: charts.first.map { c.chartHeight(for: $0) } ?? 20)
+        guard !charts.isEmpty else { return try c.note(tr("No data to chart for this period.")) }
         try c.drawCharts(charts, format: format)
     }
 }
@@ -50,13 +52,14 @@ extension PDFComposer {
     func drawChart(_ chart: Chart, format: LocaleFormat, height: Double) throws {
         try ensureSpace(height)
         let rect = Rect(x: left, y: y, width: width, height: height)
-        try draw { ctx in
+        addFigureDescription(ChartDescription.text(chart, tr: tr))
+        try tagged(.figure) { try draw { ctx in
             ctx.setColor(PDFTheme.rule)
             ctx.setLineWidth(0.6)
             ctx.roundedRectangle(rect.inset(by: 0.3), radius: 6)
             ctx.stroke()
             try ChartRenderer.draw(chart, in: ctx, rect: rect.inset(by: 2), format: format)
-        }
+        } }
         y += height + PDFComposer.chartGap
     }
 }

@@ -1,5 +1,5 @@
 import EZAnalytics
-import EZCharts
+import EZCairo
 import EZCore
 
 extension StatementLayout {
@@ -8,7 +8,7 @@ extension StatementLayout {
 
     /// The first page's top: the band (coloured by the monthly limit's status) and the KPI tiles.
     func drawCover(_ c: PDFComposer) throws {
-        try c.bookmark("Overview")
+        try c.bookmark(tr("Overview"))
         let k = figures.kpis
         let band = PDFTheme.band(for: k.limit)
         let onBand = Color.white
@@ -17,22 +17,28 @@ extension StatementLayout {
         let left = c.left
         let limitWidth: Double = k.limit == nil ? 0 : 180
         let textWidth = c.width - limitWidth - (limitWidth > 0 ? 20 : 0)
-        c.text("MONTHLY STATEMENT · \(periodLabel.uppercased())", font: PDFTheme.font(8, bold: true),
-               at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
+        c.tagged(.paragraph) {
+            _ = c.text(tr("MONTHLY STATEMENT · {period}", ["period": periodLabel.uppercased()]), font: PDFTheme.font(8, bold: true),
+                       at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
+        }
         // The book's name shrinks to fit one line before it is cut.
         var titleSize = 22.0
         while titleSize > 14 && c.measure(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true)).width > textWidth {
             titleSize -= 1
         }
-        c.text(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true),
-               at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
-        c.text("\(figures.user.username)  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
-               font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
-        c.text("As of \(format.date(figures.asOf))  ·  \(figures.currency.code)", font: PDFTheme.font(8),
-               at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))
+        c.tagged(.paragraph) {
+            _ = c.text(figures.user.bookName, font: PDFTheme.font(titleSize, bold: true),
+                       at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
+        }
+        c.tagged(.paragraph) {
+            _ = c.text("\(figures.user.username)  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
+                       font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
+            _ = c.text(tr("As of {date}  ·  {currency}", ["date": format.date(figures.asOf), "currency": figures.currency.code]),
+                       font: PDFTheme.font(8), at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))
+        }
 
         if let limit = k.limit {
-            drawLimitBox(c, limit, rect: Rect(x: left + c.width - limitWidth, y: 30, width: limitWidth, height: 84))
+            c.tagged(.paragraph) { drawLimitBox(c, limit, rect: Rect(x: left + c.width - limitWidth, y: 30, width: limitWidth, height: 84)) }
         }
         c.y = Self.bandHeight + 20
         try drawKPITiles(c)
@@ -42,31 +48,35 @@ extension StatementLayout {
     private func drawLimitBox(_ c: PDFComposer, _ limit: LimitStatus, rect: Rect) {
         c.fill(rect, Color.white.withAlpha(0.14), radius: 6)
         let x = rect.x + 12, w = rect.width - 24
-        c.text("MONTHLY LIMIT", font: PDFTheme.font(7, bold: true), at: Point(x: x, y: rect.y + 10), width: w,
+        c.text(tr("MONTHLY LIMIT"), font: PDFTheme.font(7, bold: true), at: Point(x: x, y: rect.y + 10), width: w,
                color: Color.white.withAlpha(0.82))
         c.text(money(limit.limit), font: PDFTheme.font(13, bold: true), at: Point(x: x, y: rect.y + 22), width: w,
                color: .white)
         let status: String
         switch limit.status {
-        case .ok: status = "Within limit"
-        case .warning: status = "Close to limit"
-        case .over: status = "Limit exceeded"
+        case .ok: status = tr("Within limit")
+        case .warning: status = tr("Close to limit")
+        case .over: status = tr("Limit exceeded")
         }
-        c.text("\(percent(limit.percent)) used", font: PDFTheme.font(8, bold: true),
-               at: Point(x: x, y: rect.y + 44), width: w * 0.5, color: .white)
-        c.text(status.uppercased(), font: PDFTheme.font(7, bold: true), at: Point(x: x + w * 0.4, y: rect.y + 45),
-               width: w * 0.6, align: .right, color: .white)
+        // The status takes what the percentage leaves, shrinking rather than being cut ("LIMIT ÜBERSCHRITTEN").
+        let usedText = tr("{percent} used", ["percent": percent(limit.percent)])
+        c.text(usedText, font: PDFTheme.font(8, bold: true), at: Point(x: x, y: rect.y + 44), width: w * 0.6, color: .white)
+        let statusText = status.uppercased()
+        let statusWidth = w - min(c.measure(usedText, font: PDFTheme.font(8, bold: true)).width, w * 0.6) - 8
+        let statusSize = c.fittingSize(statusText, bold: true, size: 7, minimum: 5, width: statusWidth)
+        c.text(statusText, font: PDFTheme.font(statusSize, bold: true), at: Point(x: x + w - statusWidth, y: rect.y + 45 + (7 - statusSize) / 2),
+               width: statusWidth, align: .right, color: .white)
         // A progress track: full width is the limit; a tick marks 100 % when over.
         let track = Rect(x: x, y: rect.y + 63, width: w, height: 5)
         c.fill(track, Color.white.withAlpha(0.3), radius: 2.5)
-        let used = limit.percent.map { min(1, max(0, $0.fraction)) } ?? (limit.spent > 0 ? 1 : 0)
-        if used > 0 { c.fill(Rect(x: x, y: track.y, width: max(5, w * used), height: 5), .white, radius: 2.5) }
+        let usedFraction = limit.percent.map { min(1, max(0, $0.fraction)) } ?? (limit.spent > 0 ? 1 : 0)
+        if usedFraction > 0 { c.fill(Rect(x: x, y: track.y, width: max(5, w * usedFraction), height: 5), .white, radius: 2.5) }
     }
 
     /// Five tiles: income, expenses, net, savings rate, and the change against the previous period.
     private func drawKPITiles(_ c: PDFComposer) throws {
         let k = figures.kpis
-        let previousName = figures.period.kind == .month ? "LAST MONTH" : "LAST PERIOD"
+        let versus = figures.period.kind == .month ? tr("VS LAST MONTH") : tr("VS LAST PERIOD")
         var changeValue = "–"
         var changeColor = PDFTheme.ink
         if let p = k.expensesChange.percent {
@@ -76,20 +86,22 @@ extension StatementLayout {
             changeValue = signedMoney(k.expensesChange.absolute)
         }
         let tiles: [(label: String, value: String, color: Color, detail: String)] = [
-            ("INCOME", money(k.income), PDFTheme.positive, "\(k.transactionCount) transactions"),
-            ("EXPENSES", money(k.expenses), PDFTheme.ink, "\(figures.categories.rows.count) categories"),
-            ("NET", signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, "after expenses"),
-            ("SAVINGS RATE", percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? "no income" : "of income"),
+            (tr("INCOME"), money(k.income), PDFTheme.positive,
+             tr.plural("{count} transaction", "{count} transactions", count: k.transactionCount)),
+            (tr("EXPENSES"), money(k.expenses), PDFTheme.ink,
+             tr.plural("{count} category", "{count} categories", count: figures.categories.rows.count)),
+            (tr("NET"), signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, tr("after expenses")),
+            (tr("SAVINGS RATE"), percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? tr("no income") : tr("of income")),
             // "EXPENSE CHANGE" did not fit a tile: the label says against what, the detail says what.
-            ("VS \(previousName)", changeValue, changeColor, "change in expenses"),
+            (versus, changeValue, changeColor, tr("change in expenses")),
         ]
         let gap = 8.0, height = 66.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)
-        for (i, t) in tiles.enumerated() {
+        for (i, t) in tiles.enumerated() { c.tagged(.paragraph) {
             let x = c.left + Double(i) * (w + gap)
             c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
-            // Labels shrink a little rather than being cut ('SAVINGS RATE' in a narrow tile).
-            let labelSize = c.fittingSize(t.label, bold: true, size: 7.5, minimum: 6.5, width: w - 20)
+            // Labels shrink rather than being cut ('SAVINGS RATE', 'RISPETTO AL MESE SCORSO' in a narrow tile).
+            let labelSize = c.fittingSize(t.label, bold: true, size: 7.5, minimum: 5, width: w - 20)
             c.text(t.label, font: PDFTheme.font(labelSize, bold: true), at: Point(x: x + 10, y: c.y + 10 + (7.5 - labelSize) / 2),
                    width: w - 20, color: PDFTheme.muted)
             // The value shrinks to fit its tile rather than being cut.
@@ -97,10 +109,12 @@ extension StatementLayout {
             while size > 8 && c.measure(t.value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
             c.text(t.value, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 24 + (14 - size) / 2),
                    width: w - 20, color: t.color)
+            // Details shrink, then take a second line at a word boundary ('Veränderung der / Ausgaben').
             let detailSize = c.fittingSize(t.detail, bold: false, size: 7, minimum: 6, width: w - 20)
-            c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + 48 + (7 - detailSize) / 2),
-                   width: w - 20, color: PDFTheme.muted)
-        }
+            let twoLines = c.measure(t.detail, font: PDFTheme.font(detailSize)).width > w - 20
+            c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + (twoLines ? 44 : 48 + (7 - detailSize) / 2)),
+                   width: w - 20, maxLines: 2, color: PDFTheme.muted)
+        } }
         c.y += height + 12
     }
 
@@ -108,14 +122,15 @@ extension StatementLayout {
     private func drawHighlights(_ c: PDFComposer) throws {
         var parts: [String] = []
         if let top = figures.categories.rows.first {
-            parts.append("Largest category: \(top.name) (\(percent(top.percent)) of expenses)")
+            parts.append(tr("Largest category: {name} ({percent} of expenses)", ["name": top.name, "percent": percent(top.percent)]))
         }
         let over = figures.budgets.filter { $0.status == .over }.count
         let warn = figures.budgets.filter { $0.status == .warning }.count
         if over + warn > 0 {
-            parts.append("\(over) budget\(over == 1 ? "" : "s") over, \(warn) close to the limit")
+            parts.append(tr.plural("{count} budget over, {warning} close to the limit", "{count} budgets over, {warning} close to the limit",
+                                   count: over, ["warning": format.integer(Int64(warn))]))
         }
-        if figures.kpis.transactionCount == 0 { parts.append("No transactions in this period") }
+        if figures.kpis.transactionCount == 0 { parts.append(tr("No transactions in this period")) }
         guard !parts.isEmpty else { return }
         try c.paragraph(parts.joined(separator: "  ·  "), color: PDFTheme.muted)
     }

@@ -1,5 +1,5 @@
 import EZAnalytics
-import EZCharts
+import EZCairo
 import EZCore
 
 extension StatementLayout {
@@ -8,14 +8,15 @@ extension StatementLayout {
     /// Each group: members' positions and the transfers that settle them. Omitted for users in no group.
     func drawGroups(_ c: PDFComposer) throws {
         guard !figures.groups.isEmpty else { return }
-        let sectionId = try c.section("Groups", keepWith: 120)
+        let sectionId = try c.section(tr("Groups"), keepWith: 120)
         for g in figures.groups {
-            try c.subsection(g.name, detail: "\(g.members.count) members · \(g.currency.code)", keepWith: 90)
+            try c.subsection(g.name, detail: tr.plural("{count} member · {currency}", "{count} members · {currency}", count: g.members.count,
+                                                    ["currency": g.currency.code]), keepWith: 90)
             try c.bookmark(g.name, parent: sectionId)
             let rows: [[PDFTable.Cell]] = g.members.map { m in
                 let me = m.userId == figures.user.id
                 return [
-                    .text(m.username + (me ? " (you)" : ""), bold: me),
+                    .text(me ? tr("{name} (you)", ["name": m.username]) : m.username, bold: me),
                     .text(money(m.paid, g.currency)), .text(money(m.share, g.currency)),
                     .text(signedMoney(m.net, g.currency)),
                     .text(signedMoney(m.outstanding, g.currency),
@@ -23,27 +24,29 @@ extension StatementLayout {
                 ]
             }
             try c.draw(PDFTable(columns: [
-                .init(title: "Member", weight: 32), .init(title: "Paid", weight: 17, align: .right, fit: true),
-                .init(title: "Share", weight: 17, align: .right, fit: true),
-                .init(title: "Net (period)", weight: 17, align: .right, fit: true),
-                .init(title: "Outstanding", weight: 22, align: .right, fit: true),
-            ], rows: rows), continuation: "\(g.name) (continued)")
-            try c.note("Outstanding is what each member is owed (+) or owes (−) since the group began.")
+                .init(title: tr("Member"), weight: 32), .init(title: tr("Paid"), weight: 17, align: .right, fit: true),
+                .init(title: tr("Share", context: "of a group expense"), weight: 17, align: .right, fit: true),
+                .init(title: tr("Net (period)"), weight: 17, align: .right, fit: true),
+                .init(title: tr("Outstanding"), weight: 22, align: .right, fit: true),
+            ], rows: rows), continuation: g.name)
+            try c.note(tr("Outstanding is what each member is owed (+) or owes (−) since the group began."))
             if g.settlement.transfers.isEmpty {
-                try c.note("Everyone is settled up.")
+                try c.note(tr("Everyone is settled up."))
             } else {
-                let how = g.settlement.method == .exact ? "fewest transfers" : "a short plan (greedy)"
+                let how = g.settlement.method == .exact ? tr("fewest transfers") : tr("a short plan (greedy)")
                 try c.ensureSpace(18 + PDFTable.rowHeight * Double(min(3, g.settlement.transfers.count)))
-                c.text("Settlement plan · \(how)", font: PDFTheme.font(8.5, bold: true),
-                       at: Point(x: c.left, y: c.y), width: c.width, color: PDFTheme.muted)
+                c.tagged(.h2) { _ = c.text(tr("Settlement plan · {method}", ["method": how]), font: PDFTheme.font(8.5, bold: true),
+                       at: Point(x: c.left, y: c.y), width: c.width, color: PDFTheme.muted) }
                 c.y += 16
                 for t in g.settlement.transfers {
                     try c.ensureSpace(PDFTable.rowHeight)
                     let mine = t.fromUserId == figures.user.id || t.toUserId == figures.user.id
-                    c.text("\(t.fromUsername)  →  \(t.toUsername)", font: mine ? PDFTheme.font(9, bold: true) : PDFTheme.bodyFont,
+                    c.tagged(.paragraph) {
+                    _ = c.text("\(t.fromUsername)  →  \(t.toUsername)", font: mine ? PDFTheme.font(9, bold: true) : PDFTheme.bodyFont,
                            at: Point(x: c.left + 10, y: c.y), width: c.width * 0.65)
-                    c.text(money(t.amount, g.currency), font: PDFTheme.font(9, bold: true),
+                    _ = c.text(money(t.amount, g.currency), font: PDFTheme.font(9, bold: true),
                            at: Point(x: c.left + c.width * 0.65, y: c.y), width: c.width * 0.35 - 5, align: .right)
+                    }
                     c.y += PDFTable.rowHeight
                 }
             }
@@ -56,36 +59,36 @@ extension StatementLayout {
     /// For a parent: each child's income, expenses, top categories and the budgets they went over.
     func drawFamily(_ c: PDFComposer) throws {
         guard let family = figures.family else { return }
-        let sectionId = try c.section("Family · \(family.familyName)", keepWith: 100)
-        guard !family.children.isEmpty else { return try c.note("No children in this family yet.") }
+        let sectionId = try c.section(tr("Family · {name}", ["name": family.familyName]), keepWith: 100)
+        guard !family.children.isEmpty else { return try c.note(tr("No children in this family yet.")) }
         let rows: [[PDFTable.Cell]] = family.children.map { child in
             let top = child.categories.prefix(3).map { "\($0.name) \(format.wholePercent($0.percent))" }
             return [
                 .text(child.username, bold: true), .text(money(child.income)), .text(money(child.expenses)),
                 .text(top.isEmpty ? "–" : top.joined(separator: ", "), color: PDFTheme.muted),
-                child.overBudgets.isEmpty ? .pill("OK", PDFTheme.positive)
-                    : .pill("\(child.overBudgets.count) OVER", PDFTheme.negative),
+                child.overBudgets.isEmpty ? .pill(tr("OK"), PDFTheme.positive)
+                    : .pill(tr.plural("{count} OVER", "{count} OVER", count: child.overBudgets.count), PDFTheme.negative),
             ]
         }
-        try c.bookmark("Children", parent: sectionId)
+        try c.bookmark(tr("Children"), parent: sectionId)
         try c.draw(PDFTable(columns: [
-            .init(title: "Child", weight: 20, fit: true), .init(title: "Income", weight: 15, align: .right, fit: true),
-            .init(title: "Expenses", weight: 15, align: .right, fit: true), .init(title: "Top categories", weight: 45),
-            .init(title: "Budgets", weight: 12, align: .right, fit: true),
-        ], rows: rows), continuation: "Family (continued)")
+            .init(title: tr("Child"), weight: 20, fit: true), .init(title: tr("Income"), weight: 15, align: .right, fit: true),
+            .init(title: tr("Expenses"), weight: 15, align: .right, fit: true), .init(title: tr("Top categories"), weight: 45),
+            .init(title: tr("Budgets"), weight: 12, align: .right, fit: true),
+        ], rows: rows), continuation: tr("Family"))
         let over = family.children.flatMap { child in child.overBudgets.map { (child.username, $0) } }
         if !over.isEmpty {
             c.y += 8
-            try c.subsection("Budgets exceeded", keepWith: PDFTable.rowHeight * 2)
+            try c.subsection(tr("Budgets exceeded"), keepWith: PDFTable.rowHeight * 2)
             try c.draw(PDFTable(columns: [
-                .init(title: "Child", weight: 18), .init(title: "Budget", weight: 18),
-                .init(title: "Window", weight: 32, fit: true), .init(title: "Amount", weight: 13, align: .right, fit: true),
-                .init(title: "Spent", weight: 13, align: .right, fit: true), .init(title: "Used", weight: 11, align: .right, fit: true),
+                .init(title: tr("Child"), weight: 18), .init(title: tr("Budget"), weight: 18),
+                .init(title: tr("Window"), weight: 32, fit: true), .init(title: tr("Amount"), weight: 13, align: .right, fit: true),
+                .init(title: tr("Spent"), weight: 13, align: .right, fit: true), .init(title: tr("Used"), weight: 11, align: .right, fit: true),
             ], rows: over.map { name, b in
-                [.text(name), .text(b.categoryName ?? "Overall"),
+                [.text(name), .text(b.categoryName ?? tr("Overall")),
                  .text("\(format.date(b.windowStart)) – \(format.date(b.windowEnd))", color: PDFTheme.muted),
                  .text(money(b.effective)), .text(money(b.spent), color: PDFTheme.negative), .text(percent(b.percent))]
-            }), continuation: "Budgets exceeded (continued)")
+            }), continuation: tr("Budgets exceeded"))
         }
     }
 }

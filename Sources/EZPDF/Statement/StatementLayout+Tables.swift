@@ -7,32 +7,32 @@ extension StatementLayout {
 
     /// Expenses per category, every category unfolded, with a share bar.
     func drawCategories(_ c: PDFComposer) throws {
-        try c.section("Spending by category", keepWith: PDFTable.keepHeight(rows: figures.categories.rows.count, footer: true))
+        try c.section(tr("Spending by category"), keepWith: PDFTable.keepHeight(rows: figures.categories.rows.count, footer: true))
         let shares = figures.categories
-        guard !shares.rows.isEmpty else { return try c.note("No expenses in this period.") }
+        guard !shares.rows.isEmpty else { return try c.note(tr("No expenses in this period.")) }
         // Bars in the charts' colours (the pie's and the stacked bars'), not the ledger's own
         // category colours, so that Housing is the same blue in the pie and in this table.
         let rows: [[PDFTable.Cell]] = shares.rows.enumerated().map { i, s in
-            [.text(s.name), .plain(String(s.count)), .text(money(s.amount)),
+            [.text(categoryName(s)), .plain(String(s.count)), .text(money(s.amount)),
              .bar(fraction: s.percent.fraction, color: Palette.color(i), label: percent(s.percent))]
         }
         let table = PDFTable(
-            columns: [.init(title: "Category", weight: 36), .init(title: "Rows", weight: 8, align: .right, fit: true),
-                      .init(title: "Amount", weight: 20, align: .right, fit: true), .init(title: "Share", weight: 36)],
+            columns: [.init(title: tr("Category"), weight: 36), .init(title: tr("Rows"), weight: 8, align: .right, fit: true),
+                      .init(title: tr("Amount"), weight: 20, align: .right, fit: true), .init(title: tr("Share", context: "of a total"), weight: 36)],
             rows: rows,
-            footer: [.text("Total"), .text(String(shares.rows.reduce(0) { $0 + $1.count })), .text(money(shares.total)),
+            footer: [.text(tr("Total")), .text(String(shares.rows.reduce(0) { $0 + $1.count })), .text(money(shares.total)),
                      .text("")])
-        try c.draw(table, continuation: "Spending by category (continued)")
+        try c.draw(table, continuation: tr("Spending by category"))
     }
 
     // MARK: - Budgets
 
     /// Every budget window overlapping the period: effective budget, spent, remaining, pace and status.
     func drawBudgets(_ c: PDFComposer) throws {
-        try c.section("Budgets", keepWith: PDFTable.keepHeight(rows: figures.budgets.count))
-        guard !figures.budgets.isEmpty else { return try c.note("No budgets cover this period.") }
+        try c.section(tr("Budgets"), keepWith: PDFTable.keepHeight(rows: figures.budgets.count))
+        guard !figures.budgets.isEmpty else { return try c.note(tr("No budgets cover this period.")) }
         let rows: [[PDFTable.Cell]] = figures.budgets.map { b in
-            let name = b.categoryName ?? "Overall"
+            let name = b.categoryName ?? tr("Overall")
             let moved = b.transfersIn - b.transfersOut
             let effective = money(b.effective) + (moved == 0 ? "" : " *")
             let used = b.percent.map { $0.fraction } ?? (b.spent > 0 ? 1 : 0)
@@ -47,22 +47,23 @@ extension StatementLayout {
             ]
         }
         let table = PDFTable(columns: [
-            .init(title: "Budget", weight: 30), .init(title: "Amount", weight: 21, align: .right, fit: true),
-            .init(title: "Spent", weight: 14, align: .right, fit: true), .init(title: "Left", weight: 14, align: .right, fit: true),
-            .init(title: "Used", weight: 20), .init(title: "Status", weight: 12, align: .right, fit: true),
+            .init(title: tr("Budget"), weight: 30), .init(title: tr("Amount"), weight: 21, align: .right, fit: true),
+            .init(title: tr("Spent"), weight: 14, align: .right, fit: true), .init(title: tr("Left"), weight: 14, align: .right, fit: true),
+            .init(title: tr("Used"), weight: 20), .init(title: tr("Status"), weight: 12, align: .right, fit: true),
         ], rows: rows)
-        try c.draw(table, continuation: "Budgets (continued)")
+        try c.draw(table, continuation: tr("Budgets"))
         let moved = figures.budgets.contains { $0.transfersIn != 0 || $0.transfersOut != 0 }
         c.y += 4
-        try c.note("Amount is the base budget plus budget moved in, minus budget moved out"
-            + (moved ? " (marked *)." : ".") + " Projections assume the pace so far continues.")
+        try c.note(moved
+            ? tr("Amount is the base budget plus budget moved in, minus budget moved out (marked *). Projections assume the pace so far continues.")
+            : tr("Amount is the base budget plus budget moved in, minus budget moved out. Projections assume the pace so far continues."))
     }
 
     func statusLabel(_ s: BudgetStatus) -> String {
         switch s {
-        case .ok: return "OK"
-        case .warning: return "WARNING"
-        case .over: return "OVER"
+        case .ok: return tr("OK")
+        case .warning: return tr("WARNING")
+        case .over: return tr("OVER")
         }
     }
 
@@ -70,24 +71,24 @@ extension StatementLayout {
 
     /// Each savings goal's progress and what it needs per month.
     func drawSavings(_ c: PDFComposer) throws {
-        try c.section("Savings goals", keepWith: PDFTable.keepHeight(rows: figures.savings.count))
-        guard !figures.savings.isEmpty else { return try c.note("No savings goals yet.") }
+        try c.section(tr("Savings goals"), keepWith: PDFTable.keepHeight(rows: figures.savings.count))
+        guard !figures.savings.isEmpty else { return try c.note(tr("No savings goals yet.")) }
         let rows: [[PDFTable.Cell]] = figures.savings.map { s in
             let done = s.saved >= s.target
             return [
                 .text(s.name), .text(money(s.saved, s.currency)), .text(money(s.target, s.currency)),
                 .bar(fraction: s.percent?.fraction ?? 0, color: done ? PDFTheme.positive : PDFTheme.accent,
                      label: percent(s.percent)),
-                .text(s.dueOn.map { format.date($0) } ?? "No due date", color: s.dueOn == nil ? PDFTheme.muted : PDFTheme.ink),
-                .text(done ? "Reached" : (s.monthlyNeeded.map { money($0, s.currency) } ?? "–"),
+                .text(s.dueOn.map { format.date($0) } ?? tr("No due date"), color: s.dueOn == nil ? PDFTheme.muted : PDFTheme.ink),
+                .text(done ? tr("Reached") : (s.monthlyNeeded.map { money($0, s.currency) } ?? "–"),
                       color: done ? PDFTheme.positive : PDFTheme.ink),
             ]
         }
         let table = PDFTable(columns: [
-            .init(title: "Goal", weight: 27), .init(title: "Saved", weight: 15, align: .right, fit: true),
-            .init(title: "Target", weight: 15, align: .right, fit: true), .init(title: "Progress", weight: 21),
-            .init(title: "Due", weight: 15, fit: true), .init(title: "Per month", weight: 15, align: .right, fit: true),
+            .init(title: tr("Goal"), weight: 27), .init(title: tr("Saved"), weight: 15, align: .right, fit: true),
+            .init(title: tr("Target"), weight: 15, align: .right, fit: true), .init(title: tr("Progress"), weight: 21),
+            .init(title: tr("Due"), weight: 15, fit: true), .init(title: tr("Per month"), weight: 15, align: .right, fit: true),
         ], rows: rows)
-        try c.draw(table, continuation: "Savings goals (continued)")
+        try c.draw(table, continuation: tr("Savings goals"))
     }
 }

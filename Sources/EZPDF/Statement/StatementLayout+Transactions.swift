@@ -1,19 +1,18 @@
 import EZAnalytics
-import EZCharts
 import EZCore
 
 extension StatementLayout {
     /// Every row of the period (as transactions.csv lists them), running over pages with its header repeated.
     func drawTransactions(_ c: PDFComposer) throws {
-        try c.section("Transactions", keepWith: PDFTable.headerHeight + 3 * PDFTable.rowHeight)
-        guard !figures.transactions.isEmpty else { return try c.note("No transactions in this period.") }
+        try c.section(tr("Transactions"), keepWith: PDFTable.headerHeight + 3 * PDFTable.rowHeight)
+        guard !figures.transactions.isEmpty else { return try c.note(tr("No transactions in this period.")) }
         var rows: [[PDFTable.Cell]] = []
         rows.reserveCapacity(figures.transactions.count)
         for r in figures.transactions {
             var description = r.description
             if !r.group.isEmpty {
-                let payer = r.paidBy.isEmpty ? "" : ", paid by \(r.paidBy)"
-                description += (description.isEmpty ? "" : " · ") + "\(r.group)\(payer)"
+                let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": r.group, "payer": r.paidBy])
+                description += (description.isEmpty ? "" : " · ") + group
             }
             let amount: PDFTable.Cell
             switch r.kind {
@@ -28,37 +27,39 @@ extension StatementLayout {
             if r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency) {
                 description += " (\(money(r.amount, r.currency)))"
             }
-            let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : "Group share") : r.balance
+            let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance
             rows.append([
                 .text(format.date(r.date), color: PDFTheme.muted), .text(description), .text(r.category),
                 .text(account, color: PDFTheme.muted), amount,
             ])
         }
         let table = PDFTable(columns: [
-            .init(title: "Date", weight: 16, fit: true), .init(title: "Description", weight: 37),
-            .init(title: "Category", weight: 17, fit: true), .init(title: "Account", weight: 15, fit: true),
-            .init(title: "Amount", weight: 15, align: .right, fit: true),
+            .init(title: tr("Date"), weight: 16, fit: true), .init(title: tr("Description"), weight: 37),
+            .init(title: tr("Category"), weight: 17, fit: true), .init(title: tr("Account"), weight: 15, fit: true),
+            .init(title: tr("Amount"), weight: 15, align: .right, fit: true),
         ], rows: rows, footer: [
-            .text("Net"), .text("\(figures.transactions.count) rows"), .text(""), .text(""),
+            .text(tr("Net")), .text(tr.plural("{count} row", "{count} rows", count: figures.transactions.count)), .text(""), .text(""),
             .text(signedMoney(figures.kpis.net), color: figures.kpis.net < 0 ? PDFTheme.negative : PDFTheme.positive, bold: true),
         ])
-        try c.draw(table, continuation: "Transactions (continued)")
+        try c.draw(table, continuation: tr("Transactions"))
         c.y += 4
-        try c.note("Amounts count what each row adds to your income or expenses in \(figures.currency.code); "
-            + "for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero.")
+        try c.note(tr("Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero.",
+                      ["currency": figures.currency.code]))
     }
 
     /// Where the figures came from: the ledger's hash, the engine and the as-of date.
     func drawProvenance(_ c: PDFComposer) throws {
         let hash = String(provenance.ledgerSHA256.prefix(16))
-        var line = "Computed by ezreport \(provenance.engineVersion) from ledger SHA-256 \(hash)… "
-            + "for \(figures.period.name), as of \(format.date(provenance.asOf))."
+        var line = tr("Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}.", [
+            "version": provenance.engineVersion, "hash": hash, "period": figures.period.name, "date": format.date(provenance.asOf),
+        ])
         let left = provenance.quarantined.count
         if left > 0 {
-            line += " \(left) ledger row\(left == 1 ? " was" : "s were") left out because \(left == 1 ? "it breaks" : "they break") the ledger contract."
+            line += " " + tr.plural("{count} ledger row was left out because it breaks the ledger contract.",
+                                    "{count} ledger rows were left out because they break the ledger contract.", count: left)
         }
         // Kept with just its own lines, so that it does not take a page of its own when it fits.
-        try c.section("About this report", keepWith: c.measure(line, font: PDFTheme.font(8), width: c.width, maxLines: nil).height)
+        try c.section(tr("About this report"), keepWith: c.measure(line, font: PDFTheme.font(8), width: c.width, maxLines: nil).height)
         try c.paragraph(line, font: PDFTheme.font(8), color: PDFTheme.muted)
     }
 }

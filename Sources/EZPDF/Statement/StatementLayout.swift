@@ -1,18 +1,22 @@
 import EZAnalytics
-import EZCharts
+import EZCairo
 import EZCore
+import EZLocale
 
 /// Composes a statement's pages from its figures (one instance per render; see ``StatementPDF``).
 struct StatementLayout {
     let figures: StatementFigures
     let provenance: ReportProvenance
     let format: LocaleFormat
+    /// Every word of the statement, in the user's language.
+    let tr: Translator
     let geometry: PageGeometry
 
     init(figures: StatementFigures, provenance: ReportProvenance) {
         self.figures = figures
         self.provenance = provenance
-        format = LocaleFormat(locale: figures.user.locale)
+        tr = Translator(locale: figures.user.locale)
+        format = tr.format
         geometry = PageGeometry(paper: PaperSize.for(locale: figures.user.locale))
     }
 
@@ -22,12 +26,13 @@ struct StatementLayout {
     /// Lays out every section; in the drawing pass also returns the document's bytes.
     func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
-                                footerTitle: "\(figures.user.bookName) · Statement \(periodLabel)", metrics: metrics)
+                                footerTitle: tr("{book} · Statement {period}", ["book": figures.user.bookName, "period": periodLabel]),
+                                tr: tr, metrics: metrics)
         if !measuring {
             try c.surface.setMetadata(PDFMetadata(
-                title: "\(figures.user.bookName) — Statement \(periodLabel)",
+                title: tr("{book} — Statement {period}", ["book": figures.user.bookName, "period": periodLabel]),
                 author: "ezreport",
-                subject: "Statement for \(figures.user.username), \(figures.period.name)",
+                subject: tr("Statement for {user}, {period}", ["user": figures.user.username, "period": figures.period.name]),
                 keywords: "EZWallet, statement, \(figures.period.name)",
                 creator: "ezreport \(provenance.engineVersion)",
                 createDate: PDFDate.iso(figures.asOf)))
@@ -48,6 +53,8 @@ struct StatementLayout {
     // MARK: - Shared formatting
 
     func money(_ minor: Int64) -> String { format.money(minor, figures.currency) }
+    /// A category's name; the folded 'Other' slice is named in the reader's language.
+    func categoryName(_ share: CategoryShare) -> String { tr.categoryName(share.name, folded: share.foldedCategories) }
     func money(_ minor: Int64, _ currency: Currency) -> String { format.money(minor, currency) }
     /// A signed amount with an explicit '+' for gains.
     func signedMoney(_ minor: Int64, _ currency: Currency? = nil) -> String {

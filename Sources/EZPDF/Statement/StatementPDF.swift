@@ -1,5 +1,4 @@
 import EZAnalytics
-import EZCharts
 import EZCore
 
 /// The user's PDF statement: a cover with the KPIs under a header band coloured by the monthly
@@ -14,11 +13,11 @@ import EZCore
 /// The paper is A4, or US Letter for US and Canadian locales. Money, percentages and dates follow
 /// the user's locale. Output is deterministic: the document's dates come from the as-of date, so
 /// the same figures always give the same bytes.
-public enum StatementPDF {
+package enum StatementPDF {
     /// Renders the statement and returns the PDF's bytes.
     ///
     /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
-    public static func render(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [UInt8] {
+    package static func render(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [UInt8] {
         let layout = StatementLayout(figures: figures, provenance: provenance)
         // Pass 1 counts the pages so that pass 2 can print 'Page n of N'; pass 2 reuses its text sizes.
         let metrics = PDFTextMetrics()

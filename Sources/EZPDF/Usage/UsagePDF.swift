@@ -1,6 +1,8 @@
 import EZAnalytics
+import EZCairo
 import EZCharts
 import EZCore
+import EZLocale
 
 /// The admin usage report as a PDF: users, activity and volume per month, top categories, budget
 /// adherence, spend percentiles, group and family sizes and cohort retention.
@@ -11,12 +13,13 @@ import EZCore
 /// ```swift
 /// let bytes = try UsagePDF.render(usage, provenance: provenance)
 /// ```
-public enum UsagePDF {
-    /// Renders the usage report and returns the PDF's bytes (A4, English, deterministic).
+package enum UsagePDF {
+    /// Renders the usage report in `locale`'s language (`en`, the default, writes English with
+    /// en_GB numbers, as the report always had) and returns the PDF's bytes (A4, deterministic).
     ///
     /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
-    public static func render(_ usage: UsageFigures, provenance: ReportProvenance) throws -> [UInt8] {
-        let layout = UsageLayout(usage: usage, provenance: provenance)
+    package static func render(_ usage: UsageFigures, provenance: ReportProvenance, locale: String = "en") throws -> [UInt8] {
+        let layout = UsageLayout(usage: usage, provenance: provenance, locale: locale)
         let metrics = PDFTextMetrics()
         let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
         return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
@@ -27,9 +30,18 @@ public enum UsagePDF {
 struct UsageLayout {
     let usage: UsageFigures
     let provenance: ReportProvenance
-    /// Admin reports are written in English, with euros (or the chosen currency) in the en_GB style.
-    let format = LocaleFormat(locale: "en_GB")
+    /// The report's language (the admin's `--locale`).
+    let tr: Translator
+    /// Numbers and dates: English admin reports keep the en_GB style they always had.
+    let format: LocaleFormat
     let geometry = PageGeometry(paper: .a4)
+
+    init(usage: UsageFigures, provenance: ReportProvenance, locale: String) {
+        self.usage = usage
+        self.provenance = provenance
+        tr = Translator(locale: locale == "en" ? "en_GB" : locale)
+        format = tr.format
+    }
 
     /// `<5` for a withheld figure.
     static let suppressed = "<5"
@@ -47,63 +59,73 @@ struct UsageLayout {
     func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
         let periodLabel = PDFPeriodLabel.label(usage.period, format: format)
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
-                                footerTitle: "EZWallet usage report · \(periodLabel) · aggregates only", metrics: metrics)
+                                footerTitle: tr("EZWallet usage report · {period} · aggregates only", ["period": periodLabel]),
+                                tr: tr, metrics: metrics)
         if !measuring {
             try c.surface.setMetadata(PDFMetadata(
-                title: "EZWallet usage report — \(periodLabel)", author: "ezreport",
-                subject: "Aggregate usage for \(usage.period.name); no personal data",
+                title: tr("EZWallet usage report — {period}", ["period": periodLabel]), author: "ezreport",
+                subject: tr("Aggregate usage for {period}; no personal data", ["period": usage.period.name]),
                 keywords: "EZWallet, usage, admin, \(usage.period.name)",
                 creator: "ezreport \(provenance.engineVersion)", createDate: PDFDate.iso(usage.asOf)))
         }
         try drawCover(c, periodLabel: periodLabel)
         let charts = UsageCharts.charts(for: usage, locale: format.locale).map(\.chart).filter { !$0.isEmpty }
-        try c.section("Charts", keepWith: charts.first.map { c.chartHeight(for: $0) } ?? 20)
+        try c.section(tr("Charts"), keepWith: charts.first.map { c.chartHeight(for: $0) } ?? 20)
         try c.drawCharts(charts, format: format)
         try drawMonths(c)
         try drawTopCategories(c)
         try drawSizes(c)
         try drawCohorts(c)
-        try c.section("About this report", keepWith: 50)
-        try c.paragraph("Computed by ezreport \(provenance.engineVersion) from ledger SHA-256 "
-            + "\(provenance.ledgerSHA256.prefix(16))… for \(usage.period.name), as of \(format.date(usage.asOf)). "
-            + "Figures about fewer than \(UsageFigures.minimumUsers) users are withheld and shown as \(Self.suppressed). "
-            + "Amounts are converted to \(usage.currency.code).", font: PDFTheme.font(8), color: PDFTheme.muted)
+        try c.section(tr("About this report"), keepWith: 50)
+        try c.paragraph(tr("Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}.", [
+            "version": provenance.engineVersion, "hash": String(provenance.ledgerSHA256.prefix(16)), "period": usage.period.name,
+            "date": format.date(usage.asOf),
+        ]) + " " + tr("Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}.", [
+            "count": String(UsageFigures.minimumUsers), "mark": Self.suppressed, "currency": usage.currency.code,
+        ]), font: PDFTheme.font(8), color: PDFTheme.muted)
         return (c.page, try c.finish())
     }
 
     private func drawCover(_ c: PDFComposer, periodLabel: String) throws {
-        try c.bookmark("Overview")
+        try c.bookmark(tr("Overview"))
         c.fill(Rect(x: 0, y: 0, width: geometry.width, height: 112), PDFTheme.neutralBand)
-        c.text("ADMIN · USAGE REPORT", font: PDFTheme.font(8, bold: true), at: Point(x: c.left, y: 34), width: c.width,
-               color: Color.white.withAlpha(0.82))
-        c.text("EZWallet usage · \(periodLabel)", font: PDFTheme.titleFont, at: Point(x: c.left, y: 48), width: c.width,
-               color: .white)
-        c.text("12 months to \(format.date(usage.period.end)) · as of \(format.date(usage.asOf)) · \(usage.currency.code)",
-               font: PDFTheme.subtitleFont, at: Point(x: c.left, y: 82), width: c.width, color: Color.white.withAlpha(0.9))
+        c.tagged(.paragraph) {
+            _ = c.text(tr("ADMIN · USAGE REPORT"), font: PDFTheme.font(8, bold: true), at: Point(x: c.left, y: 34), width: c.width,
+                       color: Color.white.withAlpha(0.82))
+        }
+        c.tagged(.paragraph) {
+            _ = c.text(tr("EZWallet usage · {period}", ["period": periodLabel]), font: PDFTheme.titleFont,
+                       at: Point(x: c.left, y: 48), width: c.width, color: .white)
+        }
+        c.tagged(.paragraph) {
+            _ = c.text(tr("12 months to {end} · as of {date} · {currency}", [
+                "end": format.date(usage.period.end), "date": format.date(usage.asOf), "currency": usage.currency.code,
+            ]), font: PDFTheme.subtitleFont, at: Point(x: c.left, y: 82), width: c.width, color: Color.white.withAlpha(0.9))
+        }
         c.y = 132
-        guard let last = usage.months.last else { return try c.note("No usage recorded for this period.") }
-        let tiles = [("USERS", count(last.usersTotal)), ("ACTIVE", count(last.usersActive)), ("NEW", count(last.usersNew)),
-                     ("TRANSACTIONS", count(last.transactions)), ("VOLUME", money(last.volume))]
+        guard let last = usage.months.last else { return try c.note(tr("No usage recorded for this period.")) }
+        let tiles = [(tr("USERS"), count(last.usersTotal)), (tr("ACTIVE"), count(last.usersActive)), (tr("NEW"), count(last.usersNew)),
+                     (tr("TRANSACTIONS"), count(last.transactions)), (tr("VOLUME"), money(last.volume))]
         let gap = 8.0, height = 54.0
         let w = (c.width - gap * 4) / 5
-        for (i, t) in tiles.enumerated() {
+        for (i, t) in tiles.enumerated() { c.tagged(.paragraph) {
             let x = c.left + Double(i) * (w + gap)
             c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
             // 'TRANSACTIONS' shrinks a little to fit its tile rather than being cut.
-            let labelSize = c.fittingSize(t.0, bold: true, size: 7.5, minimum: 6.5, width: w - 20)
+            let labelSize = c.fittingSize(t.0, bold: true, size: 7.5, minimum: 5, width: w - 20)
             c.text(t.0, font: PDFTheme.font(labelSize, bold: true), at: Point(x: x + 10, y: c.y + 10 + (7.5 - labelSize) / 2),
                    width: w - 20, color: PDFTheme.muted)
             var size = 14.0
             while size > 8 && c.measure(t.1, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
             c.text(t.1, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 25), width: w - 20)
-        }
+        } }
         c.y += height + 6
-        try c.note("\(format.monthYearLabel(last.month)); nothing in this report identifies a person.")
+        try c.note(tr("{month}; nothing in this report identifies a person.", ["month": format.monthYearLabel(last.month)]))
     }
 
     private func drawMonths(_ c: PDFComposer) throws {
-        try c.section("Month by month", keepWith: PDFTable.keepHeight(rows: usage.months.count))
-        guard !usage.months.isEmpty else { return try c.note("No months to show.") }
+        try c.section(tr("Month by month"), keepWith: PDFTable.keepHeight(rows: usage.months.count))
+        guard !usage.months.isEmpty else { return try c.note(tr("No months to show.")) }
         let rows: [[PDFTable.Cell]] = usage.months.map { m in
             [.text(format.monthYearLabel(m.month)), .text(count(m.usersTotal)), .text(count(m.usersNew)),
              .text(count(m.usersDeleted)), .text(count(m.usersActive)), .text(count(m.mau)),
@@ -111,71 +133,87 @@ struct UsageLayout {
              .text(whole(m.spendP50)), .text(whole(m.spendP90))]
         }
         try c.draw(PDFTable(columns: [
-            .init(title: "Month", weight: 11), .init(title: "Users", weight: 9, align: .right),
-            .init(title: "New", weight: 7, align: .right), .init(title: "Left", weight: 7, align: .right),
-            .init(title: "Active", weight: 9, align: .right), .init(title: "MAU", weight: 8, align: .right),
-            .init(title: "Tx", weight: 9, align: .right), .init(title: "Volume", weight: 11, align: .right),
-            .init(title: "Over", weight: 9, align: .right),
-            .init(title: "p50", weight: 9, align: .right), .init(title: "p90", weight: 9, align: .right),
-        ], rows: rows), continuation: "Month by month (continued)")
+            // Every column is as wide as its widest cell or title needs ("Nov 2026", "1.898 €",
+            // "NUTZER"), the table's width shared in proportion: nothing is cut in any language.
+            .init(title: tr("Month"), weight: 11, fit: true), .init(title: tr("Users"), weight: 9, align: .right, fit: true),
+            .init(title: tr("New"), weight: 7, align: .right, fit: true),
+            .init(title: tr("Left", context: "users who left"), weight: 7, align: .right, fit: true),
+            .init(title: tr("Active"), weight: 9, align: .right, fit: true), .init(title: tr("MAU"), weight: 8, align: .right, fit: true),
+            .init(title: tr("Tx"), weight: 9, align: .right, fit: true), .init(title: tr("Volume"), weight: 11, align: .right, fit: true),
+            .init(title: tr("Over"), weight: 9, align: .right, fit: true),
+            .init(title: "p50", weight: 9, align: .right, fit: true), .init(title: "p90", weight: 9, align: .right, fit: true),
+        ], rows: rows), continuation: tr("Month by month"))
         c.y += 4
-        try c.note("Volume: expense volume in \(usage.currency.code). Over: share of budget windows ending in the month "
-            + "that went over. p50/p90: median and "
-            + "90th percentile of monthly spend per active user.")
+        try c.note(tr("Volume: expense volume in {currency}. Over: share of budget windows ending in the month that went over. p50/p90: median and 90th percentile of monthly spend per active user.",
+                      ["currency": usage.currency.code]))
     }
 
     private func drawTopCategories(_ c: PDFComposer) throws {
-        try c.section("Top categories", keepWith: PDFTable.keepHeight(rows: usage.topCategories.count))
-        guard !usage.topCategories.isEmpty else { return try c.note("No expenses in this period.") }
+        try c.section(tr("Top categories"), keepWith: PDFTable.keepHeight(rows: usage.topCategories.count))
+        guard !usage.topCategories.isEmpty else { return try c.note(tr("No expenses in this period.")) }
         let top = usage.topCategories.compactMap { $0.volume.value }.max() ?? 0
         try c.draw(PDFTable(columns: [
-            .init(title: "Category", weight: 34), .init(title: "Users", weight: 12, align: .right),
-            .init(title: "Volume", weight: 20, align: .right), .init(title: "Relative", weight: 34),
+            .init(title: tr("Category"), weight: 34), .init(title: tr("Users"), weight: 12, align: .right),
+            .init(title: tr("Volume"), weight: 20, align: .right), .init(title: tr("Relative"), weight: 34),
         ], rows: usage.topCategories.map { cat in
             let f = top > 0 ? Double(cat.volume.value ?? 0) / Double(top) : 0
             return [.text(cat.name), .text(count(cat.users)), .text(money(cat.volume)),
                     .bar(fraction: f, color: PDFTheme.accent, label: "")]
-        }), continuation: "Top categories (continued)")
+        }), continuation: tr("Top categories"))
     }
 
     private func drawSizes(_ c: PDFComposer) throws {
-        try c.section("Groups and families")
-        if usage.groupSizes.isEmpty && usage.familySizes.isEmpty { return try c.note("No groups or families yet.") }
+        try c.section(tr("Groups and families"))
+        if usage.groupSizes.isEmpty && usage.familySizes.isEmpty { return try c.note(tr("No groups or families yet.")) }
         let sizes = Set(usage.groupSizes.map(\.size) + usage.familySizes.map(\.size)).sorted()
         let groups = Dictionary(usage.groupSizes.map { ($0.size, $0.count) }, uniquingKeysWith: { a, _ in a })
         let families = Dictionary(usage.familySizes.map { ($0.size, $0.count) }, uniquingKeysWith: { a, _ in a })
         try c.draw(PDFTable(columns: [
-            .init(title: "Members", weight: 20), .init(title: "Groups", weight: 20, align: .right),
-            .init(title: "Families", weight: 20, align: .right), .init(title: "", weight: 40),
+            .init(title: tr("Members"), weight: 20), .init(title: tr("Groups"), weight: 20, align: .right),
+            .init(title: tr("Families"), weight: 20, align: .right), .init(title: "", weight: 40),
         ], rows: sizes.map { s in
             [.text("\(s)"), .text(groups[s].map(count) ?? "0"), .text(families[s].map(count) ?? "0"), .text("")]
-        }), continuation: "Groups and families (continued)")
+        }), continuation: tr("Groups and families"))
     }
 
     /// Cohort retention as a table shaded like a heat map (darker is more retained).
     private func drawCohorts(_ c: PDFComposer) throws {
-        try c.section("Cohort retention", keepWith: 16 * Double(usage.cohorts.count + 1))
-        guard !usage.cohorts.isEmpty else { return try c.note("No sign-up cohorts in this period.") }
+        try c.section(tr("Cohort retention"), keepWith: 16 * Double(usage.cohorts.count + 1))
+        guard !usage.cohorts.isEmpty else { return try c.note(tr("No sign-up cohorts in this period.")) }
         let months = usage.cohorts.map(\.retention.count).max() ?? 0
         let cellCount = min(months, 12)
         let labelWidth = 70.0, sizeWidth = 36.0
         let cellWidth = (c.width - labelWidth - sizeWidth) / Double(max(1, cellCount))
         let rowH = 16.0
         try c.ensureSpace(rowH * Double(usage.cohorts.count + 1))
-        c.text("COHORT", font: PDFTheme.tableHeaderFont, at: Point(x: c.left, y: c.y + 3), width: labelWidth, color: PDFTheme.muted)
-        c.text("SIZE", font: PDFTheme.tableHeaderFont, at: Point(x: c.left + labelWidth, y: c.y + 3), width: sizeWidth - 4,
-               align: .right, color: PDFTheme.muted)
-        for k in 0..<cellCount {
-            c.text("+\(k)", font: PDFTheme.tableHeaderFont, at: Point(x: c.left + labelWidth + sizeWidth + Double(k) * cellWidth, y: c.y + 3),
+        // A table drawn as a heat map: tagged as one, row by row.
+        if !c.isMeasuring { c.context.beginTag(PDFTag.table.rawValue) }
+        defer { if !c.isMeasuring { c.context.endTag(PDFTag.table.rawValue) } }
+        c.tagged(.row) {
+        // Header labels shrink to their narrow columns rather than being cut ('GRÖSSE', 'DIMENSIONE').
+        func header(_ label: String, _ width: Double) -> String {
+            PDFTheme.font(c.fittingSize(label, bold: true, size: 7.5, minimum: 5, width: width), bold: true)
+        }
+        c.tagged(.headerCell) { _ = c.text(tr("COHORT"), font: header(tr("COHORT"), labelWidth), at: Point(x: c.left, y: c.y + 3), width: labelWidth, color: PDFTheme.muted) }
+        c.tagged(.headerCell) { _ = c.text(tr("SIZE"), font: header(tr("SIZE"), sizeWidth - 4), at: Point(x: c.left + labelWidth, y: c.y + 3), width: sizeWidth - 4,
+               align: .right, color: PDFTheme.muted) }
+        for k in 0..<cellCount { c.tagged(.headerCell) {
+            _ = c.text("+\(k)", font: PDFTheme.tableHeaderFont, at: Point(x: c.left + labelWidth + sizeWidth + Double(k) * cellWidth, y: c.y + 3),
                    width: cellWidth, align: .center, color: PDFTheme.muted)
+        } }
         }
         c.y += rowH
         for row in usage.cohorts {
             try c.ensureSpace(rowH)
-            c.text(format.monthYearLabel(row.month), font: PDFTheme.tableFont, at: Point(x: c.left, y: c.y + 3), width: labelWidth)
-            c.text(count(row.size), font: PDFTheme.tableFont, at: Point(x: c.left + labelWidth, y: c.y + 3),
-                   width: sizeWidth - 4, align: .right)
-            for (k, cell) in row.retention.prefix(cellCount).enumerated() {
+            c.tagged(.row) {
+            c.tagged(.cell) {
+                _ = c.text(format.monthYearLabel(row.month), font: PDFTheme.tableFont, at: Point(x: c.left, y: c.y + 3), width: labelWidth)
+            }
+            c.tagged(.cell) {
+                _ = c.text(count(row.size), font: PDFTheme.tableFont, at: Point(x: c.left + labelWidth, y: c.y + 3),
+                           width: sizeWidth - 4, align: .right)
+            }
+            for (k, cell) in row.retention.prefix(cellCount).enumerated() { c.tagged(.cell) {
                 let rect = Rect(x: c.left + labelWidth + sizeWidth + Double(k) * cellWidth + 1, y: c.y + 1,
                                 width: cellWidth - 2, height: rowH - 2)
                 let fill: Color
@@ -188,10 +226,12 @@ struct UsageLayout {
                 c.text(cell.value.map { format.wholePercent($0) } ?? Self.suppressed, font: PDFTheme.font(7),
                        at: Point(x: rect.x, y: rect.y + 2.5), width: rect.width, align: .center,
                        color: cell.value == nil ? PDFTheme.muted : fill.contrastingText)
+            } }
             }
             c.y += rowH
         }
         c.y += 4
-        try c.note("Share of each sign-up month's users active k months later; \(Self.suppressed) where the cohort is too small to show.")
+        try c.note(tr("Share of each sign-up month's users active k months later; {mark} where the cohort is too small to show.",
+                      ["mark": Self.suppressed]))
     }
 }

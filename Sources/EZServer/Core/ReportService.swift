@@ -86,9 +86,9 @@ final class ReportService: Sendable {
     }
 
     /// Runs `body` in one snapshot; a ledger that fails to read is dropped (reopened next time) and answers 503.
-    private func readLedger<T>(_ ledger: Ledger, _ body: (LedgerSnapshot) throws -> T) throws -> T {
+    private func readLedger<T>(_ ledger: Ledger, _ body: (LedgerReadTransaction) throws -> T) throws -> T {
         do {
-            return try ledger.snapshot(body)
+            return try ledger.readTransaction(body)
         } catch let problem as Problem {
             throw problem
         } catch let error as LedgerError {

@@ -1,2 +1,0 @@
-// OpenSSL libcrypto: SHA-256 for the ledger fingerprint and the manifest hashes.
-#include <openssl/evp.h>

@@ -1,0 +1,28 @@
+import EZAnalytics
+
+extension Manifest {
+    /// The few headline figures a delivered e-mail quotes, recorded by the monthly run so that
+    /// `ezreport deliver` never has to compute or render anything (docs/manifest.md, `summary`).
+    package struct StatementSummary: Codable, Equatable, Sendable {
+        /// Rows of the user's own in the period (their shares of others' group expenses excluded):
+        /// 0 means the user did nothing themselves (`deliver --skip-empty`).
+        package var ownTransactionCount: Int
+        /// `net / income` in tenths of a percent; absent without income.
+        package var savingsRateTenths: Int64?
+        /// Budgets over 100 % in the period.
+        package var budgetsOver: Int
+        /// The category with the largest expenses, and that amount in the report currency.
+        package var largestCategory: String?
+        package var largestCategoryMinor: Int64?
+
+        /// The summary of one statement's figures.
+        package init(_ figures: StatementFigures) {
+            ownTransactionCount = figures.transactions.filter { $0.paidBy.isEmpty || $0.paidBy == figures.user.username }.count
+            savingsRateTenths = figures.kpis.savingsRate?.tenths
+            budgetsOver = figures.budgets.filter { $0.status == .over }.count
+            let largest = figures.categories.rows.filter { $0.amount > 0 }.max { ($0.amount, $1.name) < ($1.amount, $0.name) }
+            largestCategory = largest?.name
+            largestCategoryMinor = largest?.amount
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import EZLedger
+import Foundation
+
+/// A cheap key of the ledger's bytes on disk: the main file's SHA-256 (from the digest cache when
+/// the file is unchanged) and, for a WAL ledger, the SHA-256 of the whole `-wal` file.
+///
+/// Every commit changes it: in rollback-journal mode it rewrites the main file, in WAL mode it
+/// appends frames to the WAL (and a checkpoint, which rewrites both, changes it too). So when the
+/// key equals the one the last complete run recorded, the ledger's content is the content of that
+/// run's snapshot. The converse does not hold (a checkpoint changes the key, not the content):
+/// a changed key only costs the snapshot, which then decides.
+enum ContentKey {
+    /// The key of the ledger at `ledgerPath`, or nil when its files cannot be read (never equal then).
+    static func of(ledgerPath: String) -> String? {
+        guard let main = try? FileDigest.sha256(ofFile: ledgerPath) else { return nil }
+        let wal = ledgerPath + "-wal"
+        let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0
+        guard size > 0 else { return main }
+        guard let log = try? FileDigest.sha256(ofFile: wal, cache: nil) else { return nil }
+        return main + "+wal:" + log
+    }
+}

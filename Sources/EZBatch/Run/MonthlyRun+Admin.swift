@@ -1,0 +1,54 @@
+import EZAnalytics
+import EZCore
+import EZLedger
+import Foundation
+
+extension MonthlyRun {
+    /// The admin usage report, from the same snapshot as the users: reused when the snapshot is the
+    /// last complete run's, else from the users' pass when it saw everyone, else from a usage pass
+    /// over the snapshot. Only runs without `--users`, on shard 0 (or unsharded), write it; nil otherwise.
+    static func adminReport(_ plan: Plan, pass: UserPass, log: RunLog) -> Manifest.AdminEntry? {
+        guard plan.writesAdmin else { return nil }
+        if adminReusable(plan), let last = plan.lastHeader?.admin {
+            return last   // the snapshot is unchanged, so are its aggregates
+        }
+        let settings = plan.settings
+        let formats = settings.formats.filter { $0 != .png }
+        guard !formats.isEmpty else { return nil }
+        guard let ledger = plan.connections.first else {
+            return Manifest.AdminEntry(status: .failed, files: [], error: "internal: the admin report needs the snapshot")
+        }
+        do {
+            let figures: UsageFigures
+            if plan.coversEveryone && pass.reusedWithoutLoading == 0 {
+                var acc = pass.usage
+                for user in try ledger.allUsers().users where user.deletedAt != nil {
+                    try? acc.add(UserLedger(user: user, rates: ledger.rates))
+                }
+                figures = acc.finish()
+            } else {
+                figures = try UsagePass.compute(ledger: ledger, period: settings.period, asOf: settings.asOf, log: log)
+            }
+            let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
+                                              period: settings.period, asOf: settings.asOf,
+                                              engineVersion: EngineVersion.current, quarantined: [])
+            let files = try AdminFiles.write(figures, provenance: provenance, formats: formats,
+                                             periodFolder: plan.periodFolder, durable: settings.durable, locale: settings.adminLocale)
+            return Manifest.AdminEntry(status: .ok, files: files, error: nil)
+        } catch {
+            log.event("admin report failed", ["reason": "\(error)"])
+            return Manifest.AdminEntry(status: .failed, files: [], error: "\(error)")
+        }
+    }
+
+    /// Whether this run writes an admin report that cannot be reused, and so must read the ledger.
+    static func adminNeedsReading(_ plan: Plan) -> Bool {
+        plan.writesAdmin && plan.settings.formats.contains { $0 != .png } && !adminReusable(plan)
+    }
+
+    /// Whether the last complete run's admin report stands: same snapshot and settings, written ok, files intact.
+    static func adminReusable(_ plan: Plan) -> Bool {
+        guard plan.ledgerUnchanged, let last = plan.lastHeader?.admin, last.status == .ok else { return false }
+        return UserJob.filesIntact(last.files, in: plan.periodFolder)
+    }
+}

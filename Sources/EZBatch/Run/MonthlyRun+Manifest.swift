@@ -1,0 +1,51 @@
+import EZCore
+import EZLedger
+import Foundation
+
+extension MonthlyRun {
+    /// The end of a run: this run's entries become what the next run compares against, then the
+    /// manifest is written last (streamed from the journal in id order, never held whole), then
+    /// the journal goes. Returns the run's result with its exit code.
+    static func finish(_ plan: Plan, pass: UserPass, admin: Manifest.AdminEntry?, log: RunLog) throws -> Result {
+        let settings = plan.settings
+        var sum = pass.totals
+        sum.add(admin: admin)
+        let refsInOrder = pass.refs.compactMap { $0 }
+        let shell = Manifest(
+            engineVersion: EngineVersion.current, ledgerPath: settings.ledgerPath, ledgerSha256: settings.ledgerSHA256,
+            snapshotSha256: plan.snapshotSha256,
+            period: settings.period.name, periodStart: settings.period.start.description, periodEnd: settings.period.end.description,
+            asOf: settings.asOf.description, formats: settings.formats.map(\.rawValue),
+            shard: plan.options.shard.map { "\($0.index)/\($0.count)" }, users: [], admin: admin, totals: sum.totals)
+        let manifestName = plan.shardTag.map { "manifest.shard-\($0).json" } ?? "manifest.json"
+        let manifestPath = plan.periodFolder + "/" + manifestName
+        let journal = plan.journal
+        journal.sync()
+        // Before the manifest, so that the manifest stays the last file a run writes.
+        var finished = plan.header
+        finished.admin = admin
+        try journal.compact(refsInOrder, header: finished, to: plan.entriesPath)
+        try AtomicFile.write(to: manifestPath, durable: true) { temp throws(OutputError) in
+            do {
+                guard FileManager.default.createFile(atPath: temp, contents: nil), let handle = FileHandle(forWritingAtPath: temp) else {
+                    throw OutputError.cannotWrite(path: manifestPath, reason: "cannot create the file")
+                }
+                defer { try? handle.close() }
+                try Manifest.stream(shell: shell, count: refsInOrder.count, entries: { try journal.read(refsInOrder[$0]) }, to: handle)
+            } catch let e as OutputError { throw e } catch {
+                throw OutputError.cannotWrite(path: manifestPath, reason: "\(error)")
+            }
+        }
+        unlink(journal.path)
+
+        let quarantinedRows = sum.totals.quarantinedRows + plan.quarantinedRates
+        let failed = sum.totals.failed + (admin?.status == .failed ? 1 : 0)
+        let exit: Int32 = failed > 0 ? 2 : (quarantinedRows > 0 ? 3 : 0)
+        log.summary(["users": "\(refsInOrder.count)", "skipped": "\(pass.skipped)", "files": "\(sum.totals.files)",
+                     "seconds": String(format: "%.1f", log.elapsed), "failures": "\(failed)",
+                     "quarantined rows": "\(quarantinedRows)"])
+        return Result(manifestPath: manifestPath, totals: sum.totals, periodFolder: plan.periodFolder, skipped: pass.skipped,
+                      seconds: log.elapsed, exitCode: exit, snapshotSha256: plan.snapshotSha256,
+                      snapshotSeconds: plan.snapshotSeconds)
+    }
+}

@@ -1,0 +1,134 @@
+import EZCore
+import EZLedger
+import Foundation
+
+extension MonthlyRun {
+    /// Everything a run decides before its first user: the folder and its lock, who is in the run,
+    /// what earlier runs of the period left, and (unless the ledger is unchanged) the snapshot with
+    /// one connection to it per worker.
+    struct Plan: Sendable {
+        let options: Options
+        let periodFolder: String
+        /// `K-of-N` for a shard, nil for a whole run.
+        let shardTag: String?
+        /// Held until the plan is freed: one run per folder (and shard).
+        let lock: RunLock
+        /// One read-only connection per worker, all to the same snapshot; the first also serves the
+        /// admin report. Empty until ``takeSnapshot()`` (see ``contentUnchanged``).
+        private(set) var connections: [Ledger] = []
+        /// The snapshot the run's reports were read from (the last run's, when nothing had to be read).
+        private(set) var snapshotSha256: String
+        private(set) var snapshotSeconds: Double = 0
+        private(set) var ratesDigest: String
+        /// Rate rows that break the contract (counted in the exit code).
+        private(set) var quarantinedRates: Int
+        /// The users of this run, in id order.
+        private(set) var users: [UserRef]
+        /// No `--users` and no `--shard`: the run sees everyone, so its pass can feed the admin report.
+        let coversEveryone: Bool
+        /// Whether this run writes the admin report (no `--users`; shard 0 or no shard).
+        let writesAdmin: Bool
+        /// The last complete run's entries (offsets only) and the journal of a killed run.
+        let lastRun: EntryLog?
+        let lastRunIndex: [Int64: EntryLog.Ref]
+        let journal: EntryLog
+        let journalIndex: [Int64: EntryLog.Ref]
+        /// What this run is computed from, and what the last complete run was computed from.
+        private(set) var header: EntryLog.Header
+        let lastHeader: EntryLog.Header?
+        /// The ledger's main file and WAL hold the bytes they held when the last complete run took its
+        /// snapshot, with the same settings: the snapshot is only taken if some user (or the admin
+        /// report) must be read after all.
+        let contentUnchanged: Bool
+        /// The snapshot and the settings are those of the last complete run: nothing that feeds any
+        /// report changed, so users are checked by their files alone.
+        private(set) var ledgerUnchanged: Bool
+
+        var settings: ReportSettings { options.settings }
+        var entriesPath: String { periodFolder + "/" + EntryLog.entriesName(shard: shardTag) }
+
+        /// Locks the folder, reads who is in the run and what earlier runs left, and takes the snapshot
+        /// unless the ledger's bytes show that nothing changed since the last complete run.
+        static func make(_ options: Options, log: RunLog) throws -> Plan {
+            let settings = options.settings
+            let periodFolder = options.outFolder + "/" + settings.period.name
+            // A ledger that cannot be read fails the run before anything is written.
+            let source = try Ledger(path: settings.ledgerPath)
+            try MonthlyRun.prepareFolder(periodFolder)
+            let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
+            // First the lock: everything below reads or cleans what another run would be writing.
+            let lock = try RunLock(folder: periodFolder, shard: shardTag, waitSeconds: options.waitSeconds)
+            let journalPath = periodFolder + "/" + EntryLog.journalName(shard: shardTag)
+            // Temporary files are only left by a run that was killed, and a killed run leaves its journal
+            // (or, killed before its first user, no manifest): walk the folder only then.
+            if FileManager.default.fileExists(atPath: journalPath) || !FileManager.default.fileExists(atPath: periodFolder + "/manifest.json") {
+                AtomicFile.removeLeftovers(in: periodFolder)
+            }
+            let entriesPath = periodFolder + "/" + EntryLog.entriesName(shard: shardTag)
+            let lastRun = FileManager.default.fileExists(atPath: entriesPath) ? try EntryLog(path: entriesPath) : nil
+            let lastHeader = lastRun?.header()
+            // Read before the content key: if the key then equals the last run's, these reads saw that
+            // run's content (any commit in between would have changed the key).
+            let users = try selectUsers(source, options)
+            let ratesDigest = try source.exchangeRatesDigest()
+            let header = EntryLog.Header(ledgerSha256: settings.ledgerSHA256, snapshotSha256: nil,
+                                         contentKey: ContentKey.of(ledgerPath: settings.ledgerPath),
+                                         settings: settings.fingerprintSettings + "|" + ratesDigest + settings.adminLocaleTag, admin: nil)
+            let journal = try EntryLog(path: journalPath)
+            let unchangedBytes = !options.force && lastHeader?.snapshotSha256 != nil && lastHeader?.contentKey == header.contentKey
+                && lastHeader?.settings == header.settings
+            var plan = Plan(options: options, periodFolder: periodFolder, shardTag: shardTag, lock: lock,
+                            snapshotSha256: lastHeader?.snapshotSha256 ?? "", ratesDigest: ratesDigest,
+                            quarantinedRates: source.quarantinedRates.count, users: users,
+                            coversEveryone: options.userIds == nil && options.shard == nil,
+                            writesAdmin: options.userIds == nil && (options.shard.map { $0.index == 0 } ?? true),
+                            lastRun: lastRun, lastRunIndex: options.force ? [:] : lastRun?.index() ?? [:],
+                            journal: journal, journalIndex: options.force ? [:] : journal.index(),
+                            header: header, lastHeader: lastHeader, contentUnchanged: unchangedBytes, ledgerUnchanged: unchangedBytes)
+            if unchangedBytes {
+                plan.header.snapshotSha256 = plan.snapshotSha256
+            } else {
+                try plan.takeSnapshot(of: source)
+            }
+            return plan
+        }
+
+        /// Copies the ledger into one snapshot, opens a connection per worker on it, and re-reads who is
+        /// in the run from it. Afterwards ``ledgerUnchanged`` says whether the snapshot is the last run's.
+        mutating func takeSnapshot(of source: Ledger? = nil) throws {
+            let ledger = try source ?? Ledger(path: settings.ledgerPath)
+            let snapshot = try LedgerSnapshot.take(of: ledger, into: periodFolder + "/" + Self.snapshotName(shard: shardTag))
+            let first = try snapshot.open()
+            users = try Self.selectUsers(first, options)
+            var opened = [first]
+            for _ in 1..<max(1, min(options.jobs, users.count)) { opened.append(try snapshot.open()) }
+            snapshot.release()   // open connections keep the copy; the kernel frees it when they close
+            connections = opened
+            ratesDigest = try first.exchangeRatesDigest()
+            quarantinedRates = first.quarantinedRates.count
+            snapshotSha256 = snapshot.sha256
+            snapshotSeconds = snapshot.copySeconds
+            header.snapshotSha256 = snapshot.sha256
+            header.settings = settings.fingerprintSettings + "|" + ratesDigest
+            ledgerUnchanged = !options.force && lastHeader?.snapshotSha256 == snapshot.sha256 && lastHeader?.settings == header.settings
+        }
+
+
+        /// The snapshot copy's name in the period folder (unlinked as soon as the workers' connections are open).
+        static func snapshotName(shard: String?) -> String { ".snapshot" + (shard.map { "-" + $0 } ?? "") + ".sqlite" }
+
+        /// The live users of `--users` and `--shard`, in id order.
+        private static func selectUsers(_ ledger: Ledger, _ options: Options) throws -> [UserRef] {
+            var refs = try ledger.userRefs().filter { !$0.deleted }
+            if let only = options.userIds {
+                let wanted = Set(only)
+                refs = refs.filter { wanted.contains($0.id) }
+            }
+            if let shard = options.shard {
+                let n = Int64(shard.count)
+                refs = refs.filter { Int(($0.id % n + n) % n) == shard.index }
+            }
+            return refs
+        }
+    }
+}

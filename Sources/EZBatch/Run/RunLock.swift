@@ -1,0 +1,89 @@
+import Foundation
+
+/// One run per period folder (and shard) at a time: an advisory `flock` on `.lock[-K-of-N]` in
+/// the period folder, held for the whole run.
+///
+/// The kernel releases a `flock` when its holder exits, however it exits (a `kill -9` too), so a
+/// lock is never stale and there is no file to delete by hand: the lock file itself stays and is
+/// reused. After locking, the holder writes its pid into the file so that a refused run can say
+/// who holds the folder, and empties it again when it lets go.
+///
+/// ```swift
+/// let lock = try RunLock(folder: "Reports/2026-10", shard: nil, waitSeconds: 0)
+/// // … the run …
+/// _ = lock   // released when `lock` is freed (or the process ends)
+/// ```
+final class RunLock: Sendable {
+    /// The lock file's path.
+    let path: String
+    private let fd: Int32
+
+    /// The lock file's name; shards sharing a folder lock one each.
+    static func fileName(shard: String?) -> String { ".lock" + (shard.map { "-" + $0 } ?? "") }
+
+    /// Takes the folder's lock, waiting up to `waitSeconds` for a running holder to finish.
+    ///
+    /// - Throws: ``RunLockError/held(folder:pid:seconds:)`` when another run still holds it after
+    ///   the wait; ``OutputError`` when the lock file cannot be opened.
+    init(folder: String, shard: String?, waitSeconds: Double) throws {
+        path = folder + "/" + Self.fileName(shard: shard)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        let deadline = Date().addingTimeInterval(max(0, waitSeconds))
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let failure = errno
+            guard failure == EWOULDBLOCK || failure == EINTR else {
+                close(fd)
+                throw OutputError.cannotWrite(path: path, reason: "cannot lock: " + String(cString: strerror(failure)))
+            }
+            if Date() >= deadline {
+                let holder = Self.holderPid(fd)
+                close(fd)
+                throw RunLockError.held(folder: folder, pid: holder, seconds: waitSeconds)
+            }
+            usleep(50_000)
+        }
+        // Ours now: say who we are (the previous holder's pid, if any, is overwritten).
+        let text = Array("\(getpid())\n".utf8)
+        if ftruncate(fd, 0) == 0 {
+            _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        }
+    }
+
+    deinit {
+        // A finished run leaves an empty lock file (the folder's bytes do not depend on a pid); a killed
+        // run leaves its pid, which the next holder overwrites.
+        _ = ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
+    /// The pid written in the lock file by its holder (nil when it has not written it yet).
+    private static func holderPid(_ fd: Int32) -> Int32? {
+        for attempt in 0..<5 {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0, let pid = Int32(String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return pid
+            }
+            // The holder locks first and writes its pid just after: give it a moment.
+            if attempt < 4 { usleep(20_000) }
+        }
+        return nil
+    }
+}
+
+/// Another run is writing the same period folder.
+package enum RunLockError: Error, Equatable, CustomStringConvertible {
+    /// `folder` is locked by the run with process id `pid` (nil if unknown), still after `seconds`.
+    case held(folder: String, pid: Int32?, seconds: Double)
+
+    package var description: String {
+        switch self {
+        case .held(let folder, let pid, let seconds):
+            let who = pid.map { "pid \($0)" } ?? "another process"
+            let waited = seconds > 0 ? " (waited \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s)" : ""
+            return "another run is writing '\(folder)' (\(who))\(waited); wait for it to finish or pass --wait SECONDS"
+        }
+    }
+}

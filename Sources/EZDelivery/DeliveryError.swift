@@ -1,0 +1,23 @@
+/// Why `ezreport deliver` could not run at all (exit 1). Each prints as one line.
+package enum DeliveryError: Error, Equatable, CustomStringConvertible {
+    /// No `manifest.json` for the period: run `ezreport monthly` first.
+    case noManifest(path: String)
+    case badManifest(path: String, reason: String)
+    case cannotRead(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+    /// The SMTP server could not be reached or refused the session before anything was sent.
+    case serverUnusable(url: String, reason: String)
+    /// The ledger could not be read.
+    case ledger(String)
+
+    package var description: String {
+        switch self {
+        case .noManifest(let p): return "no manifest at '\(p)': run 'ezreport monthly' for this period first"
+        case .badManifest(let p, let r): return "cannot read manifest '\(p)': \(r)"
+        case .cannotRead(let p, let r): return "cannot read '\(p)': \(r)"
+        case .cannotWrite(let p, let r): return "cannot write '\(p)': \(r)"
+        case .serverUnusable(let u, let r): return "SMTP server \(u) cannot be used, nothing was sent: \(r)"
+        case .ledger(let r): return r
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import EZBatch
+import EZLedger
+
+/// What a run will do for each user in scope, decided from the manifest, the ledger's contacts
+/// and the journal before anything is written or sent.
+struct DeliveryPlan {
+    /// One user's statement to send.
+    struct Job {
+        var entry: Manifest.UserEntry
+        var contact: DeliveryContact
+        var address: MailAddress
+        var statementSHA256: String
+        var messageID: String
+    }
+
+    /// What happens to one user.
+    enum Action {
+        case send(Job)
+        /// A `skipped` or `failed` line to record (when it differs from the user's latest line).
+        case record(DeliveryRecord)
+    }
+
+    var actions: [Action] = []
+    /// Users whose latest line is `sending` (a run was killed mid-message): recorded `uncertain`.
+    var interrupted: [DeliveryRecord] = []
+
+    /// Decides every user's action.
+    static func make(manifest: Manifest, contacts: [Int64: DeliveryContact], latest: [Int64: DeliveryRecord],
+                     options: DeliveryOptions) -> DeliveryPlan {
+        var plan = DeliveryPlan()
+        var latest = latest
+        for (id, record) in latest.sorted(by: { $0.key < $1.key }) where record.status == .sending {
+            var stale = record
+            stale.status = .uncertain
+            stale.reason = "a run was interrupted while sending this message: it may have been delivered"
+            stale.smtpCode = nil
+            stale.smtpText = nil
+            plan.interrupted.append(stale)
+            latest[id] = stale
+        }
+        let scope = options.userIds.map(Set.init)
+        for entry in manifest.users where scope?.contains(entry.id) ?? true {
+            if let action = action(for: entry, contact: contacts[entry.id], previous: latest[entry.id], options: options) {
+                if case .record(let r) = action, let p = latest[entry.id], p.status == r.status, p.reason == r.reason,
+                   p.address == r.address, p.statementSha256 == r.statementSha256 { continue }
+                plan.actions.append(action)
+            }
+        }
+        return plan
+    }
+
+    /// The action for one manifest entry, or nil when there is nothing to do.
+    static func action(for entry: Manifest.UserEntry, contact: DeliveryContact?, previous: DeliveryRecord?,
+                       options: DeliveryOptions) -> Action? {
+        let retrying = options.retryFailed || options.retryUncertain
+        let sha = entry.files.first { $0.path.hasSuffix("/statement.pdf") }?.sha256
+        let same = previous != nil && previous?.statementSha256 == sha && sha != nil
+        switch (same, previous?.status) {
+        case (true, .sent?): return nil
+        case (true, .failed?) where !options.retryFailed: return nil
+        case (true, .uncertain?) where !options.retryUncertain: return nil
+        case (true, .failed?), (true, .uncertain?): break
+        default: if retrying { return nil }
+        }
+        func record(_ status: DeliveryRecord.Status, _ reason: String) -> Action {
+            .record(DeliveryRecord(userId: entry.id, address: contact?.email, messageId: nil, statementSha256: sha,
+                                   status: status, reason: reason))
+        }
+        guard entry.status == .ok else { return record(.failed, "no statement: the monthly run failed: \(entry.error ?? "unknown error")") }
+        guard let contact, !contact.deleted else { return record(.skipped, "the user is deleted") }
+        switch contact.statementEmail {
+        case .optedOut: return record(.skipped, "opted out (statement_email = 0)")
+        case .invalid(let why): return record(.skipped, why)
+        case .wanted: break
+        }
+        guard let address = MailAddress(contact.email) else {
+            return record(.skipped, "unusable address: \(MailAddress.problem(contact.email) ?? "invalid")")
+        }
+        if options.skipEmpty, (entry.summary?.ownTransactionCount ?? entry.transactionCount ?? 0) == 0 {
+            return record(.skipped, "empty")
+        }
+        guard let sha else { return record(.failed, "no statement.pdf in the manifest (run monthly with --formats including pdf)") }
+        if options.attachXLSX, !entry.files.contains(where: { $0.path.hasSuffix("/statement.xlsx") }) {
+            return record(.failed, "no statement.xlsx in the manifest (run monthly with --formats including xlsx)")
+        }
+        return .send(Job(entry: entry, contact: contact, address: address, statementSHA256: sha,
+                         messageID: messageID(user: entry.id, period: options.period.name, sha: sha, from: options.from)))
+    }
+
+    /// `statement.{user id}.{period}.{first 16 hex of the PDF's SHA-256}@{domain of From}`; a
+    /// range period's `..` becomes `_` so the left part stays a dot-atom.
+    static func messageID(user: Int64, period: String, sha: String, from: MailAddress) -> String {
+        "statement.\(user).\(period.replacingOccurrences(of: "..", with: "_")).\(sha.prefix(16))@\(from.domain)"
+    }
+}

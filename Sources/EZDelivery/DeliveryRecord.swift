@@ -1,0 +1,61 @@
+import Foundation
+
+/// One line of `delivery.jsonl`: one step of one user's delivery (docs/delivery.md).
+///
+/// Every field the issue names is always present, `null` where it does not apply, so that
+/// `jq` filters need no `// empty` guards.
+package struct DeliveryRecord: Codable, Equatable, Sendable {
+    /// Where a user's delivery stands.
+    package enum Status: String, Codable, Sendable {
+        /// Written (and fsynced) before the message's data is handed to the server.
+        case sending
+        /// The server accepted the message (2xx after the data).
+        case sent
+        /// The server refused it (5xx), or every attempt failed (4xx, no connection), or the
+        /// statement could not be sent (its file changed since the manifest, no statement).
+        case failed
+        /// The connection broke after the data was handed over, or a run was killed mid-message:
+        /// the message may have been delivered. Never resent without `--retry-uncertain`.
+        case uncertain
+        /// Not sent on purpose: `reason` says why (opted out, invalid address, empty).
+        case skipped
+    }
+
+    package var userId: Int64
+    package var address: String?
+    package var messageId: String?
+    package var statementSha256: String?
+    package var status: Status
+    package var reason: String?
+    package var smtpCode: Int?
+    package var smtpText: String?
+    package var attempt: Int?
+    /// When the step was recorded (UTC, ISO-8601): for the operator reading the journal.
+    package var at: String?
+
+    package init(userId: Int64, address: String?, messageId: String?, statementSha256: String?, status: Status,
+                reason: String? = nil, smtpCode: Int? = nil, smtpText: String? = nil, attempt: Int? = nil, at: String? = nil) {
+        self.userId = userId; self.address = address; self.messageId = messageId; self.statementSha256 = statementSha256
+        self.status = status; self.reason = reason; self.smtpCode = smtpCode; self.smtpText = smtpText
+        self.attempt = attempt; self.at = at
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id", address, messageId = "message_id", statementSha256 = "statement_sha256", status, reason
+        case smtpCode = "smtp_code", smtpText = "smtp_text", attempt, at
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userId, forKey: .userId)
+        try c.encode(address, forKey: .address)
+        try c.encode(messageId, forKey: .messageId)
+        try c.encode(statementSha256, forKey: .statementSha256)
+        try c.encode(status, forKey: .status)
+        try c.encode(reason, forKey: .reason)
+        try c.encode(smtpCode, forKey: .smtpCode)
+        try c.encode(smtpText, forKey: .smtpText)
+        try c.encode(attempt, forKey: .attempt)
+        try c.encode(at, forKey: .at)
+    }
+}

@@ -1,0 +1,99 @@
+import EZBatch
+import EZCore
+import EZLedger
+import Foundation
+
+/// `ezreport deliver`: e-mails each user the statement the monthly run recorded, exactly once,
+/// and records every step (docs/delivery.md).
+package enum DeliveryRun {
+    /// Runs a delivery. Throws ``DeliveryError`` when it cannot run at all (nothing was sent then);
+    /// per-user problems are recorded and counted in the result instead.
+    package static func run(_ options: DeliveryOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeliveryError) -> DeliveryResult {
+        let started = Date()
+        let manifest = try loadManifest(options)
+        let contacts: [Int64: DeliveryContact]
+        do {
+            let ledger = try Ledger(path: options.ledgerPath)
+            contacts = Dictionary(uniqueKeysWithValues: try ledger.deliveryContacts().map { ($0.id, $0) })
+        } catch {
+            throw .ledger("\(error)")
+        }
+        if let folder = options.dryRunFolder {
+            let previous = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
+            let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: previous, options: options)
+            return try DryRun.write(plan, options: options, into: folder, started: started)
+        }
+        let lock = try RunLock(path: options.periodFolder + "/.delivery.lock")
+        defer { _ = lock }
+        let latest = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
+        let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: latest, options: options)
+        let jobs = plan.actions.compactMap { if case .send(let job) = $0 { return job } else { return nil } }
+        var connection: SMTPConnection?
+        if !jobs.isEmpty, let smtp = options.smtp {
+            do {
+                let c = try SMTPConnection(settings: smtp)
+                try c.preflight()
+                connection = c
+            } catch {
+                throw .serverUnusable(url: redacted(smtp.url), reason: error.description)
+            }
+        }
+        let journal = try DeliveryJournal(path: journalPath(options))
+        for record in plan.interrupted { try journal.append(stamped(record)) }
+        var sender = MessageSender(options: options, journal: journal, connection: connection, log: log)
+        for action in plan.actions {
+            switch action {
+            case .record(let record): try journal.append(stamped(record))
+            case .send(let job): try sender.deliver(job, manifest: manifest)
+            }
+            if sender.serverGone { break }
+        }
+        return try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow)
+    }
+
+    /// Writes delivery.json and computes the period's state for the users in scope.
+    static func finish(_ options: DeliveryOptions, manifest: Manifest, started: Date, sentNow: Int) throws(DeliveryError) -> DeliveryResult {
+        let latest = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
+        try DeliveryState.write(latest: latest, period: options.period.name,
+                                to: options.periodFolder + "/" + DeliveryState.fileName)
+        var result = DeliveryResult()
+        result.sentNow = sentNow
+        let scope = options.userIds.map(Set.init)
+        for entry in manifest.users where scope?.contains(entry.id) ?? true {
+            guard let record = latest[entry.id] else { result.pending += 1; continue }
+            switch record.status {
+            case .sent: result.sent += 1
+            case .skipped: result.skipped += 1
+            case .failed, .sending:
+                result.failed += 1
+                result.problems.append("user \(entry.id) failed: \(record.reason ?? "unknown")")
+            case .uncertain:
+                result.uncertain += 1
+                result.problems.append("user \(entry.id) uncertain (check, then --retry-uncertain): \(record.reason ?? "unknown")")
+            }
+        }
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    static func loadManifest(_ options: DeliveryOptions) throws(DeliveryError) -> Manifest {
+        let path = options.periodFolder + "/manifest.json"
+        guard let data = FileManager.default.contents(atPath: path) else { throw .noManifest(path: path) }
+        do { return try Manifest.decode(data) } catch { throw .badManifest(path: path, reason: "\(error)") }
+    }
+
+    static func journalPath(_ options: DeliveryOptions) -> String { options.periodFolder + "/delivery.jsonl" }
+
+    /// The record with the current time.
+    static func stamped(_ record: DeliveryRecord) -> DeliveryRecord {
+        var r = record
+        r.at = ISO8601DateFormatter().string(from: Date())
+        return r
+    }
+
+    /// `url` without any `user:password@` part, for messages.
+    static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
+    }
+}

@@ -1,0 +1,90 @@
+import EZBatch
+import Foundation
+
+/// Sends one user's statement with the journal discipline: `sending` is fsynced before the data
+/// goes out; then `sent`, `failed` or `uncertain`. 4xx replies and dropped connections are
+/// retried with exponential back-off; 5xx fails at once; a break after the data is `uncertain`.
+struct MessageSender {
+    let options: DeliveryOptions
+    let journal: DeliveryJournal
+    let connection: SMTPConnection?
+    let log: @Sendable (String) -> Void
+    private var limiter: RateLimiter
+    private(set) var sentNow = 0
+    /// Set when consecutive users could not even reach the server: the run stops early.
+    private(set) var serverGone = false
+    private var unreachableInARow = 0
+    static let unreachableLimit = 3
+
+    init(options: DeliveryOptions, journal: DeliveryJournal, connection: SMTPConnection?, log: @escaping @Sendable (String) -> Void) {
+        self.options = options; self.journal = journal; self.connection = connection; self.log = log
+        limiter = RateLimiter(perSecond: options.rate)
+    }
+
+    mutating func deliver(_ job: DeliveryPlan.Job, manifest: Manifest) throws(DeliveryError) {
+        func record(_ status: DeliveryRecord.Status, reason: String? = nil, code: Int? = nil, text: String? = nil,
+                    attempt: Int? = nil) throws(DeliveryError) {
+            try journal.append(DeliveryRun.stamped(DeliveryRecord(
+                userId: job.entry.id, address: job.address.text, messageId: job.messageID, statementSha256: job.statementSHA256,
+                status: status, reason: reason, smtpCode: code, smtpText: text, attempt: attempt)))
+        }
+        let message: Data
+        do { message = try StatementMessage.build(job, options: options, date: Date()) } catch {
+            try record(.failed, reason: error.reason)
+            return
+        }
+        guard let connection else { return }
+        for attempt in 1...options.maxAttempts {
+            limiter.wait()
+            try record(.sending, attempt: attempt)
+            let outcome: Result<(code: Int, text: String?), SMTPError>
+            do { outcome = .success(try connection.send(message, from: options.from, to: job.address)) } catch { outcome = .failure(error) }
+            switch outcome {
+            case .success(let reply):
+                try record(.sent, code: reply.code, text: reply.text, attempt: attempt)
+                sentNow += 1
+                unreachableInARow = 0
+                log("sent user \(job.entry.id) (attempt \(attempt))")
+                return
+            case .failure(let error):
+                let code = error.smtpCode == 0 ? nil : error.smtpCode
+                switch error.kind {
+                case .permanent:
+                    try record(.failed, reason: error.description, code: code, text: error.smtpText, attempt: attempt)
+                    unreachableInARow = 0
+                    return
+                case .uncertain:
+                    try record(.uncertain, reason: "the connection broke after the message was handed over: \(error.description)",
+                               code: code, text: error.smtpText, attempt: attempt)
+                    return
+                case .transient where attempt < options.maxAttempts:
+                    let delay = options.backoff * pow(2, Double(attempt - 1))
+                    try record(.failed, reason: "\(error.description); retrying in \(delay) s", code: code, text: error.smtpText, attempt: attempt)
+                    Thread.sleep(forTimeInterval: delay)
+                case .transient:
+                    try record(.failed, reason: "\(error.description) (after \(attempt) attempts)", code: code, text: error.smtpText, attempt: attempt)
+                    if error.smtpCode == 0 {
+                        unreachableInARow += 1
+                        serverGone = unreachableInARow >= Self.unreachableLimit
+                    }
+                    return
+                }
+            }
+        }
+    }
+}
+
+/// At most `perSecond` messages a second (0: no cap), spaced evenly.
+struct RateLimiter {
+    private let interval: Double
+    private var next = Date.distantPast
+
+    init(perSecond: Double) { interval = perSecond > 0 ? 1 / perSecond : 0 }
+
+    mutating func wait() {
+        guard interval > 0 else { return }
+        let now = Date()
+        if next > now { Thread.sleep(forTimeInterval: next.timeIntervalSince(now)) }
+        next = max(now, next) + interval
+    }
+}

@@ -1,0 +1,166 @@
+import CCurl
+import Foundation
+
+/// One SMTP session through libcurl: a single easy handle, reused for every message so that
+/// libcurl keeps one connection open (with its STARTTLS and AUTH) across the run.
+///
+/// This type owns the `CURL` handle and the `RCPT TO` list and frees them in `deinit`; no
+/// pointer escapes it. Every libcurl failure becomes an ``SMTPError`` with libcurl's message and
+/// the server's reply code and text.
+final class SMTPConnection {
+    private let handle: UnsafeMutableRawPointer
+    private let transfer = TransferState()
+    private var recipients: CurlStringList?
+    private let settings: SMTPSettings
+    private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+
+    /// libcurl's process-wide set-up, done once before the first handle (not thread-safe in libcurl).
+    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+    /// A handle configured for `settings`; nothing is connected until the first transfer.
+    init(settings: SMTPSettings) throws(SMTPError) {
+        guard Self.globalInit == CURLE_OK, let handle = curl_easy_init() else {
+            throw SMTPError(curlCode: Int(CURLE_FAILED_INIT.rawValue), curlMessage: "libcurl could not be initialised",
+                            smtpCode: 0, smtpText: nil, dataHandedOver: false)
+        }
+        self.handle = handle
+        self.settings = settings
+        do {
+            try configure()
+        } catch {
+            curl_easy_cleanup(handle)
+            throw error
+        }
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    private func configure() throws(SMTPError) {
+        try check(ez_curl_setopt_string(handle, CURLOPT_URL, settings.url))
+        try check(ez_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(settings.insecure ? CURLUSESSL_TRY.rawValue : CURLUSESSL_ALL.rawValue)))
+        try check(ez_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout))
+        try check(ez_curl_setopt_long(handle, CURLOPT_TIMEOUT, settings.messageTimeout))
+        try check(ez_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        try check(ez_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"))
+        try check(ez_curl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1))
+        if let caFile = settings.caFile { try check(ez_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
+        if let user = settings.user { try check(ez_curl_setopt_string(handle, CURLOPT_USERNAME, user)) }
+        if let password = settings.password { try check(ez_curl_setopt_string(handle, CURLOPT_PASSWORD, password)) }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        try check(ez_curl_setopt_read_function(handle, { buffer, size, count, context in
+            guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+            return Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: size * count)
+        }))
+        try check(ez_curl_setopt_pointer(handle, CURLOPT_READDATA, context))
+        try check(ez_curl_setopt_write_function(handle, { _, size, count, _ in size * count }))
+        try check(ez_curl_setopt_debug_function(handle, { _, type, data, size, context in
+            guard type == CURLINFO_HEADER_IN, let data, let context else { return 0 }
+            Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue().serverSaid(data, size)
+            return 0
+        }))
+        try check(ez_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, context))
+        try check(ez_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))   // feeds the debug callback only
+        try errorBuffer.withUnsafeMutableBufferPointer { buffer throws(SMTPError) in
+            try check(ez_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress))
+        }
+    }
+
+    /// Connects (greeting, EHLO, STARTTLS, AUTH) and sends `NOOP`: proves the server is reachable
+    /// and speaks TLS as required before anything is sent.
+    func preflight() throws(SMTPError) {
+        try check(ez_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "NOOP"))
+        try check(ez_curl_setopt_long(handle, CURLOPT_UPLOAD, 0))
+        try check(ez_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, nil))
+        transfer.reset(message: Data())
+        try perform()
+        try check(ez_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, nil))
+    }
+
+    /// Sends one message to one recipient; returns the server's final reply (code, text).
+    func send(_ message: Data, from: MailAddress, to: MailAddress) throws(SMTPError) -> (code: Int, text: String?) {
+        guard let list = CurlStringList(["<" + to.text + ">"]) else {
+            throw SMTPError(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue), curlMessage: "out of memory", smtpCode: 0,
+                            smtpText: nil, dataHandedOver: false)
+        }
+        recipients = list
+        try check(ez_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list.head))
+        try check(ez_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<" + from.text + ">"))
+        try check(ez_curl_setopt_long(handle, CURLOPT_UPLOAD, 1))
+        try check(ez_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(message.count)))
+        transfer.reset(message: message)
+        try perform()
+        let code = responseCode()
+        return (code, transfer.reply(for: code))
+    }
+
+    private func perform() throws(SMTPError) {
+        errorBuffer[0] = 0
+        let code = curl_easy_perform(handle)
+        guard code == CURLE_OK else {
+            var message = String(cString: curl_easy_strerror(code))
+            let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if !detail.isEmpty, detail != message { message += ": " + detail }
+            let smtpCode = responseCode()
+            throw SMTPError(curlCode: Int(code.rawValue), curlMessage: message, smtpCode: smtpCode,
+                            smtpText: transfer.reply(for: smtpCode), dataHandedOver: transfer.handedOver)
+        }
+    }
+
+    private func responseCode() -> Int {
+        var code = 0
+        _ = ez_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    private func check(_ code: CURLcode) throws(SMTPError) {
+        guard code == CURLE_OK else {
+            throw SMTPError(curlCode: Int(code.rawValue), curlMessage: "libcurl refused an option: " + String(cString: curl_easy_strerror(code)),
+                            smtpCode: 0, smtpText: nil, dataHandedOver: false)
+        }
+    }
+}
+
+/// What libcurl's callbacks read and report during one transfer: the message being uploaded,
+/// whether all of it was handed over, and the server's last reply line.
+private final class TransferState {
+    private var message = Data()
+    private var offset = 0
+    private(set) var handedOver = false
+    private var replies: [String] = []
+
+    func reset(message: Data) {
+        self.message = message
+        offset = 0
+        handedOver = false
+        replies = []
+    }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        let n = min(capacity, message.count - offset)
+        if n > 0 {
+            message.withUnsafeBytes { bytes in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + offset, byteCount: n)
+            }
+            offset += n
+        }
+        // libcurl stops reading at the announced size, so "handed over" is "every byte given".
+        if offset == message.count { handedOver = true }
+        return n
+    }
+
+    /// Keeps the server's reply lines of this transfer (printable ASCII, at most 200 characters each).
+    func serverSaid(_ data: UnsafeMutablePointer<CChar>, _ size: Int) {
+        let bytes = UnsafeRawBufferPointer(start: data, count: size)
+        for line in bytes.split(separator: 0x0A) {
+            let text = String(decoding: line.filter { (0x20...0x7E).contains($0) }, as: UTF8.self)
+            if !text.isEmpty { replies.append(String(text.prefix(200))) }
+        }
+        if replies.count > 64 { replies.removeFirst(replies.count - 64) }
+    }
+
+    /// The last reply line with `code` (libcurl's `CURLINFO_RESPONSE_CODE`), or the last line:
+    /// after a refusal libcurl says `QUIT`, and the `221` must not hide the `550` that mattered.
+    func reply(for code: Int) -> String? {
+        replies.last { $0.hasPrefix(String(code)) } ?? replies.last
+    }
+}

@@ -1,0 +1,32 @@
+import CCurl
+
+/// Why a message was not (or may not have been) accepted by the SMTP server: libcurl's code
+/// and message, and the server's reply when there was one.
+package struct SMTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// libcurl's result code (`CURLcode`) and its text (`curl_easy_strerror`), with libcurl's detail.
+    package var curlCode: Int
+    package var curlMessage: String
+    /// The server's last reply code (0 when there was none) and its text.
+    package var smtpCode: Int
+    package var smtpText: String?
+    /// Whether the whole message had been handed to libcurl for `DATA` when it failed: if the
+    /// server gave no final reply, the message may or may not have been accepted.
+    package var dataHandedOver: Bool
+
+    /// How the failure should be handled.
+    package enum Kind: Sendable { case permanent, transient, uncertain }
+
+    /// 5xx: permanent. 4xx: transient (try again later). No final reply after the data: uncertain.
+    /// No reply before the data (refused or dropped connection): transient.
+    package var kind: Kind {
+        if (500...599).contains(smtpCode) { return .permanent }
+        if (400...499).contains(smtpCode) { return .transient }
+        return dataHandedOver ? .uncertain : .transient
+    }
+
+    package var description: String {
+        var text = curlMessage
+        if smtpCode != 0 { text += " (SMTP \(smtpCode)\(smtpText.map { ": " + $0 } ?? ""))" }
+        return text
+    }
+}

@@ -1,0 +1,256 @@
+import EZCore
+import Foundation
+
+/// Numbers, money, percentages and dates written the way a locale writes them, with integer
+/// arithmetic only (money never passes through `Double`).
+///
+/// Covers the locales EZWallet ships (en, it, de, fr, es, pt, nl, ja, zh, ko, with regional variants
+/// such as en_GB, de_CH, fr_CA); unknown locales fall back to their language, then to English.
+/// Spaces are plain ASCII spaces, so extracted PDF text and tests see exactly what is printed.
+///
+/// ```swift
+/// let it = LocaleFormat(locale: "it_IT")
+/// it.money(123450, .eur)             // "1.234,50 €"
+/// LocaleFormat(locale: "en_US").money(123450, try! Currency("USD"))   // "$1,234.50"
+/// it.compactMoney(123450, .eur)      // "1,2k €"
+/// it.monthLabel(CivilDate(year: 2026, month: 5, day: 1))  // "mag"
+/// ```
+package struct LocaleFormat: Hashable, Sendable {
+    /// The normalised POSIX locale, e.g. `it_IT`.
+    package let locale: String
+    /// The language part, e.g. `it`.
+    package let language: String
+    /// The region part, e.g. `IT` (empty when none).
+    package let region: String
+    /// The decimal separator.
+    package let decimalSeparator: String
+    /// The grouping (thousands) separator.
+    package let groupingSeparator: String
+    /// Numbers below 10^minimumGroupingDigits+2 are not grouped (Spanish writes 1234 but 12.345).
+    let minimumGroupingDigits: Int
+    /// Whether the currency symbol comes before the amount ("$1.00") or after it ("1,00 €").
+    let symbolFirst: Bool
+    /// Whether a space separates a leading symbol from the amount ("CHF 1.00", "€ 1,00").
+    let spaceAfterLeadingSymbol: Bool
+    /// Whether a space precedes the percent sign ("12,5 %").
+    let spaceBeforePercent: Bool
+
+    /// Formatting for a POSIX or BCP-47 locale name (`it_IT`, `it-IT`, `fr_FR.UTF-8`); unknown → English.
+    package init(locale: String) {
+        var name = locale
+        if let cut = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = String(name[..<cut]) }
+        name = String(name.map { $0 == "-" ? "_" : $0 })
+        let parts = name.split(separator: "_", maxSplits: 1).map(String.init)
+        var lang = parts.first?.lowercased() ?? "en"
+        let reg = parts.count > 1 ? parts[1].uppercased() : ""
+        if !LocaleFormat.knownLanguages.contains(lang) { lang = "en" }
+        self.locale = reg.isEmpty ? lang : lang + "_" + reg
+        self.language = lang
+        self.region = reg
+
+        var dec: String, grp: String
+        switch lang {
+        case "it", "de", "es", "pt", "nl": dec = ","; grp = "."
+        case "fr": dec = ","; grp = " "
+        default: dec = "."; grp = ","
+        }
+        if reg == "CH" && lang != "fr" { dec = "."; grp = "’" }
+        if lang == "pt" && reg == "PT" { grp = " " }
+        decimalSeparator = dec; groupingSeparator = grp
+        minimumGroupingDigits = (lang == "es" || (lang == "pt" && reg == "PT")) ? 2 : 1
+        switch lang {
+        case "en", "ja", "zh", "ko": symbolFirst = true; spaceAfterLeadingSymbol = false
+        case "nl": symbolFirst = true; spaceAfterLeadingSymbol = true
+        case "de", "it": symbolFirst = reg == "CH"; spaceAfterLeadingSymbol = true
+        default: symbolFirst = false; spaceAfterLeadingSymbol = true
+        }
+        spaceBeforePercent = ["de", "fr", "es", "nl"].contains(lang) || (lang == "pt" && reg == "PT")
+    }
+
+    static let knownLanguages: Set<String> = ["en", "it", "de", "fr", "es", "pt", "nl", "ja", "zh", "ko"]
+
+    // MARK: - Numbers
+
+    /// An integer with grouping separators: `1.234.567` (it), `1,234,567` (en).
+    package func integer(_ value: Int64) -> String {
+        (value < 0 ? "-" : "") + grouped(value.magnitude)
+    }
+
+    /// `scaled / 10^fractionDigits` written with exactly `fractionDigits` decimals: `decimal(12345, 2)` → "123,45".
+    package func decimal(_ scaled: Int64, fractionDigits: Int) -> String {
+        (scaled < 0 ? "-" : "") + unsignedDecimal(scaled.magnitude, fractionDigits: fractionDigits)
+    }
+
+    func unsignedDecimal(_ magnitude: UInt64, fractionDigits: Int) -> String {
+        guard fractionDigits > 0 else { return grouped(magnitude) }
+        let divisor = LocaleFormat.pow10(fractionDigits)
+        var frac = String(magnitude % divisor)
+        while frac.count < fractionDigits { frac = "0" + frac }
+        return grouped(magnitude / divisor) + decimalSeparator + frac
+    }
+
+    func grouped(_ v: UInt64) -> String {
+        let digits = String(v)
+        if digits.count < 4 + minimumGroupingDigits - 1 { return digits }
+        var out = ""
+        out.reserveCapacity(digits.count + digits.count / 3 * groupingSeparator.utf8.count)
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += groupingSeparator }
+            out.append(ch)
+        }
+        return out
+    }
+
+    static func pow10(_ n: Int) -> UInt64 {
+        var v: UInt64 = 1
+        for _ in 0..<n { v *= 10 }
+        return v
+    }
+
+    // MARK: - Money
+
+    /// An amount of minor units in full: `1.234,50 €` (it_IT), `$1,234.50` (en_US), `¥1,500` (ja_JP),
+    /// `1 234,50 €` (fr_FR), `CHF 1’234.50` (de_CH). Negative amounts lead with '-'.
+    package func money(_ minor: Int64, _ currency: Currency) -> String {
+        let number = unsignedDecimal(minor.magnitude, fractionDigits: currency.exponent)
+        return attach(number, negative: minor < 0, currency)
+    }
+
+    /// A short amount for axis labels and tight spaces: `1,2k €`, `$1.2k`, `$3.5M`.
+    ///
+    /// The unit (none, k, M, B) is chosen from `scaleReference` (default: the amount itself), so every
+    /// label of an axis uses the same unit; `fractionDigits` decimals of that unit are kept (default:
+    /// up to one, dropped when zero). Rounds half-to-even with integer arithmetic.
+    package func compactMoney(_ minor: Int64, _ currency: Currency, scaleReference: Int64? = nil,
+                             fractionDigits: Int? = nil) -> String {
+        if minor == 0 { return attach("0", negative: false, currency) }
+        let ref = (scaleReference ?? minor).magnitude / UInt64(currency.minorPerMajor)
+        let (divisorMajor, suffix): (UInt64, String)
+        switch ref {
+        case 1_000_000_000...: (divisorMajor, suffix) = (1_000_000_000, "B")
+        case 1_000_000...: (divisorMajor, suffix) = (1_000_000, "M")
+        case 1_000...: (divisorMajor, suffix) = (1_000, "k")
+        default: (divisorMajor, suffix) = (1, "")
+        }
+        let divisor = UInt128(divisorMajor) * UInt128(currency.minorPerMajor)
+        var digits = fractionDigits ?? (suffix.isEmpty ? 0 : 1)
+        digits = max(0, min(digits, 6))
+        let scaled = LocaleFormat.divideHalfEven(UInt128(minor.magnitude) * UInt128(LocaleFormat.pow10(digits)), divisor)
+        var number = unsignedDecimal(UInt64(scaled), fractionDigits: digits)
+        if fractionDigits == nil && digits > 0 && scaled % UInt128(LocaleFormat.pow10(digits)) == 0 {
+            number = grouped(UInt64(scaled) / LocaleFormat.pow10(digits))
+        }
+        return attach(number + suffix, negative: minor < 0 && scaled != 0, currency)
+    }
+
+    /// The divisor in minor units of the compact unit (1, k, M, B) chosen for `reference`.
+    package static func compactDivisor(forMinor reference: Int64, _ currency: Currency) -> Int64 {
+        let major = reference.magnitude / UInt64(currency.minorPerMajor)
+        let unit: Int64 = major >= 1_000_000_000 ? 1_000_000_000 : major >= 1_000_000 ? 1_000_000 : major >= 1_000 ? 1_000 : 1
+        return unit * currency.minorPerMajor
+    }
+
+    static func divideHalfEven(_ n: UInt128, _ d: UInt128) -> UInt128 {
+        var q = n / d
+        let r = n % d
+        if r * 2 > d || (r * 2 == d && q % 2 == 1) { q += 1 }
+        return q
+    }
+
+    /// Puts the currency symbol and sign around an already formatted number.
+    func attach(_ number: String, negative: Bool, _ currency: Currency) -> String {
+        let symbol = self.symbol(for: currency)
+        let sign = negative ? "-" : ""
+        let isCode = symbol.count == 3 && symbol.allSatisfy { $0.isASCII && $0.isUppercase }
+        if symbolFirst {
+            let space = spaceAfterLeadingSymbol || isCode ? " " : ""
+            return sign + symbol + space + number
+        }
+        return sign + number + " " + symbol
+    }
+
+    /// The symbol written for `currency` in this locale ("€", "$", "US$", "CHF", or the ISO code).
+    package func symbol(for currency: Currency) -> String {
+        switch currency.code {
+        case "EUR": return "€"
+        case "GBP": return "£"
+        case "JPY": return language == "ja" || language == "en" ? "¥" : "JPY"
+        case "CNY": return language == "zh" ? "¥" : "CN¥"
+        case "KRW": return "₩"
+        case "INR": return "₹"
+        case "USD":
+            if region == "US" || (region.isEmpty && language == "en") { return "$" }
+            return ["en", "es", "pt", "zh", "ja", "ko"].contains(language) ? "US$" : "USD"
+        case "CAD": return region == "CA" ? "$" : (language == "en" ? "CA$" : "CAD")
+        case "AUD": return region == "AU" ? "$" : (language == "en" ? "A$" : "AUD")
+        case "BRL": return "R$"
+        default: return currency.code
+        }
+    }
+
+    // MARK: - Percent
+
+    /// A percentage with one decimal: `12.5%` (en), `12,5%` (it), `12,5 %` (de, fr).
+    package func percent(_ p: Percent) -> String {
+        decimal(p.tenths, fractionDigits: 1) + (spaceBeforePercent ? " %" : "%")
+    }
+
+    /// A whole percentage (rounded half-to-even): `13%`, `13 %`; for tight chart labels.
+    package func wholePercent(_ p: Percent) -> String {
+        let whole = Int64(LocaleFormat.divideHalfEven(UInt128(p.tenths.magnitude), 10))
+        return (p.tenths < 0 && whole != 0 ? "-" : "") + String(whole) + (spaceBeforePercent ? " %" : "%")
+    }
+
+    // MARK: - Dates
+
+    /// A date in the locale's medium form: `Mar 31, 2026` (en_US), `31 Mar 2026` (en_GB),
+    /// `31 mar 2026` (it), `31.03.2026` (de), `31 mars 2026` (fr), `2026/03/31` (ja).
+    package func date(_ d: CivilDate) -> String {
+        let (y, m, day) = d.components
+        let mon = monthAbbreviation(m)
+        switch language {
+        case "en":
+            return region == "US" || region.isEmpty ? "\(mon) \(day), \(y)" : "\(day) \(mon) \(y)"
+        case "de": return "\(LocaleFormat.two(day)).\(LocaleFormat.two(m)).\(y)"
+        case "pt": return "\(LocaleFormat.two(day))/\(LocaleFormat.two(m))/\(y)"
+        case "ja": return "\(y)/\(LocaleFormat.two(m))/\(LocaleFormat.two(day))"
+        case "zh": return "\(y)年\(m)月\(day)日"
+        case "ko": return "\(y). \(m). \(day)."
+        default: return "\(day) \(mon) \(y)"
+        }
+    }
+
+    /// A month's short name for axis labels: `Mar` (en), `mar` (it), `Mär` (de), `mars` (fr), `3月` (ja).
+    package func monthLabel(_ d: CivilDate) -> String { monthAbbreviation(d.month) }
+
+    /// A month with its year: `Mar 2026`, `mar 2026`, `2026年3月`.
+    package func monthYearLabel(_ d: CivilDate) -> String {
+        switch language {
+        case "ja", "zh": return "\(d.year)年\(d.month)月"
+        case "ko": return "\(d.year)년 \(d.month)월"
+        default: return "\(monthAbbreviation(d.month)) \(d.year)"
+        }
+    }
+
+    /// The abbreviated stand-alone name of month `m` (1…12), from the locale data (CLDR, through
+    /// Foundation's `DateFormatter`): `Mar`, `mar`, `Mär`, `mars`, `3月`.
+    package func monthAbbreviation(_ m: Int) -> String {
+        let i = max(1, min(12, m)) - 1
+        return (LocaleFormat.monthNames[language] ?? LocaleFormat.monthNames["en"]!)[i]
+    }
+
+    /// CLDR's short stand-alone month names of every known language, read once.
+    static let monthNames: [String: [String]] = {
+        var out: [String: [String]] = [:]
+        for language in knownLanguages {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: language)
+            let names: [String] = formatter.shortStandaloneMonthSymbols
+            if names.count == 12 { out[language] = names }
+        }
+        if out["en"] == nil { out["en"] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] }
+        return out
+    }()
+
+    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+}

@@ -1,0 +1,97 @@
+import CQPDF
+
+/// Completes the tagged PDF Cairo writes, with what Cairo 1.16 (Debian 12) cannot write itself:
+///
+/// - the catalog's `/Lang` (the reader's language, so that a screen reader speaks it right) and
+///   `/ViewerPreferences << /DisplayDocTitle true >>` (viewers show the title, not the file name);
+/// - each `Figure` element's `/Alt`, the chart's data in words, in the order the charts were drawn;
+/// - artifacts: Cairo 1.16 knows only the standard structure types, so page furniture (footers,
+///   repeated table headers) is drawn in a `Private` element; here those elements leave the
+///   structure tree and its parent tree, and their marked content becomes `/Artifact BMC`.
+///
+/// Done with qpdf's library (libqpdf) on the finished bytes; other streams are copied untouched.
+enum PDFAccessibility {
+    /// The structure type page furniture is drawn in (see ``PDFTag/artifact``).
+    static let furniture = "/" + PDFTag.artifact.rawValue
+
+    /// The document with the additions above.
+    static func complete(_ pdf: [UInt8], language: String, figureDescriptions: [String]) throws(QPDFError) -> [UInt8] {
+        let doc = try QPDFDocument(pdf, name: "the PDF Cairo wrote")
+        let root = doc.root
+        doc.set(root, "/Lang", doc.text(language))
+        let preferences = doc.dictionary()
+        doc.set(preferences, "/DisplayDocTitle", doc.bool(true))
+        doc.set(root, "/ViewerPreferences", preferences)
+        if let tree = doc.key(root, "/StructTreeRoot") {
+            var figures = figureDescriptions[...]
+            walk(tree, doc, figures: &figures)
+            if let parents = doc.key(tree, "/ParentTree") { clearFurniture(inNumberTree: parents, doc) }
+            try markFurnitureAsArtifacts(doc)
+        }
+        return try doc.write("completing the tagged PDF")
+    }
+
+    static func isFurniture(_ oh: qpdf_oh, _ doc: QPDFDocument) -> Bool {
+        doc.isDictionary(oh) && doc.key(oh, "/S").map { doc.isName($0, furniture) } == true
+    }
+
+    /// Visits structure elements in document order: figures get their text, furniture is unlinked.
+    static func walk(_ element: qpdf_oh, _ doc: QPDFDocument, figures: inout ArraySlice<String>) {
+        if let s = doc.key(element, "/S"), doc.isName(s, "/Figure"), let alt = figures.popFirst() {
+            doc.set(element, "/Alt", doc.text(alt))
+        }
+        guard let kids = doc.key(element, "/K") else { return }
+        if doc.isArray(kids) {
+            let items = doc.items(kids)
+            for (i, kid) in items.enumerated().reversed() where isFurniture(kid, doc) { doc.eraseItem(kids, i) }
+            for kid in items where doc.isDictionary(kid) && !isFurniture(kid, doc) { walk(kid, doc, figures: &figures) }
+        } else if doc.isDictionary(kids) {
+            if isFurniture(kids, doc) { doc.removeKey(element, "/K") } else { walk(kids, doc, figures: &figures) }
+        }
+    }
+
+    /// Replaces the parent tree's references to furniture elements with null.
+    static func clearFurniture(inNumberTree node: qpdf_oh, _ doc: QPDFDocument) {
+        if let nums = doc.key(node, "/Nums"), doc.isArray(nums) {
+            for value in doc.items(nums) where doc.isArray(value) {
+                for (i, item) in doc.items(value).enumerated() where isFurniture(item, doc) { doc.setItem(value, i, doc.null()) }
+            }
+        }
+        if let kids = doc.key(node, "/Kids"), doc.isArray(kids) {
+            for kid in doc.items(kids) { clearFurniture(inNumberTree: kid, doc) }
+        }
+    }
+
+    /// In every page's content, `/Private << /MCID n >> BDC` becomes `/Artifact BMC`.
+    static func markFurnitureAsArtifacts(_ doc: QPDFDocument) throws(QPDFError) {
+        for page in doc.pages {
+            guard let contents = doc.key(page, "/Contents") else { continue }
+            for stream in doc.isArray(contents) ? doc.items(contents) : [contents] {
+                let data = try doc.streamData(stream)
+                if let rewritten = artifactMarked(data) { doc.replaceStreamData(stream, rewritten) }
+            }
+        }
+    }
+
+    /// `content` with each furniture marked-content opening replaced, or nil when it has none.
+    static func artifactMarked(_ content: [UInt8]) -> [UInt8]? {
+        let open = Array("\(furniture) << /MCID ".utf8), close = Array(" >> BDC".utf8), artifact = Array("/Artifact BMC".utf8)
+        var out: [UInt8] = []
+        var i = 0, changed = false
+        while i < content.count {
+            if content[i] == open[0], content.count - i >= open.count, content[i..<i + open.count].elementsEqual(open) {
+                var j = i + open.count
+                while j < content.count, (48...57).contains(content[j]) { j += 1 }
+                if j > i + open.count, content.count - j >= close.count, content[j..<j + close.count].elementsEqual(close) {
+                    out += artifact
+                    i = j + close.count
+                    changed = true
+                    continue
+                }
+            }
+            out.append(content[i])
+            i += 1
+        }
+        return changed ? out : nil
+    }
+}

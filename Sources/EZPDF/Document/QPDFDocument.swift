@@ -1,0 +1,108 @@
+import CQPDF
+import Glibc
+
+/// A qpdf library call failed: what was being done and qpdf's own message.
+///
+/// Prints as one line, e.g. `qpdf: reading the statement's PDF failed: file is damaged`.
+package struct QPDFError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What ezreport was doing ("reading the PDF Cairo wrote").
+    package var operation: String
+    /// qpdf's message (`qpdf_get_error_full_text`).
+    package var message: String
+    package var description: String { "qpdf: \(operation) failed: \(message)" }
+}
+
+/// One PDF opened with qpdf's C API (`qpdf_data`), owned here and freed in `deinit`: read from
+/// memory, its objects edited through handles, written back to memory.
+///
+/// The bytes qpdf reads stay allocated as long as the handle (qpdf reads them lazily).
+final class QPDFDocument {
+    private var handle: qpdf_data?
+    private let input: UnsafeMutableBufferPointer<UInt8>
+
+    /// Opens `bytes` (warnings are kept quiet; only errors throw).
+    init(_ bytes: [UInt8], name: String) throws(QPDFError) {
+        input = .allocate(capacity: max(1, bytes.count))
+        _ = input.initialize(from: bytes)
+        handle = qpdf_init()
+        qpdf_set_suppress_warnings(handle, QPDF_TRUE)
+        let code = qpdf_read_memory(handle, name, UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                    UInt64(bytes.count), nil)
+        try check(code, "reading \(name)")
+    }
+
+    deinit {
+        qpdf_cleanup(&handle)
+        input.deallocate()
+    }
+
+    private func check(_ code: QPDF_ERROR_CODE, _ operation: String) throws(QPDFError) {
+        guard code & QPDF_ERRORS != 0 else { return }
+        let error = qpdf_get_error(handle)
+        let text = error.map { String(cString: qpdf_get_error_full_text(handle, $0)) } ?? "unknown error"
+        throw QPDFError(operation: operation, message: text)
+    }
+
+    // MARK: - Objects
+
+    /// The document catalog.
+    var root: qpdf_oh { qpdf_get_root(handle) }
+
+    func isDictionary(_ oh: qpdf_oh) -> Bool { qpdf_oh_is_dictionary(handle, oh) != 0 }
+    func isArray(_ oh: qpdf_oh) -> Bool { qpdf_oh_is_array(handle, oh) != 0 }
+    func key(_ oh: qpdf_oh, _ key: String) -> qpdf_oh? {
+        qpdf_oh_has_key(handle, oh, key) != 0 ? qpdf_oh_get_key(handle, oh, key) : nil
+    }
+    func isName(_ oh: qpdf_oh, _ name: String) -> Bool { qpdf_oh_is_name_and_equals(handle, oh, name) != 0 }
+    func items(_ array: qpdf_oh) -> [qpdf_oh] {
+        (0..<qpdf_oh_get_array_n_items(handle, array)).map { qpdf_oh_get_array_item(handle, array, $0) }
+    }
+    func set(_ oh: qpdf_oh, _ key: String, _ value: qpdf_oh) { qpdf_oh_replace_key(handle, oh, key, value) }
+    func setItem(_ array: qpdf_oh, _ index: Int, _ value: qpdf_oh) { qpdf_oh_set_array_item(handle, array, Int32(index), value) }
+    func eraseItem(_ array: qpdf_oh, _ index: Int) { qpdf_oh_erase_item(handle, array, Int32(index)) }
+    func removeKey(_ oh: qpdf_oh, _ key: String) { qpdf_oh_remove_key(handle, oh, key) }
+    func name(_ name: String) -> qpdf_oh { qpdf_oh_new_name(handle, name) }
+    func text(_ utf8: String) -> qpdf_oh { qpdf_oh_new_unicode_string(handle, utf8) }
+    func bool(_ value: Bool) -> qpdf_oh { qpdf_oh_new_bool(handle, value ? QPDF_TRUE : QPDF_FALSE) }
+    func null() -> qpdf_oh { qpdf_oh_new_null(handle) }
+    func dictionary() -> qpdf_oh { qpdf_oh_new_dictionary(handle) }
+
+    // MARK: - Pages and streams
+
+    /// The page objects, in order.
+    var pages: [qpdf_oh] { (0..<max(0, Int(qpdf_get_num_pages(handle)))).map { qpdf_get_page_n(handle, $0) } }
+
+    /// A stream's data with its filters (Flate) undone.
+    func streamData(_ stream: qpdf_oh) throws(QPDFError) -> [UInt8] {
+        var filtered: QPDF_BOOL = 0
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        try check(qpdf_oh_get_stream_data(handle, stream, qpdf_dl_generalized, &filtered, &buffer, &length), "reading a page's content")
+        defer { free(buffer) }
+        guard filtered != 0 else { throw QPDFError(operation: "reading a page's content", message: "its filter is not supported") }
+        guard let buffer, length > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: buffer, count: length))
+    }
+
+    /// Replaces a stream's data with `data`, unfiltered (``write(_:)`` compresses it again).
+    func replaceStreamData(_ stream: qpdf_oh, _ data: [UInt8]) {
+        data.withUnsafeBufferPointer { qpdf_oh_replace_stream_data(handle, stream, $0.baseAddress, $0.count, null(), null()) }
+    }
+
+    // MARK: - Writing
+
+    /// The edited document. Streams are copied as they are (not decoded) and the
+    /// trailer's /ID is derived from the content, so the same input gives the same bytes.
+    func write(_ operation: String) throws(QPDFError) -> [UInt8] {
+        try check(qpdf_init_write_memory(handle), operation)
+        qpdf_set_decode_level(handle, qpdf_dl_none)
+        // Only the streams rewritten here are uncompressed: those alone are compressed again.
+        qpdf_set_compress_streams(handle, QPDF_TRUE)
+        qpdf_set_object_stream_mode(handle, qpdf_o_preserve)
+        qpdf_set_deterministic_ID(handle, QPDF_TRUE)
+        try check(qpdf_write(handle), operation)
+        let count = qpdf_get_buffer_length(handle)
+        guard count > 0, let buffer = qpdf_get_buffer(handle) else { return [] }
+        return Array(UnsafeBufferPointer(start: buffer, count: count))
+    }
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import EZBatch
+
+/// `--log-format text|json`.
+extension RunLog.Format: ExpressibleByArgument {}

@@ -1,0 +1,159 @@
+import EZBatch
+import EZTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// Every exit code a scheduler can see, each with one clear line on standard error, and the
+/// ledger left untouched by every command.
+final class ExitCodeTests: XCTestCase {
+    var fixture: SampleFixture!
+
+    override func setUpWithError() throws {
+        fixture = try SampleFixture.shared()
+    }
+
+    /// The ledger's bytes and modification time, to compare before and after a command.
+    func stamp(_ path: String) throws -> (Data, Date) {
+        (try Data(contentsOf: URL(fileURLWithPath: path)),
+         try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date)
+    }
+
+    /// Asserts the run failed with `status` and exactly one line on stderr containing `text`.
+    func assertFails(_ args: [String], _ status: Int32, mentioning text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try CLI.run(args)
+        XCTAssertEqual(run.status, status, "\(args): \(run.stderr)", file: file, line: line)
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        XCTAssertEqual(lines.count, 1, "one clear line on stderr, got: \(run.stderr)", file: file, line: line)
+        XCTAssertTrue(run.stderr.contains(text), "stderr lacks '\(text)': \(run.stderr)", file: file, line: line)
+    }
+
+    func testCleanRunExitsZero() throws {
+        let out = SampleFixture.scratch("exit0")
+        let run = try CLI.run(fixture.monthly(out: out, ["--formats", "csv", "--quiet"]))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // Quiet: the summary line only.
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("users "), run.stderr)
+        XCTAssertEqual(try OutputTree.manifest(out + "/" + fixture.period).totals.failed, 0)
+    }
+
+    func testUserWhoseRowCannotBeReadFailsAloneWithExitTwo() throws {
+        let ledger = try fixture.copyOfLedger("exit2")
+        let victim: Int64 = try DatabaseQueue(path: ledger).write { db in
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' ORDER BY id DESC LIMIT 1")!
+            try db.execute(sql: "UPDATE users SET timezone = 'Mars/Olympus_Mons' WHERE id = ?", arguments: [id])
+            return id
+        }
+        let out = SampleFixture.scratch("exit2-out")
+        let before = try stamp(ledger)
+        let run = try CLI.run(["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
+                               "--formats", "csv"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("user failed") && run.stderr.contains("user=\(victim)"), run.stderr)
+        let manifest = try OutputTree.manifest(out + "/" + fixture.period)
+        let entry = try XCTUnwrap(manifest.users.first { $0.id == victim })
+        XCTAssertEqual(entry.status, .failed)
+        XCTAssertTrue(entry.error?.contains("Mars/Olympus_Mons") ?? false, entry.error ?? "no error")
+        XCTAssertTrue(entry.files.isEmpty)
+        XCTAssertEqual(manifest.totals.failed, 1)
+        XCTAssertEqual(manifest.totals.ok, manifest.users.count - 1, "the run went on for everyone else")
+        XCTAssertTrue(manifest.users.filter { $0.id != victim }.allSatisfy { $0.status == .ok && !$0.files.isEmpty })
+        let after = try stamp(ledger)
+        XCTAssertEqual(after.0, before.0); XCTAssertEqual(after.1, before.1)
+    }
+
+    func testQuarantinedRowsExitThreeAndAreListedForTheirUser() throws {
+        let ledger = try fixture.copyOfLedger("exit3")
+        let (user, row): (Int64, Int64) = try DatabaseQueue(path: ledger).write { db in
+            let r = try Row.fetchOne(db, sql: """
+                SELECT id, user_id FROM transactions WHERE group_id IS NULL AND deleted_at IS NULL
+                  AND occurred_at >= '2026-09-05' AND occurred_at < '2026-09-25' ORDER BY id LIMIT 1
+                """)!
+            try db.execute(sql: "UPDATE transactions SET currency = 'ZZZ' WHERE id = ?", arguments: [r[0] as Int64])
+            return (r[1], r[0])
+        }
+        let out = SampleFixture.scratch("exit3-out")
+        let run = try CLI.run(["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
+                               "--formats", "csv", "--quiet"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("quarantined rows 1"), run.stderr)
+        let manifest = try OutputTree.manifest(out + "/" + fixture.period)
+        let entry = try XCTUnwrap(manifest.users.first { $0.id == user })
+        XCTAssertEqual(entry.status, .ok)
+        XCTAssertEqual(entry.quarantined.map(\.table), ["transactions"])
+        XCTAssertEqual(entry.quarantined.map(\.id), [row])
+        XCTAssertTrue(entry.quarantined[0].reason.contains("ZZZ"), entry.quarantined[0].reason)
+        XCTAssertEqual(manifest.totals.quarantinedRows, 1)
+        let rows = try CSVReader.rows(out + "/" + fixture.period + "/" + entry.folder + "/transactions.csv")
+        XCTAssertFalse(rows.contains { $0["id"] == String(row) }, "a quarantined row is left out of the figures")
+    }
+
+    func testNotADatabaseExitsOne() throws {
+        let junk = SampleFixture.scratch("junk") + "/ledger.sqlite"
+        try Data("this is not a database, just text\n".utf8).write(to: URL(fileURLWithPath: junk))
+        let out = SampleFixture.scratch("exit1-out")
+        try assertFails(["monthly", "--db", junk, "--period", "2026-09", "--out", out], 1, mentioning: junk)
+        try assertFails(["monthly", "--db", out + "/missing.sqlite", "--period", "2026-09", "--out", out], 1, mentioning: "missing.sqlite")
+        try assertFails(["export", "--db", junk, "--user", "1", "--period", "2026-09", "--format", "pdf", "--out", "-"], 1, mentioning: junk)
+        try assertFails(["admin", "--db", junk, "--period", "2026-09", "--out", out], 1, mentioning: junk)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing written")
+    }
+
+    func testUnwritableOutputFolderExitsOne() throws {
+        // A regular file where the output folder should be: no folder can be made under it (even as root).
+        let blocker = SampleFixture.scratch("blocked") + "/not-a-folder"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        let before = try stamp(fixture.ledger)
+        try assertFails(fixture.monthly(out: blocker, ["--formats", "csv"]), 1, mentioning: "not-a-folder")
+        try assertFails(["admin", "--db", fixture.ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", blocker],
+                        1, mentioning: "not-a-folder")
+        try assertFails(["export", "--db", fixture.ledger, "--user", "\(fixture.markedUser)", "--period", fixture.period,
+                         "--as-of", fixture.asOf, "--format", "csv", "--out", blocker + "/x"], 1, mentioning: "not-a-folder")
+        let after = try stamp(fixture.ledger)
+        XCTAssertEqual(after.0, before.0); XCTAssertEqual(after.1, before.1)
+    }
+
+    func testBadArgumentsExitSixtyFour() throws {
+        let db = fixture.ledger
+        let out = SampleFixture.scratch("exit64")
+        try assertFails(["monthly", "--db", db, "--period", "2026-13", "--out", out], 64, mentioning: "2026-13")
+        try assertFails(["monthly", "--db", db, "--period", "someday", "--out", out], 64, mentioning: "someday")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--formats", "pdf,docx", "--out", out], 64, mentioning: "docx")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--shard", "3/2", "--out", out], 64, mentioning: "--shard")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--shard", "1", "--out", out], 64, mentioning: "--shard")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--jobs", "0", "--out", out], 64, mentioning: "--jobs")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--users", "1,x", "--out", out], 64, mentioning: "--users")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--as-of", "2026-02-30", "--out", out], 64, mentioning: "2026-02-30")
+        try assertFails(["monthly", "--db", db, "--log-format", "xml", "--out", out], 64, mentioning: "--log-format")
+        try assertFails(["monthly", "--period", "2026-09"], 64, mentioning: "--db")
+        try assertFails(["export", "--db", db, "--user", "1", "--period", "2026-09", "--format", "docx"], 64, mentioning: "docx")
+        try assertFails(["admin", "--db", db, "--period", "2026-09", "--currency", "euro"], 64, mentioning: "--currency")
+        try assertFails(["frobnicate"], 64, mentioning: "frobnicate")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "bad arguments write nothing")
+    }
+
+    func testEveryCommandLeavesTheLedgerBytesAndModificationTimeUnchanged() throws {
+        let before = try stamp(fixture.ledger)
+        let out = SampleFixture.scratch("untouched")
+        let commands: [[String]] = [
+            fixture.monthly(out: out, ["--formats", "csv", "--quiet"]),
+            fixture.monthly(out: out, ["--formats", "csv", "--quiet", "--force", "--jobs", "2"]),
+            fixture.monthly(out: out, ["--formats", "csv", "--quiet", "--shard", "1/2"]),
+            ["export", "--db", fixture.ledger, "--user", "\(fixture.markedUser)", "--period", fixture.period, "--as-of", fixture.asOf,
+             "--format", "all", "--out", out + "/export"],
+            ["admin", "--db", fixture.ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out + "/admin"],
+            ["check", "--db", fixture.ledger],
+        ]
+        for args in commands {
+            let run = try CLI.run(args)
+            XCTAssertEqual(run.status, 0, "\(args.prefix(1)): \(run.stderr)")
+            let after = try stamp(fixture.ledger)
+            XCTAssertEqual(after.0, before.0, "\(args.prefix(1)) changed the ledger's bytes")
+            XCTAssertEqual(after.1, before.1, "\(args.prefix(1)) changed the ledger's modification time")
+        }
+        let dir = (fixture.ledger as NSString).deletingLastPathComponent
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ledger.sqlite-wal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ledger.sqlite-journal"))
+    }
+}

@@ -1,0 +1,55 @@
+import EZTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// A ledger that cannot be read is named in one clear line, whatever the command: a directory
+/// given as `--db`, and a ledger whose app died mid-write (a hot rollback journal).
+final class LedgerProblemMessageTests: XCTestCase {
+    func testADirectoryAsDbIsCalledADirectoryByEveryCommand() throws {
+        let folder = SampleFixture.scratch("db-is-a-folder")
+        let out = SampleFixture.scratch("db-is-a-folder-out")
+        for args in [["monthly", "--db", folder, "--period", "2026-09", "--out", out, "--quiet"],
+                     ["export", "--db", folder, "--user", "1", "--period", "2026-09", "--format", "csv", "--out", out + "/x"],
+                     ["admin", "--db", folder, "--period", "2026-09", "--out", out],
+                     ["check", "--db", folder]] {
+            let outcome = try CLI.run(args)
+            XCTAssertEqual(outcome.status, 1, "\(args[0]): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr, "ezreport: cannot open ledger '\(folder)': it is a directory\n", args[0])
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing written")
+    }
+
+    func testAHotJournalIsReportedAsAnUnfinishedWriteAndLeftAlone() throws {
+        let fixture = try SampleFixture.shared()
+        let live = try fixture.copyOfLedger("hot-live")
+        let crashed = SampleFixture.scratch("hot-copy") + "/ledger.sqlite"
+        // The app's state when it dies mid-transaction: the database and its journal, copied while the
+        // transaction is open (a small page cache makes it spill changed pages into the file).
+        var config = Configuration()
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = 10") }
+        let app = try DatabaseQueue(path: live, configuration: config)
+        try app.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "UPDATE transactions SET description = COALESCE(description, '') || ' (edited)'")
+            try FileManager.default.copyItem(atPath: live, toPath: crashed)
+            try FileManager.default.copyItem(atPath: live + "-journal", toPath: crashed + "-journal")
+            try db.execute(sql: "ROLLBACK")
+        }
+        try app.close()
+        let journal = try Data(contentsOf: URL(fileURLWithPath: crashed + "-journal"))
+        let database = try Data(contentsOf: URL(fileURLWithPath: crashed))
+        let out = SampleFixture.scratch("hot-out")
+        for args in [["monthly", "--db", crashed, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out, "--quiet"],
+                     ["export", "--db", crashed, "--user", "1", "--period", fixture.period, "--format", "pdf", "--out", "-"],
+                     ["check", "--db", crashed]] {
+            let outcome = try CLI.run(args)
+            XCTAssertEqual(outcome.status, 1, "\(args[0]): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains("ledger '\(crashed)' has an unfinished write"), "\(args[0]): \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.contains("its app must recover first"), outcome.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: crashed + "-journal")), journal, "the journal was touched")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: crashed)), database, "the ledger was touched")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import EZBatch
+
+/// The run's entry log: entries appended by several workers come back whole, by offset and by
+/// user id; a line cut short by a kill does not damage the next append; compaction keeps order.
+final class EntryLogTests: XCTestCase {
+    private var folder: String!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("entrylog-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private func entry(_ id: Int64, _ error: String? = nil) throws -> Manifest.UserEntry {
+        let json = """
+            {"id":\(id),"status":"\(error == nil ? "ok" : "failed")","folder":"users/\(id)-u","files":[],"quarantined":[]\(error.map { ",\"error\":\"\($0)\"" } ?? "")}
+            """
+        return try JSONDecoder().decode(Manifest.UserEntry.self, from: Data(json.utf8))
+    }
+
+    func testEntriesAppendedConcurrentlyReadBackWholeByOffsetAndById() throws {
+        let log = try EntryLog(path: folder + "/journal.jsonl")
+        let entries = try (1...200).map { try entry(Int64($0), $0 % 7 == 0 ? "boom \($0)" : nil) }
+        let slots = Mutex<[EntryLog.Ref?]>(Array(repeating: nil, count: entries.count))
+        DispatchQueue.concurrentPerform(iterations: entries.count) { i in
+            let ref = try? log.append(entries[i])
+            slots.withLock { $0[i] = ref }
+        }
+        for (i, ref) in slots.withLock({ $0 }).enumerated() {
+            let ref = try XCTUnwrap(ref, "append \(i) failed")
+            XCTAssertEqual(try log.read(ref), entries[i])
+        }
+        let index = log.index()
+        XCTAssertEqual(index.count, 200)
+        XCTAssertEqual(try log.read(try XCTUnwrap(index[140])).error, "boom 140")
+    }
+
+    func testALineCutShortByAKillDoesNotGlueToTheNextEntry() throws {
+        let path = folder + "/journal.jsonl"
+        do {
+            let log = try EntryLog(path: path)
+            _ = try log.append(try entry(1))
+        }
+        // A killed run's last write, cut mid-line.
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"id":2,"status":"o"#.utf8))
+        try handle.close()
+        let reopened = try EntryLog(path: path)
+        let ref = try reopened.append(try entry(3))
+        XCTAssertEqual(try reopened.read(ref).id, 3)
+        let index = reopened.index()
+        XCTAssertEqual(Set(index.keys), [1, 3], "the cut line is skipped, not misread")
+    }
+
+    func testCompactionWritesTheHeaderAndTheChosenEntriesInOrder() throws {
+        let log = try EntryLog(path: folder + "/journal.jsonl")
+        let refs = try [5, 2, 9].map { try log.append(try entry(Int64($0))) }
+        let header = EntryLog.Header(ledgerSha256: String(repeating: "a", count: 64), settings: "s", admin: nil)
+        try log.compact([refs[1], refs[0], refs[2]], header: header, to: folder + "/entries.jsonl")
+        let compacted = try EntryLog(path: folder + "/entries.jsonl")
+        XCTAssertEqual(compacted.header(), header)
+        let index = compacted.index()
+        XCTAssertEqual(Set(index.keys), [2, 5, 9])
+        let offsets = [2, 5, 9].map { index[Int64($0)]!.offset }
+        XCTAssertEqual(offsets, offsets.sorted(), "entries in the order given (id order)")
+    }
+}

@@ -1,0 +1,63 @@
+import EZBatch
+import EZTestSupport
+import Foundation
+import XCTest
+
+/// On a full output file system the run stops starting users, keeps its journal, exits 1 with
+/// one line, and a re-run (once there is room) resumes from the journal.
+final class FullDiskTests: XCTestCase {
+    private var mountPoint: String?
+
+    override func tearDown() {
+        if let mountPoint { _ = Self.command("/bin/umount", [mountPoint]) }
+        super.tearDown()
+    }
+
+    func testAFullOutputFileSystemStopsTheRunCleanlyAndTheRerunResumes() throws {
+        let fixture = try SampleFixture.shared()
+        let ledgerBytes = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: fixture.ledger)[.size] as? Int)
+        let folder = SampleFixture.scratch("full-disk")
+        // Room for the run's snapshot copy and a handful of statements, not for all of them.
+        let size = (ledgerBytes + 600 * 1024) / 4096 * 4096
+        guard Self.command("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder]) == 0 else {
+            throw XCTSkip("cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN): the full-disk test did not run")
+        }
+        mountPoint = folder
+        let period = folder + "/" + fixture.period
+        let args = fixture.monthly(out: folder, ["--formats", "pdf,csv", "--jobs", "2", "--quiet"])
+
+        let full = try CLI.run(args)
+        XCTAssertEqual(full.status, 1, full.stderr)
+        XCTAssertEqual(full.stderr.split(separator: "\n").count, 1, full.stderr)
+        XCTAssertTrue(full.stderr.hasPrefix("ezreport: the output file system is full under '\(period)'"), full.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: period + "/manifest.json"), "an incomplete run wrote a manifest")
+        let journal = try String(contentsOfFile: period + "/.journal.jsonl", encoding: .utf8)
+        let journaled = journal.split(separator: "\n").filter { $0.contains("\"status\":\"ok\"") }.count
+        let failed = journal.split(separator: "\n").filter { $0.contains("\"status\":\"failed\"") }.count
+        XCTAssertGreaterThan(journaled, 0, "no user was finished before the disk filled: the test proves nothing")
+        XCTAssertLessThanOrEqual(failed, 2, "the run went on starting users after the disk was full (one per worker may fail)")
+        let allUsers = try OutputTree.manifest(try fixture.cleanRun().folder).users.count
+        XCTAssertLessThan(journaled + failed, allUsers, "the disk never filled: the test proves nothing")
+
+        XCTAssertEqual(Self.command("/bin/mount", ["-o", "remount,size=64m", folder]), 0)
+        let resumed = try CLI.run(args)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: resumed.stderr), journaled, resumed.stderr)
+        let manifest = try OutputTree.manifest(period)
+        XCTAssertEqual(manifest.users.count, allUsers)
+        XCTAssertTrue(manifest.users.allSatisfy { $0.status == .ok })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: period + "/.journal.jsonl"))
+    }
+
+    /// Runs a system command quietly and returns its exit status (-1 when it cannot start).
+    static func command(_ path: String, _ args: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

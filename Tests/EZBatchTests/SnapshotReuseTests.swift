@@ -1,0 +1,37 @@
+import EZBatch
+import EZCore
+import EZLedger
+import EZTestSupport
+import Foundation
+import XCTest
+
+/// A re-run over a ledger whose bytes (main file and WAL) are those of the last run takes no
+/// snapshot at all; it takes one as soon as anything must be read, and then reuses the rest only
+/// if that snapshot is still the last run's.
+final class SnapshotReuseTests: XCTestCase {
+    func testAnUnchangedLedgerIsNotCopiedAndADamagedFileTakesASnapshotForThatUserAlone() throws {
+        let fixture = try SampleFixture.shared()
+        let out = SampleFixture.scratch("snapshot-reuse")
+        let asOf = try XCTUnwrap(CivilDate(iso: fixture.asOf))
+        let settings = ReportSettings(ledgerPath: fixture.ledger, ledgerSHA256: try FileDigest.sha256(ofFile: fixture.ledger),
+                                      period: try Period.parse(fixture.period, asOf: asOf), asOf: asOf, formats: [.csv])
+        let options = MonthlyRun.Options(settings: settings, outFolder: out, jobs: 2)
+        let first = try MonthlyRun.run(options, log: RunLog(quiet: true))
+        XCTAssertEqual(first.exitCode, 0)
+        XCTAssertGreaterThan(first.snapshotSeconds, 0, "a first run reads a snapshot")
+
+        let second = try MonthlyRun.run(options, log: RunLog(quiet: true))
+        XCTAssertEqual(second.snapshotSeconds, 0, "the ledger's bytes are unchanged: no copy")
+        XCTAssertEqual(second.snapshotSha256, first.snapshotSha256, "the manifest names the snapshot its reports were read from")
+        XCTAssertEqual(second.skipped, first.totals.users)
+
+        let manifest = try OutputTree.manifest(first.periodFolder)
+        let victim = try XCTUnwrap(manifest.users.first)
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: first.periodFolder + "/" + victim.folder + "/transactions.csv"))
+        let third = try MonthlyRun.run(options, log: RunLog(quiet: true))
+        XCTAssertGreaterThan(third.snapshotSeconds, 0, "a user had to be read: from a snapshot")
+        XCTAssertEqual(third.snapshotSha256, first.snapshotSha256)
+        XCTAssertEqual(third.skipped, first.totals.users - 1, "only the damaged user was redone")
+        XCTAssertEqual(try OutputTree.manifest(first.periodFolder), manifest, "the repaired run's manifest is the first's")
+    }
+}

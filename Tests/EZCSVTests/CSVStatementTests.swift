@@ -1,0 +1,155 @@
+import EZAnalytics
+import EZCore
+@testable import EZCSV
+import Foundation
+import EZRenderingTestSupport
+import XCTest
+
+/// The statement CSV files, read back by Python's csv module (an independent reader).
+final class CSVStatementTests: XCTestCase {
+    override func tearDown() { ExternalReader.removeTemporaryDirectories() }
+
+    /// The contract of docs/exports.md, spelled out independently of the implementation.
+    let contract: [(String, String)] = [
+        ("transactions.csv", "id,date,kind,category,balance,method,description,amount,currency,counted,report_currency,group,paid_by"),
+        ("categories.csv", "category,count,amount,percent,currency"),
+        ("trends.csv", "bucket_start,income,expenses,net,transaction_count,currency"),
+        ("category-trends.csv", "bucket_start,category,expenses,currency"),
+        ("budgets.csv", "category,window_start,window_end,base,transfers_in,transfers_out,effective,spent,remaining,percent,expected_percent,projected,status,currency"),
+        ("groups.csv", "group_id,group,member_id,member,paid,share,net,outstanding,currency"),
+        ("settlements.csv", "group_id,group,from,to,amount,currency,plan"),
+        ("savings.csv", "goal,target,saved,percent,due_on,monthly_needed,currency"),
+    ]
+
+    /// Writes the files to a directory and returns it.
+    func writeFiles(_ files: [CSVFile]) throws -> String {
+        let dir = try ExternalReader.temporaryDirectory()
+        for f in files { try Data(f.bytes).write(to: URL(fileURLWithPath: "\(dir)/\(f.name)")) }
+        return dir
+    }
+
+    /// Every row of a CSV file as Python's csv module reads it (newline='' as its docs require).
+    func pythonRows(_ path: String) throws -> [[String]] {
+        let script = """
+        import csv, json, sys
+        with open(sys.argv[1], newline='', encoding='utf-8') as f:
+            print(json.dumps(list(csv.reader(f, strict=True))))
+        """
+        return try ExternalReader.json([[String]].self, ExternalReader.python(script, [path]))
+    }
+
+    func testEveryStatementFileHasTheContractNameAndHeaderInOrder() throws {
+        let files = StatementCSV.files(for: RenderFixtures.figures())
+        XCTAssertEqual(files.map(\.name), contract.map(\.0))
+        for (file, (_, header)) in zip(files, contract) {
+            let text = String(decoding: file.bytes, as: UTF8.self)
+            XCTAssertTrue(text.hasPrefix(header + "\r\n"), "\(file.name) starts with \(text.prefix(120))")
+        }
+    }
+
+    func testEmptyFiguresGiveHeaderOnlyFiles() throws {
+        let files = StatementCSV.files(for: RenderFixtures.emptyFigures())
+        XCTAssertEqual(files.map(\.name), contract.map(\.0))
+        for (file, (_, header)) in zip(files, contract) {
+            XCTAssertEqual(String(decoding: file.bytes, as: UTF8.self), header + "\r\n", file.name)
+        }
+        let dir = try writeFiles(files)
+        for (name, header) in contract {
+            XCTAssertEqual(try pythonRows("\(dir)/\(name)"), [header.components(separatedBy: ",")], name)
+        }
+    }
+
+    func testTrickyDescriptionsSurviveAPythonCSVRoundTrip() throws {
+        let figures = RenderFixtures.figures()
+        let dir = try writeFiles(StatementCSV.files(for: figures))
+        let rows = try pythonRows("\(dir)/transactions.csv")
+        XCTAssertEqual(rows.count, figures.transactions.count + 1)
+        let header = rows[0]
+        let description = try XCTUnwrap(header.firstIndex(of: "description"))
+        for (row, original) in zip(rows.dropFirst(), figures.transactions) {
+            let expected = RenderFixtures.startsLikeAFormula(original.description) ? "'" + original.description : original.description
+            XCTAssertEqual(row[description], expected)
+            XCTAssertEqual(row.count, header.count)
+        }
+        // The quoted balance and group names come back whole.
+        XCTAssertEqual(rows[1][header.firstIndex(of: "balance")!], "Card, \"main\"")
+        XCTAssertEqual(rows[4][header.firstIndex(of: "group")!], "Trip, \"Rome\"")
+        XCTAssertEqual(rows[4][header.firstIndex(of: "paid_by")!], "bob")
+    }
+
+    func testFormulaLikeTextIsGuardedButNumbersNeverAre() throws {
+        let figures = RenderFixtures.figures()
+        let dir = try writeFiles(StatementCSV.files(for: figures))
+        let categories = try pythonRows("\(dir)/categories.csv")
+        XCTAssertEqual(categories.map { $0[0] }, ["category", "Shopping", "'=Games", "Food", "Transport"])
+        let groups = try pythonRows("\(dir)/groups.csv")
+        XCTAssertEqual(groups[2], ["3", "Trip, \"Rome\"", "8", "'=bob", "0.00", "15.00", "-15.00", "-15.00", "EUR"])
+        let settlements = try pythonRows("\(dir)/settlements.csv")
+        XCTAssertEqual(settlements[1], ["3", "Trip, \"Rome\"", "'=bob", "ana", "15.00", "EUR", "greedy"])
+        let trends = try pythonRows("\(dir)/trends.csv")
+        XCTAssertEqual(trends[2], ["2025-09-01", "0.00", "100.00", "-12.50", "6", "EUR"])
+    }
+
+    func testAmountsArePlainDecimalsWithTheCurrencysMinorDigits() throws {
+        let figures = RenderFixtures.figures()
+        let dir = try writeFiles(StatementCSV.files(for: figures))
+        let rows = try pythonRows("\(dir)/transactions.csv")
+        let h = rows[0]
+        let yen = try XCTUnwrap(rows.first { $0[0] == "108" })
+        XCTAssertEqual(yen[h.firstIndex(of: "amount")!], "1500")
+        XCTAssertEqual(yen[h.firstIndex(of: "currency")!], "JPY")
+        XCTAssertEqual(yen[h.firstIndex(of: "counted")!], "9.50")
+        XCTAssertEqual(yen[h.firstIndex(of: "report_currency")!], "EUR")
+        XCTAssertEqual(yen[h.firstIndex(of: "date")!], "2025-10-09")
+        let transfer = try XCTUnwrap(rows.first { $0[0] == "201" })
+        XCTAssertEqual(transfer[h.firstIndex(of: "counted")!], "0.00")
+        XCTAssertEqual(transfer[h.firstIndex(of: "kind")!], "transfer")
+        let savings = try pythonRows("\(dir)/savings.csv")
+        XCTAssertEqual(savings[1], ["Bike", "800.00", "200.50", "25.1", "2026-04-30", "99.92", "EUR"])
+        XCTAssertEqual(savings[2], ["Trip to Japan", "300000", "1500", "0.5", "", "", "JPY"])
+        XCTAssertEqual(MinorUnits.plainDecimal(-1250, exponent: 2), "-12.50")
+    }
+
+    func testCountedExpensesAddUpToTheStatementsExpenses() throws {
+        let figures = RenderFixtures.figures()
+        let dir = try writeFiles(StatementCSV.files(for: figures))
+        let rows = try pythonRows("\(dir)/transactions.csv")
+        let h = rows[0]
+        let cents = rows.dropFirst().filter { $0[h.firstIndex(of: "kind")!] == "expense" }
+            .map { Int64($0[h.firstIndex(of: "counted")!].replacingOccurrences(of: ".", with: ""))! }
+        XCTAssertEqual(cents.reduce(0, +), figures.kpis.expenses)
+    }
+
+    func testBudgetsCategoryTrendsAndPercentsAreWrittenInFull() throws {
+        let dir = try writeFiles(StatementCSV.files(for: RenderFixtures.figures()))
+        let budgets = try pythonRows("\(dir)/budgets.csv")
+        XCTAssertEqual(budgets[1], ["", "2025-10-01", "2025-10-31", "150.00", "0.00", "0.00", "150.00", "153.48", "-3.48",
+                                    "102.3", "100.0", "153.48", "over", "EUR"])
+        XCTAssertEqual(budgets[2][0], "Food")
+        XCTAssertEqual(budgets[2][12], "warning")
+        let grid = try pythonRows("\(dir)/category-trends.csv")
+        XCTAssertEqual(grid.count, 1 + 3 * 4, "every bucket × every category")
+        XCTAssertEqual(grid[1], ["2025-08-01", "Shopping", "0.00", "EUR"])
+        XCTAssertEqual(grid[10], ["2025-10-01", "'=Games", "34.69", "EUR"])
+        let categories = try pythonRows("\(dir)/categories.csv")
+        let tenths = categories.dropFirst().map { Int($0[3].replacingOccurrences(of: ".", with: ""))! }
+        XCTAssertEqual(tenths.reduce(0, +), 1000)
+    }
+
+    func testLinesEndWithCRLFAndTextIsUTF8() throws {
+        let file = StatementCSV.files(for: RenderFixtures.figures())[0]
+        let text = String(decoding: file.bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains("\"Café 🍕☕️ and 寿司\"") || text.contains("Café 🍕☕️ and 寿司"))
+        // Every record separator is CRLF; a bare LF only appears inside a quoted field.
+        XCTAssertTrue(text.hasSuffix("\r\n"))
+        XCTAssertFalse(file.bytes.starts(with: [0xEF, 0xBB, 0xBF]), "no byte-order mark")
+        XCTAssertEqual(text.components(separatedBy: "\r\n").count - 1, RenderFixtures.figures().transactions.count + 2,
+                       "one CRLF per record plus the one inside the multi-line description")
+    }
+
+    func testTheSameFiguresGiveIdenticalBytes() {
+        let a = StatementCSV.files(for: RenderFixtures.figures())
+        let b = StatementCSV.files(for: RenderFixtures.figures())
+        XCTAssertEqual(a, b)
+    }
+}

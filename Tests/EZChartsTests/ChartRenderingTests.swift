@@ -1,0 +1,85 @@
+import EZAnalytics
+import EZCairo
+import EZCore
+import EZLocale
+import Foundation
+import EZRenderingTestSupport
+import XCTest
+@testable import EZCharts
+
+/// Every chart kind renders a PNG of the expected size that is not blank, deterministically.
+final class ChartsRenderingTests: XCTestCase {
+    /// Where the PNGs are written for a person to look at.
+    static let outputDirectory = URL(fileURLWithPath: "/tmp/ezcharts")
+
+    override class func setUp() {
+        try? FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+    }
+
+    private func renderAndCheck(_ named: NamedChart, prefix: String, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+        let png = try ChartRenderer.png(named.chart)
+        try Data(png).write(to: Self.outputDirectory.appendingPathComponent(prefix + named.fileName))
+        let info = try PNGInfo(png)
+        XCTAssertEqual(info.width, 1600, named.fileName, file: file, line: line)
+        XCTAssertEqual(info.height, 1000, named.fileName, file: file, line: line)
+        XCTAssertEqual(info.chunkTypes, ["IHDR", "IDAT", "IEND"], "no time or text chunks", file: file, line: line)
+        XCTAssertGreaterThan(info.distinctColors, 50, "\(named.fileName) looks blank", file: file, line: line)
+        XCTAssertLessThan(info.dominantShare, 0.97, "\(named.fileName) is almost all background", file: file, line: line)
+        return png
+    }
+
+    func testEveryStatementChartRendersAt1600By1000AndIsNotBlank() throws {
+        let charts = StatementCharts.charts(for: ChartsFixtures.statement())
+        XCTAssertEqual(charts.map(\.fileName), ["categories.png", "trend.png", "category-trend.png", "budgets.png",
+                                                "balances.png", "groups.png", "savings.png"])
+        for named in charts { _ = try renderAndCheck(named, prefix: "it-") }
+    }
+
+    func testPieStyleAndOtherLocalesRender() throws {
+        for (locale, style) in [("en_US", User.ChartStyle.pie), ("ja_JP", .doughnut), ("fr_FR", .pie)] {
+            for named in StatementCharts.charts(for: ChartsFixtures.statement(locale: locale, style: style)) {
+                _ = try renderAndCheck(named, prefix: locale + "-")
+            }
+        }
+    }
+
+    func testEmptyFiguresRenderNoDataMessageAndSkipGroupsAndSavings() throws {
+        let charts = StatementCharts.charts(for: ChartsFixtures.statement(empty: true))
+        XCTAssertEqual(charts.map(\.fileName), ["categories.png", "trend.png", "category-trend.png", "budgets.png", "balances.png"])
+        for named in charts {
+            XCTAssertTrue(named.chart.isEmpty, named.fileName)
+            let png = try ChartRenderer.png(named.chart)
+            try Data(png).write(to: Self.outputDirectory.appendingPathComponent("empty-" + named.fileName))
+            let info = try PNGInfo(png)
+            XCTAssertEqual(info.width, 1600)
+            XCTAssertGreaterThan(info.distinctColors, 10, "the empty chart still shows its title and message")
+        }
+    }
+
+    func testUsageChartsRender() throws {
+        for named in UsageCharts.charts(for: ChartsFixtures.usage()) { _ = try renderAndCheck(named, prefix: "usage-") }
+    }
+
+    func testSameFiguresGiveIdenticalPNGBytes() throws {
+        let a = StatementCharts.charts(for: ChartsFixtures.statement())
+        let b = StatementCharts.charts(for: ChartsFixtures.statement())
+        for (x, y) in zip(a, b) {
+            XCTAssertEqual(try ChartRenderer.png(x.chart), try ChartRenderer.png(y.chart), x.fileName)
+        }
+    }
+
+    func testChartDrawsAsVectorsIntoAPDFPage() throws {
+        let surface = try CairoSurface(pdfInMemoryWidth: 595.276, height: 841.89)
+        try surface.setMetadata(PDFMetadata(title: "t", createDate: "2026-03-31T00:00:00Z"))
+        let ctx = try CairoContext(surface: surface)
+        let charts = StatementCharts.charts(for: ChartsFixtures.statement())
+        try ChartRenderer.draw(charts[0].chart, in: ctx, rect: Rect(x: 40, y: 60, width: 515, height: 320), format: LocaleFormat(locale: "it_IT"))
+        try ChartRenderer.draw(charts[1].chart, in: ctx, rect: Rect(x: 40, y: 420, width: 515, height: 320), format: LocaleFormat(locale: "it_IT"))
+        try ctx.showPage()
+        try surface.finish()
+        let pdf = try surface.pdfData()
+        try Data(pdf).write(to: Self.outputDirectory.appendingPathComponent("charts.pdf"))
+        XCTAssertGreaterThan(pdf.count, 5000)
+        XCTAssertEqual(String(decoding: pdf.prefix(5), as: UTF8.self), "%PDF-")
+    }
+}

@@ -1,0 +1,173 @@
+import EZTestSupport
+import Foundation
+import XCTest
+
+/// What `deliver` does when the server refuses, hesitates or disappears: one bad recipient never
+/// stops the others, 4xx is retried, a break after the data is `uncertain` and never resent
+/// automatically, and a killed run never gives a duplicate.
+final class DeliveryFailureTests: XCTestCase {
+    var fixture: DeliveryFixture!
+    var sink: SMTPSink!
+
+    override func setUpWithError() throws {
+        fixture = try DeliveryFixture()
+        sink = try SMTPSink()
+    }
+
+    override func tearDown() {
+        sink?.stop()
+        sink = nil
+        fixture = nil
+    }
+
+    private var smtpArgs: [String] { ["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"] }
+
+    func testA550ForOneRecipientFailsThatUserOnlyAndExits2() throws {
+        try sink.setRules(["reject_rcpt": ["user2@example.com": 550]])
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        let eligible = try fixture.eligible()
+        XCTAssertEqual(try sink.accepted().count, eligible.count - 1)
+        let state = try fixture.state()
+        XCTAssertEqual(state[2], "failed")
+        XCTAssertEqual(state.values.filter { $0 == "sent" }.count, eligible.count - 1)
+        let failed = try XCTUnwrap(fixture.journal().last { ($0["user_id"] as? Int) == 2 })
+        XCTAssertEqual(failed["smtp_code"] as? Int, 550)
+        XCTAssertEqual(failed["attempt"] as? Int, 1, "a 5xx is not retried")
+        XCTAssertTrue((failed["smtp_text"] as? String)?.contains("mailbox unavailable") ?? false, "\(failed)")
+        XCTAssertTrue(run.stderr.contains("failed 1, uncertain 0"), run.stderr)
+        let keys: Set = ["user_id", "address", "message_id", "statement_sha256", "status", "reason", "smtp_code", "smtp_text", "attempt", "at"]
+        for line in try fixture.journal() { XCTAssertEqual(Set(line.keys), keys, "every key on every line, null where it does not apply") }
+        let skipped = try XCTUnwrap(fixture.journal().first { $0["status"] as? String == "skipped" })
+        XCTAssertTrue(skipped["smtp_code"] is NSNull && skipped["attempt"] is NSNull, "\(skipped)")
+    }
+
+    func testRateCapsMessagesPerSecond() throws {
+        let started = Date()
+        let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "4", "--users", "1,2,3,4,5"])
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try sink.accepted().count, 5)
+        XCTAssertGreaterThanOrEqual(seconds, 1.0, "5 messages at 4 per second are spaced 0.25 s apart")
+    }
+
+    func testRetryFailedSendsOnlyTheFailures() throws {
+        try sink.setRules(["reject_rcpt": ["user2@example.com": 550, "user3@example.com": 554]])
+        XCTAssertEqual(try fixture.deliver(smtpArgs).status, 2)
+        let before = try sink.accepted()
+        try sink.setRules([:])
+        let plain = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(plain.status, 2, "a plain re-run does not retry failures")
+        XCTAssertEqual(try sink.accepted().count, before.count)
+        let retry = try fixture.deliver(smtpArgs + ["--retry-failed"])
+        XCTAssertEqual(retry.status, 0, retry.stderr)
+        let after = try sink.accepted()
+        XCTAssertEqual(after.dropFirst(before.count).flatMap(\.rcptTos).sorted(), ["user2@example.com", "user3@example.com"])
+        XCTAssertEqual(try fixture.state()[2], "sent")
+    }
+
+    func testA451IsRetriedWithBackOffAndTheMessageIsSentOnce() throws {
+        try sink.setRules(["tempfail_data_once": ["user2@example.com"]])
+        let run = try fixture.deliver(smtpArgs + ["--users", "2,3"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let received = try sink.received().filter { $0.rcptTos == ["user2@example.com"] }
+        XCTAssertEqual(received.map(\.outcome), ["tempfailed", "accepted"])
+        let lines = try fixture.journal().filter { ($0["user_id"] as? Int) == 2 }
+        XCTAssertEqual(lines.map { $0["status"] as? String }, ["sending", "failed", "sending", "sent"])
+        XCTAssertEqual(lines.map { $0["attempt"] as? Int }, [1, 1, 2, 2])
+        XCTAssertEqual(lines[1]["smtp_code"] as? Int, 451)
+        XCTAssertEqual(try fixture.state()[2], "sent")
+    }
+
+    func testAConnectionDroppedBeforeTheDataIsRetriedAndSentOnce() throws {
+        try sink.setRules(["drop_at_rcpt_once": ["user2@example.com"]])
+        let run = try fixture.deliver(smtpArgs + ["--users", "1,2,3"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try sink.accepted().filter { $0.rcptTos == ["user2@example.com"] }.count, 1)
+        let lines = try fixture.journal().filter { ($0["user_id"] as? Int) == 2 }
+        XCTAssertEqual(lines.map { $0["status"] as? String }, ["sending", "failed", "sending", "sent"])
+        XCTAssertTrue((lines[1]["reason"] as? String)?.contains("retrying in 1.0 s") ?? false, "\(lines[1])")
+        XCTAssertGreaterThanOrEqual(sink.connections(), 2, "a new connection after the drop")
+    }
+
+    func testAConnectionDroppedAfterDataIsUncertainAndNotResent() throws {
+        try sink.setRules(["drop_after_data": ["user2@example.com"]])
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(try fixture.state()[2], "uncertain")
+        XCTAssertTrue(run.stderr.contains("user 2 uncertain"), run.stderr)
+        XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1, "the others are still sent")
+        try sink.setRules([:])
+        let again = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(again.status, 2)
+        XCTAssertEqual(try sink.received().filter { $0.rcptTos == ["user2@example.com"] }.count, 1, "uncertain is never resent automatically")
+        XCTAssertEqual(try fixture.deliver(smtpArgs + ["--retry-failed"]).status, 2)
+        XCTAssertEqual(try sink.received().filter { $0.rcptTos == ["user2@example.com"] }.count, 1)
+        let decided = try fixture.deliver(smtpArgs + ["--retry-uncertain"])
+        XCTAssertEqual(decided.status, 0, decided.stderr)
+        XCTAssertEqual(try sink.accepted().filter { $0.rcptTos == ["user2@example.com"] }.count, 1)
+    }
+
+    func testARunKilledHalfWayThenRerunGivesNoDuplicateAtTheServer() throws {
+        try sink.setRules(["data_delay": 0.25])
+        let process = try fixture.start(smtpArgs)
+        let deadline = Date().addingTimeInterval(20)
+        while try sink.received().count < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Thread.sleep(forTimeInterval: 0.1)   // most likely inside the next message's DATA
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        let killedMidMessage = try fixture.journal().last.map { $0["status"] as? String == "sending" } ?? false
+        let inFlight = try fixture.journal().last?["user_id"] as? Int
+        XCTAssertTrue(killedMidMessage, "the kill should land while the server holds a message's DATA")
+        try sink.setRules([:])
+        let rerun = try fixture.deliver(smtpArgs)
+        let received = try sink.received()
+        let recipients = received.flatMap(\.rcptTos)
+        XCTAssertEqual(Set(recipients).count, recipients.count, "a recipient got two messages: \(recipients)")
+        let state = try fixture.state()
+        let eligible = try fixture.eligible()
+        for entry in eligible {
+            XCTAssertTrue(["sent", "uncertain"].contains(state[entry.id] ?? ""), "user \(entry.id): \(state[entry.id] ?? "nothing")")
+        }
+        let uncertain = state.values.filter { $0 == "uncertain" }.count
+        XCTAssertLessThanOrEqual(uncertain, 1, "only the message in flight at the kill can be uncertain")
+        if let inFlight { XCTAssertEqual(state[Int64(inFlight)], "uncertain", "the user whose last line was 'sending'") }
+        XCTAssertEqual(rerun.status, uncertain == 0 ? 0 : 2, rerun.stderr)
+        XCTAssertEqual(state.values.filter { $0 == "sent" }.count + uncertain, eligible.count)
+    }
+
+    func testAnUnreachableServerExits1AndRecordsNothing() throws {
+        let port = sink.port
+        sink.stop()
+        let run = try fixture.deliver(["--smtp", "smtp://127.0.0.1:\(port)", "--smtp-insecure"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ezreport: SMTP server smtp://127.0.0.1:\(port) cannot be used, nothing was sent"), run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+    }
+
+    func testAServerWithoutSTARTTLSIsRefusedUnlessInsecure() throws {
+        let run = try fixture.deliver(["--smtp", sink.url(), "--rate", "0"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("nothing was sent"), run.stderr)
+        XCTAssertEqual(try sink.received().count, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+    }
+
+    func testNoManifestExits1() throws {
+        try FileManager.default.removeItem(atPath: fixture.periodFolder + "/manifest.json")
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("no manifest at") && run.stderr.contains("ezreport monthly"), run.stderr)
+    }
+
+    func testBadArgumentsExit64() throws {
+        XCTAssertEqual(try fixture.deliver(["--smtp", sink.url(), "--from", "not an address"]).status, 64)
+        XCTAssertEqual(try fixture.deliver(["--smtp", "http://127.0.0.1:25"]).status, 64)
+        XCTAssertEqual(try fixture.deliver([]).status, 64, "--smtp is required without --dry-run")
+        XCTAssertEqual(try fixture.deliver(smtpArgs + ["--attach", "pdf,csv"]).status, 64)
+        XCTAssertEqual(try fixture.deliver(smtpArgs + ["--rate", "-1"]).status, 64)
+        XCTAssertEqual(try sink.received().count, 0)
+    }
+}

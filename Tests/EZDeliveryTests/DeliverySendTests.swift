@@ -1,0 +1,143 @@
+import EZBatch
+import EZLedger
+import EZTestSupport
+import Foundation
+import XCTest
+
+/// `ezreport deliver` against a real SMTP server (aiosmtpd on 127.0.0.1): who gets what, and
+/// what the server actually received, read back with Python's `email` package.
+final class DeliverySendTests: XCTestCase {
+    var fixture: DeliveryFixture!
+    var sink: SMTPSink!
+
+    override func setUpWithError() throws {
+        fixture = try DeliveryFixture()
+        sink = try SMTPSink()
+    }
+
+    override func tearDown() {
+        sink?.stop()
+        sink = nil
+        fixture = nil
+    }
+
+    private var smtpArgs: [String] { ["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"] }
+
+    func testEveryEligibleUserGetsExactlyOneParsableMessageWithTheManifestsStatement() throws {
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let eligible = try fixture.eligible()
+        let accepted = try sink.accepted()
+        XCTAssertEqual(accepted.count, eligible.count)
+        XCTAssertEqual(Set(accepted.flatMap(\.rcptTos)).count, accepted.count, "a recipient got two messages")
+        XCTAssertEqual(sink.connections(), 1, "one connection is reused for every message")
+        let messages = try ParsedMessage.parse(accepted.map { sink.path(of: $0) })
+        let byAddress = Dictionary(uniqueKeysWithValues: messages.map { ($0.toAddresses.first ?? "", $0) })
+        let emails = try ledgerEmails()
+        for entry in eligible {
+            let message = try XCTUnwrap(byAddress[emails[entry.id] ?? ""], "no message for user \(entry.id)")
+            let pdf = try XCTUnwrap(entry.files.first { $0.path.hasSuffix("/statement.pdf") })
+            XCTAssertEqual(message.attachments.map(\.filename), ["statement-2026-10.pdf"])
+            XCTAssertEqual(message.attachments.first?.contentType, "application/pdf")
+            XCTAssertEqual(message.attachments.first?.sha256, pdf.sha256)
+            XCTAssertEqual(message.messageId, "<statement.\(entry.id).2026-10.\(pdf.sha256.prefix(16))@ezwallet.example>")
+            XCTAssertEqual(message.from, DeliveryFixture.from)
+            XCTAssertEqual(message.subject, "Your EZWallet statement for October 2026")
+            XCTAssertEqual(message.structure, ["multipart/mixed", "multipart/alternative", "text/plain", "text/html", "application/pdf"])
+            XCTAssertTrue(message.dateParses)
+            XCTAssertTrue(message.crlf, "every line ends in CRLF")
+            XCTAssertLessThanOrEqual(message.maxLineBytes, 998)
+            XCTAssertEqual(message.defects, [])
+            XCTAssertEqual(message.headerNames.filter { ["To", "Cc", "Bcc", "From", "Subject"].contains($0) }.sorted(),
+                           ["From", "Subject", "To"])
+        }
+        let state = try fixture.state()
+        XCTAssertEqual(state.values.filter { $0 == "sent" }.count, eligible.count)
+        XCTAssertEqual(state[9], "skipped", "the sample's user 9 opted out (statement_email = 0)")
+        XCTAssertTrue(run.stderr.contains("sent \(eligible.count), skipped 1, failed 0, uncertain 0, seconds"), run.stderr)
+    }
+
+    func testTheBodyQuotesTheRecordedFiguresInTheUsersFormats() throws {
+        XCTAssertEqual(try fixture.deliver(smtpArgs + ["--users", "2"]).status, 0)
+        let entry = try XCTUnwrap(fixture.manifest().users.first { $0.id == 2 })
+        let message = try XCTUnwrap(ParsedMessage.parse(sink.accepted().map { sink.path(of: $0) }).first)
+        let text = try XCTUnwrap(message.text)
+        let html = try XCTUnwrap(message.html)
+        // User 2 (zoë) reports in USD with an en_US locale in the sample.
+        let income = try XCTUnwrap(entry.incomeMinor), summary = try XCTUnwrap(entry.summary)
+        let dollars = "$" + Self.grouped(income / 100) + "." + String(format: "%02d", income % 100)
+        for needle in ["Income:", dollars, "Savings rate:", "Budgets over:", "Largest category:", summary.largestCategory ?? "?"] {
+            XCTAssertTrue(text.contains(needle), "plain text lacks \(needle): \(text)")
+        }
+        XCTAssertTrue(html.contains(dollars) && html.contains("Savings rate"), html)
+        XCTAssertEqual(message.toDisplayName, "zoë")
+        XCTAssertTrue(message.rawHeaders["To"]?.hasPrefix("=?UTF-8?B?") ?? false, "a non-ASCII name is an RFC 2047 encoded-word")
+    }
+
+    private static func grouped(_ v: Int64) -> String {
+        let digits = Array(String(v))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out += "," }
+            out.append(d)
+        }
+        return out
+    }
+
+    func testARerunSendsNothingAlreadySent() throws {
+        XCTAssertEqual(try fixture.deliver(smtpArgs).status, 0)
+        let first = try sink.accepted().count
+        let lines = try fixture.journal().count
+        let again = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try sink.accepted().count, first)
+        XCTAssertEqual(try fixture.journal().count, lines, "a re-run with nothing to do appends nothing")
+    }
+
+    func testAStatementRenderedAgainIsSentAgain() throws {
+        XCTAssertEqual(try fixture.deliver(smtpArgs).status, 0)
+        let before = try sink.accepted().count
+        // Another engine build would re-render; here the PDF of user 2 is re-rendered as a new file
+        // and its manifest entry updated, as a monthly run after a ledger change would do.
+        var manifest = try fixture.manifest()
+        let index = try XCTUnwrap(manifest.users.firstIndex { $0.id == 2 })
+        let fileIndex = try XCTUnwrap(manifest.users[index].files.firstIndex { $0.path.hasSuffix("statement.pdf") })
+        let path = fixture.periodFolder + "/" + manifest.users[index].files[fileIndex].path
+        var pdf = try Data(contentsOf: URL(fileURLWithPath: path))
+        pdf.append(contentsOf: Array("\n% re-rendered\n".utf8))
+        try pdf.write(to: URL(fileURLWithPath: path))
+        manifest.users[index].files[fileIndex].sha256 = sha256(pdf)
+        manifest.users[index].files[fileIndex].bytes = pdf.count
+        try manifest.encoded().write(to: URL(fileURLWithPath: fixture.periodFolder + "/manifest.json"))
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let accepted = try sink.accepted()
+        XCTAssertEqual(accepted.count, before + 1)
+        let last = try XCTUnwrap(ParsedMessage.parse([sink.path(of: accepted.last!)]).first)
+        XCTAssertEqual(last.attachments.first?.sha256, sha256(pdf))
+    }
+
+    func testAStatementChangedOnDiskSinceTheManifestFailsThatUserOnly() throws {
+        let entry = try XCTUnwrap(fixture.manifest().users.first { $0.id == 3 })
+        let pdf = try XCTUnwrap(entry.files.first { $0.path.hasSuffix("statement.pdf") })
+        try Data("not the statement".utf8).write(to: URL(fileURLWithPath: fixture.periodFolder + "/" + pdf.path))
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(try fixture.state()[3], "failed")
+        XCTAssertTrue(run.stderr.contains("user 3 failed") && run.stderr.contains("SHA-256"), run.stderr)
+        XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1)
+    }
+
+    private func ledgerEmails() throws -> [Int64: String] {
+        let out = try CLI.tool("/usr/bin/sqlite3", [fixture.ledgerPath, "SELECT id || '|' || email FROM users"])
+        var emails: [Int64: String] = [:]
+        for line in String(decoding: out, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1)
+            if parts.count == 2, let id = Int64(parts[0]) { emails[id] = String(parts[1]) }
+        }
+        return emails
+    }
+}
+
+/// Lower-case hex SHA-256 (of bytes a test made itself).
+func sha256(_ data: Data) -> String { FileDigest.sha256(data) }

@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+@testable import EZDelivery
+
+/// Addresses, header encoding and the MIME text, checked without a server (the end-to-end tests
+/// check the same through Python's `email` parser).
+final class MessageEncodingTests: XCTestCase {
+    func testOnlyPlainAddrSpecsAreAccepted() {
+        for good in ["a@b.example", "first.last+tag@sub.example.co.uk", "o'brien@example.ie", "x_y-z@a-b.example"] {
+            XCTAssertNotNil(MailAddress(good), good)
+        }
+        let bad = ["", "plain", "a@b", "a@@b.example", "a@b.example, c@d.example", "a b@c.example", "\"a\"@b.example",
+                   "a@b.example\r\nBcc: c@d.example", "a@b.example\n", ".a@b.example", "a.@b.example", "a..b@c.example",
+                   "zoë@example.com", "a@-b.example", "a@b_c.example", "a@[127.0.0.1]", "<a@b.example>",
+                   String(repeating: "a", count: 65) + "@b.example", "a@" + String(repeating: "b", count: 64) + ".example"]
+        for address in bad {
+            XCTAssertNil(MailAddress(address), address.debugDescription)
+            XCTAssertNotNil(MailAddress.problem(address), address.debugDescription)
+        }
+        XCTAssertEqual(MailAddress("me@mail.example.com")?.domain, "mail.example.com")
+    }
+
+    func testEncodedWordsStayWithinSeventyFiveCharactersAndNeverSplitACharacter() throws {
+        let text = String(repeating: "Zoë 山田 🙂 ", count: 12)
+        let words = HeaderEncoding.encodedWords(text)
+        XCTAssertGreaterThan(words.count, 1)
+        var bytes = Data()
+        for word in words {
+            XCTAssertLessThanOrEqual(word.count, 75, word)
+            XCTAssertTrue(word.hasPrefix("=?UTF-8?B?") && word.hasSuffix("?="))
+            let payload = try XCTUnwrap(Data(base64Encoded: String(word.dropFirst(10).dropLast(2))))
+            XCTAssertNotNil(String(data: payload, encoding: .utf8), "each word decodes on its own")
+            bytes += payload
+        }
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), text)
+    }
+
+    func testPlainHeaderTextStaysReadableAndAnythingElseIsEncoded() {
+        XCTAssertEqual(HeaderEncoding.unstructured("Your EZWallet statement for October 2026"), "Your EZWallet statement for October 2026")
+        XCTAssertTrue(HeaderEncoding.unstructured("Résumé").hasPrefix("=?UTF-8?B?"))
+        XCTAssertTrue(HeaderEncoding.unstructured("looks =?like?= a word").hasPrefix("=?UTF-8?B?"))
+        XCTAssertEqual(HeaderEncoding.displayName("alice"), "alice")
+        XCTAssertEqual(HeaderEncoding.displayName("a, b"), "\"a, b\"", "quoted: a bare comma would split the To list")
+        XCTAssertEqual(HeaderEncoding.displayName("a <b@c.d>"), "\"a <b@c.d>\"", "quoted: no second address")
+        XCTAssertEqual(HeaderEncoding.displayName("mia.huber10"), "\"mia.huber10\"", "a dotted username reads as itself")
+        XCTAssertEqual(HeaderEncoding.displayName("say \"hi\" \\o/"), "\"say \\\"hi\\\" \\\\o/\"", "quotes and backslashes escaped")
+        XCTAssertTrue(HeaderEncoding.displayName("Zoë").hasPrefix("=?UTF-8?B?"), "non-ASCII is encoded")
+        XCTAssertFalse(HeaderEncoding.displayName("x\r\nBcc: y").contains("\r\nBcc"), "no line break survives")
+        XCTAssertFalse(HeaderEncoding.unstructured("x\r\nBcc: y").contains("\r\nBcc"))
+    }
+
+    func testNonASCIIFileNamesUseRFC2231() {
+        XCTAssertEqual(HeaderEncoding.parameter("filename", "statement-2026-10.pdf"), "filename=\"statement-2026-10.pdf\"")
+        XCTAssertEqual(HeaderEncoding.parameter("filename", "relevé 10.pdf"), "filename*=UTF-8''relev%C3%A9%2010.pdf")
+        XCTAssertEqual(HeaderEncoding.parameter("name", "a\"b"), "name*=UTF-8''a%22b")
+    }
+
+    func testTheMessageIsDeterministicCRLFAndWithinLineLimits() throws {
+        let pdf = Data((0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let message = MIMEMessage(
+            from: try XCTUnwrap(MailAddress("s@ezwallet.example")), to: try XCTUnwrap(MailAddress("u@example.com")),
+            toName: "Zoë", subject: "Your EZWallet statement for October 2026", date: Date(timeIntervalSince1970: 1_793_000_000),
+            messageID: "statement.7.2026-10.0123456789abcdef@ezwallet.example", plainText: "Hi\nthere", html: "<p>Hi</p>",
+            attachments: [.init(fileName: "statement-2026-10.pdf", contentType: "application/pdf", bytes: pdf)])
+        let bytes = message.rendered()
+        XCTAssertEqual(bytes, message.rendered())
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        XCTAssertFalse(lines.contains { $0.contains("\n") || $0.contains("\r") }, "bare CR or LF")
+        XCTAssertLessThanOrEqual(lines.map(\.utf8.count).max() ?? 0, 78)
+        XCTAssertTrue(text.contains("Date: Mon, 26 Oct 2026 07:33:20 +0000\r\n"), text.prefix(400).description)
+        XCTAssertTrue(text.contains("Message-ID: <statement.7.2026-10.0123456789abcdef@ezwallet.example>\r\n"))
+        XCTAssertEqual(lines.filter { $0.count == 76 }.count, 60_000 / 57, "base64 in lines of 76")
+    }
+
+    func testTheMessageIDFollowsTheContract() throws {
+        let from = try XCTUnwrap(MailAddress("statements@mail.ezwallet.example"))
+        XCTAssertEqual(DeliveryPlan.messageID(user: 42, period: "2026-10", sha: String(repeating: "ab", count: 32), from: from),
+                       "statement.42.2026-10.abababababababab@mail.ezwallet.example")
+        XCTAssertEqual(DeliveryPlan.messageID(user: 1, period: "2026-01-15..2026-03-31", sha: "0123456789abcdef00", from: from),
+                       "statement.1.2026-01-15_2026-03-31.0123456789abcdef@mail.ezwallet.example")
+    }
+}

@@ -1,0 +1,49 @@
+import EZCore
+@testable import EZLocale
+import XCTest
+
+/// Money, percent and date text per locale.
+final class LocaleFormatTests: XCTestCase {
+    let usd = try! Currency("USD"), jpy = try! Currency("JPY"), gbp = try! Currency("GBP"), chf = try! Currency("CHF")
+
+    func testMoneyIsWrittenAsEachLocaleWritesIt() {
+        XCTAssertEqual(LocaleFormat(locale: "it_IT").money(123450, .eur), "1.234,50 €")
+        XCTAssertEqual(LocaleFormat(locale: "en_US").money(123450, usd), "$1,234.50")
+        XCTAssertEqual(LocaleFormat(locale: "ja_JP").money(1500, jpy), "¥1,500")
+        XCTAssertEqual(LocaleFormat(locale: "fr_FR").money(123450, .eur), "1 234,50 €")
+        XCTAssertEqual(LocaleFormat(locale: "en_GB").money(123450, gbp), "£1,234.50")
+        XCTAssertEqual(LocaleFormat(locale: "de_DE").money(-123450, .eur), "-1.234,50 €")
+        XCTAssertEqual(LocaleFormat(locale: "de_CH").money(123450, chf), "CHF 1’234.50")
+        XCTAssertEqual(LocaleFormat(locale: "en_US").money(-5, usd), "-$0.05")
+        XCTAssertEqual(LocaleFormat(locale: "es_ES").money(123450, .eur), "1234,50 €", "Spanish groups from five digits")
+        XCTAssertEqual(LocaleFormat(locale: "es_ES").money(1234550, .eur), "12.345,50 €")
+        XCTAssertEqual(LocaleFormat(locale: "it-IT").money(100, .eur), "1,00 €", "BCP-47 names are accepted")
+        XCTAssertEqual(LocaleFormat(locale: "en_US").money(Int64.max, usd), "$92,233,720,368,547,758.07")
+    }
+
+    func testCompactMoneyForAxes() {
+        let it = LocaleFormat(locale: "it_IT"), en = LocaleFormat(locale: "en_US")
+        XCTAssertEqual(it.compactMoney(123450, .eur), "1,2k €")
+        XCTAssertEqual(en.compactMoney(123450, usd), "$1.2k")
+        XCTAssertEqual(en.compactMoney(350_000_000, usd), "$3.5M")
+        XCTAssertEqual(en.compactMoney(0, usd), "$0")
+        XCTAssertEqual(en.compactMoney(125_000, usd, scaleReference: 150_000, fractionDigits: 2), "$1.25k")
+        XCTAssertEqual(en.compactMoney(-50_000, usd), "-$500")
+    }
+
+    func testPercentAndDatesPerLocale() {
+        XCTAssertEqual(LocaleFormat(locale: "en_US").percent(Percent(tenths: 125)), "12.5%")
+        XCTAssertEqual(LocaleFormat(locale: "it_IT").percent(Percent(tenths: 125)), "12,5%")
+        XCTAssertEqual(LocaleFormat(locale: "fr_FR").percent(Percent(tenths: -3)), "-0,3 %")
+        let d = CivilDate(year: 2026, month: 3, day: 31)
+        XCTAssertEqual(LocaleFormat(locale: "en_US").date(d), "Mar 31, 2026")
+        XCTAssertEqual(LocaleFormat(locale: "en_GB").date(d), "31 Mar 2026")
+        XCTAssertEqual(LocaleFormat(locale: "it_IT").date(d), "31 mar 2026")
+        XCTAssertEqual(LocaleFormat(locale: "de_DE").date(d), "31.03.2026")
+        XCTAssertEqual(LocaleFormat(locale: "fr_FR").date(d), "31 mars 2026")
+        XCTAssertEqual(LocaleFormat(locale: "ja_JP").date(d), "2026/03/31")
+        let may = CivilDate(year: 2026, month: 5, day: 1)
+        XCTAssertEqual(["en_US", "it_IT", "de_DE", "fr_FR", "es_ES", "ja_JP"].map { LocaleFormat(locale: $0).monthLabel(may) },
+                       ["May", "mag", "Mai", "mai", "may", "5月"])
+    }
+}

@@ -1,0 +1,184 @@
+import EZAnalytics
+import EZCore
+import EZLocale
+import Foundation
+import EZRenderingTestSupport
+import XCTest
+@testable import EZPDF
+
+/// The PDF statement, checked by independent readers: qpdf, pdfinfo, pdftotext and pdftoppm.
+final class PDFStatementTests: XCTestCase {
+    private static let figures = PDFFixtures.statement()
+    /// The fixture's user reads Italian: the statement's words are checked through the catalog.
+    private let tr = Translator(locale: PDFStatementTests.figures.user.locale)
+    private func footer(_ page: Int, of pages: Int) -> String {
+        tr("Page {page} of {pages}", ["page": String(page), "pages": String(pages)])
+    }
+    private static let rendered: Result<[UInt8], Error> = Result {
+        try StatementPDF.render(figures, provenance: PDFFixtures.provenance())
+    }
+
+    private func render() throws -> (bytes: [UInt8], tools: PDFToolRunner) {
+        let bytes = try Self.rendered.get()
+        let tools = try PDFToolRunner(bytes: bytes, name: "statement.pdf")
+        addTeardownBlock { tools.cleanUp() }
+        return (bytes, tools)
+    }
+
+    func testStatementPassesQpdfCheck() throws {
+        let (_, tools) = try render()
+        let check = try tools.qpdfCheck()
+        XCTAssertEqual(check.status, 0, check.output)
+        XCTAssertTrue(check.output.contains("No syntax or stream encoding errors found"), check.output)
+    }
+
+    func testTextCarriesTheKPIFiguresAsTheReaderFormatsThem() throws {
+        let (_, tools) = try render()
+        let text = try tools.text()
+        let f = LocaleFormat(locale: "it_IT")
+        let k = Self.figures.kpis
+        XCTAssertTrue(text.contains(f.money(k.income, .eur)), "income \(f.money(k.income, .eur))")
+        XCTAssertTrue(text.contains(f.money(k.expenses, .eur)), "expenses")
+        XCTAssertTrue(text.contains(f.money(k.net, .eur)), "net")
+        XCTAssertTrue(text.contains(f.percent(try XCTUnwrap(k.savingsRate))), "savings rate")
+        XCTAssertTrue(text.contains(f.percent(try XCTUnwrap(k.expensesChange.percent))), "change")
+        // it_IT writes euros with a comma and the symbol after: never the '.'-decimal form.
+        XCTAssertTrue(text.contains(",") && text.contains(" €"))
+    }
+
+    func testFootersCountThePagesTheDocumentReallyHas() throws {
+        let (_, tools) = try render()
+        let pages = try XCTUnwrap(Int(try tools.info()["Pages"] ?? ""))
+        let text = try tools.text()
+        XCTAssertTrue(text.contains(footer(1, of: pages)), footer(1, of: pages))
+        XCTAssertTrue(text.contains(footer(pages, of: pages)))
+        XCTAssertFalse(text.contains(footer(pages + 1, of: pages)))
+        // Each page's text carries exactly its own footer.
+        let pageTexts = text.split(separator: "\u{0C}", omittingEmptySubsequences: true)
+        for (i, page) in pageTexts.enumerated() where !page.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            XCTAssertTrue(page.contains(footer(i + 1, of: pages)), "page \(i + 1)")
+        }
+    }
+
+    func testTransactionTableRunsOverPagesWithItsHeaderRepeated() throws {
+        let (_, tools) = try render()
+        let pages = try XCTUnwrap(Int(try tools.info()["Pages"] ?? ""))
+        // 164 rows at 15 pt cannot fit fewer than three pages of A4 besides the cover and sections.
+        XCTAssertGreaterThanOrEqual(pages, 5)
+        XCTAssertLessThanOrEqual(pages, 14)
+        let text = try tools.text()
+        let continued = text.components(separatedBy: tr("{title} (continued)", ["title": tr("Transactions")])).count - 1
+        XCTAssertGreaterThanOrEqual(continued, 2)
+        // The header's 'DESCRIPTION' column title is printed once per page the table is on.
+        XCTAssertEqual(text.components(separatedBy: tr("Description").uppercased()).count - 1, continued + 1)
+        XCTAssertTrue(text.contains(tr.plural("{count} row", "{count} rows", count: Self.figures.transactions.count)))
+    }
+
+    func testSectionsHaveTitlesAndBookmarks() throws {
+        let (_, tools) = try render()
+        let text = try tools.text()
+        let sections = [tr("Spending by category"), tr("Budgets"), tr("Groups"), tr("Family · {name}", ["name": "Famiglia Rossi"]),
+                        tr("Savings goals"), tr("Transactions"), tr("About this report")]
+        for s in sections { XCTAssertTrue(text.contains(s), s) }
+        let outline = try tools.outlineTitles()
+        for s in [tr("Overview")] + sections { XCTAssertTrue(outline.contains(s), "bookmark \(s) in \(outline)") }
+        XCTAssertTrue(outline.contains("Viaggio a Kyōto 🗾"), "a group's bookmark under Groups")
+    }
+
+    func testNamesInAnyScriptSurviveIntoTheText() throws {
+        let (_, tools) = try render()
+        let text = try tools.text()
+        for s in ["Casa Rossi", "zoë.łukasiewicz", "日本食", "מכולת", "シェアハウス", "Émilie Côté", "Crème brûlée"] {
+            XCTAssertTrue(text.contains(s), s)
+        }
+    }
+
+    func testMetadataComesFromTheFiguresNotTheClock() throws {
+        let (_, tools) = try render()
+        let info = try tools.info()
+        XCTAssertEqual(info["Author"], "ezreport")
+        XCTAssertEqual(info["Title"], "Casa Rossi — Bilancio 🏠 — Estratto conto ott 2025")
+        XCTAssertTrue(info["Subject"]?.contains("2025-10") == true)
+        XCTAssertTrue(info["CreationDate"]?.contains("2025") == true, info["CreationDate"] ?? "none")
+        XCTAssertTrue(info["CreationDate"]?.contains("Oct 31") == true, info["CreationDate"] ?? "none")
+    }
+
+    func testFontsAreEmbedded() throws {
+        let (_, tools) = try render()
+        let fonts = try tools.run("pdffonts", [tools.file.path]).output
+        let lines = fonts.split(separator: "\n").dropFirst(2)
+        XCTAssertFalse(lines.isEmpty)
+        for line in lines {
+            let cols = line.split(separator: " ", omittingEmptySubsequences: true)
+            // Columns: name type [encoding] emb sub uni object ID → 'emb' is the 5th from the end.
+            XCTAssertEqual(cols[cols.count - 5], "yes", String(line))
+        }
+    }
+
+    /// CJK names come from the TrueType fallback, which Cairo subsets glyph by glyph, not from
+    /// Noto Sans CJK, whose whole CFF outline table Cairo would copy for every such statement.
+    func testCJKTextIsEmbeddedFromTheTrueTypeFallback() throws {
+        let (_, tools) = try render()
+        let fonts = try tools.run("pdffonts", [tools.file.path]).output
+        XCTAssertTrue(fonts.contains("DroidSansFallback"), fonts)
+        XCTAssertFalse(fonts.contains("NotoSansCJK"), fonts)
+    }
+
+    func testTwoRendersAreByteIdentical() throws {
+        let a = try StatementPDF.render(Self.figures, provenance: PDFFixtures.provenance())
+        let b = try StatementPDF.render(PDFFixtures.statement(), provenance: PDFFixtures.provenance())
+        XCTAssertEqual(a.count, b.count)
+        XCTAssertTrue(a == b, "two renders of the same figures differ")
+    }
+
+    func testUSAndCanadianReadersGetLetterOthersA4() throws {
+        let us = try PDFToolRunner(bytes: try StatementPDF.render(PDFFixtures.statement(locale: "en_US", currency: try Currency("USD")),
+                                                                   provenance: PDFFixtures.provenance()), name: "statement-en_US.pdf")
+        defer { us.cleanUp() }
+        XCTAssertTrue(try us.info()["Page size"]?.hasPrefix("612 x 792") == true)
+        let usText = try us.text()
+        let k = PDFFixtures.statement(locale: "en_US", currency: try Currency("USD")).kpis
+        XCTAssertTrue(usText.contains(LocaleFormat(locale: "en_US").money(k.income, try Currency("USD"))))
+        XCTAssertTrue(usText.contains("$"))
+
+        let (_, it) = try render()
+        let size = try it.info()["Page size"] ?? ""
+        XCTAssertTrue(size.hasPrefix("595.276 x 841.89"), size)
+    }
+
+    func testHeaderBandShowsTheMonthlyLimitStatus() throws {
+        func bandColor(_ status: BudgetStatus) throws -> (r: Int, g: Int, b: Int) {
+            let bytes = try StatementPDF.render(PDFFixtures.statement(limitStatus: status), provenance: PDFFixtures.provenance())
+            let tools = try PDFToolRunner(bytes: bytes)
+            defer { tools.cleanUp() }
+            // Page 1 at 10 dpi as a binary PPM; sample a pixel in the band's left margin.
+            let ppmBase = tools.folder.appendingPathComponent("p").path
+            XCTAssertEqual(try tools.run("pdftoppm", ["-r", "10", "-f", "1", "-l", "1", tools.file.path, ppmBase]).status, 0)
+            let file = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: tools.folder.path).first { $0.hasSuffix(".ppm") })
+            let ppm = [UInt8](try Data(contentsOf: tools.folder.appendingPathComponent(file)))
+            // Header "P6\n<w> <h>\n255\n": skip three newlines.
+            var newlines = 0, i = 0
+            while newlines < 3 { if ppm[i] == 10 { newlines += 1 }; i += 1 }
+            let pixel = i + (2 * 82 + 2) * 0 + 3 * 2  // row 0, column 2
+            return (Int(ppm[pixel]), Int(ppm[pixel + 1]), Int(ppm[pixel + 2]))
+        }
+        let over = try bandColor(.over), warning = try bandColor(.warning), ok = try bandColor(.ok)
+        XCTAssertGreaterThan(over.r, over.g + 60, "red band when over the limit: \(over)")
+        XCTAssertGreaterThan(warning.r, warning.b + 60, "amber band when close: \(warning)")
+        XCTAssertGreaterThan(warning.g, over.g + 20, "amber is not red: \(warning) vs \(over)")
+        XCTAssertGreaterThan(ok.g, ok.r + 40, "green band when within the limit: \(ok)")
+    }
+
+    func testAQuietMonthStillRendersAndSaysThereIsNothing() throws {
+        let bytes = try StatementPDF.render(PDFFixtures.emptyStatement(), provenance: PDFFixtures.provenance())
+        let tools = try PDFToolRunner(bytes: bytes, name: "statement-empty.pdf")
+        defer { tools.cleanUp() }
+        XCTAssertEqual(try tools.qpdfCheck().status, 0)
+        let text = try tools.text()
+        XCTAssertTrue(text.contains("No transactions in this period."))
+        XCTAssertTrue(text.contains("No budgets cover this period."))
+        XCTAssertFalse(text.contains("Groups"), "no groups section for a user in no group")
+        XCTAssertFalse(text.contains("Family"), "no family section for a non-parent")
+        XCTAssertTrue(text.contains("Page 1 of"))
+    }
+}

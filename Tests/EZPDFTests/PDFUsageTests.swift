@@ -1,0 +1,71 @@
+import EZAnalytics
+import EZCore
+import EZLocale
+import EZRenderingTestSupport
+import XCTest
+@testable import EZPDF
+
+/// The admin usage PDF, checked by qpdf, pdfinfo and pdftotext.
+final class PDFUsageTests: XCTestCase {
+    private func render() throws -> (usage: UsageFigures, tools: PDFToolRunner) {
+        let usage = PDFFixtures.usage()
+        let tools = try PDFToolRunner(bytes: try UsagePDF.render(usage, provenance: PDFFixtures.provenance()), name: "usage.pdf")
+        addTeardownBlock { tools.cleanUp() }
+        return (usage, tools)
+    }
+
+    func testUsageReportPassesQpdfCheckAndFootersCountItsPages() throws {
+        let (_, tools) = try render()
+        let check = try tools.qpdfCheck()
+        XCTAssertEqual(check.status, 0, check.output)
+        let pages = try XCTUnwrap(Int(try tools.info()["Pages"] ?? ""))
+        XCTAssertGreaterThanOrEqual(pages, 3)
+        XCTAssertLessThanOrEqual(pages, 10)
+        let text = try tools.text()
+        XCTAssertTrue(text.contains("Page 1 of \(pages)") && text.contains("Page \(pages) of \(pages)"))
+    }
+
+    func testMonthByMonthPrintsEveryMonthLabelWhole() throws {
+        let (usage, tools) = try render()
+        let text = try tools.text()
+        let format = LocaleFormat(locale: "en_GB")
+        XCTAssertFalse(usage.months.isEmpty)
+        // Each row of the table starts with its month, whole ("Nov 2026", never "Nov 20…").
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for m in usage.months {
+            let label = format.monthYearLabel(m.month)
+            XCTAssertTrue(lines.contains { $0.hasPrefix(label + " ") }, "the row of \(label)")
+        }
+        XCTAssertFalse(text.contains(" 20…"), "a month label is cut")
+    }
+
+    func testSuppressedCellsPrintAsLessThanFiveAndShownOnesAsFormatted() throws {
+        let (usage, tools) = try render()
+        let text = try tools.text()
+        XCTAssertTrue(usage.months.contains { $0.usersDeleted == .suppressed }, "the fixture withholds some cells")
+        XCTAssertTrue(text.contains("<5"))
+        let f = LocaleFormat(locale: "en_GB")
+        let last = try XCTUnwrap(usage.months.last)
+        XCTAssertTrue(text.contains(f.integer(Int64(try XCTUnwrap(last.usersTotal.value)))))
+        // The volume tile prints in full; the crowded month table in short forms.
+        XCTAssertTrue(text.contains(f.money(try XCTUnwrap(last.volume.value), usage.currency)))
+        XCTAssertTrue(text.contains(f.compactMoney(try XCTUnwrap(last.volume.value), usage.currency)))
+        XCTAssertTrue(text.contains(f.compactMoney(try XCTUnwrap(last.spendP90.value), usage.currency, scaleReference: 0, fractionDigits: 0)))
+        for s in ["Month by month", "Top categories", "Groups and families", "Cohort retention", "Travel"] {
+            XCTAssertTrue(text.contains(s), s)
+        }
+    }
+
+    func testNothingInTheUsageReportNamesAPerson() throws {
+        let (_, tools) = try render()
+        let text = try tools.text()
+        // The statement fixture's people must never appear in an admin report.
+        for name in ["zoë", "hiro.tanaka", "Émilie", "@"] { XCTAssertFalse(text.contains(name), name) }
+    }
+
+    func testTwoUsageRendersAreByteIdentical() throws {
+        let a = try UsagePDF.render(PDFFixtures.usage(), provenance: PDFFixtures.provenance())
+        let b = try UsagePDF.render(PDFFixtures.usage(), provenance: PDFFixtures.provenance())
+        XCTAssertTrue(a == b)
+    }
+}

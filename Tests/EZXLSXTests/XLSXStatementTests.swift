@@ -1,0 +1,275 @@
+import EZAnalytics
+import EZCore
+import EZLocale
+@testable import EZXLSX
+import Foundation
+import EZRenderingTestSupport
+import XCTest
+
+/// The statement workbook, read back by openpyxl, Python's zipfile and LibreOffice.
+final class XLSXStatementTests: XCTestCase {
+    override func tearDown() { ExternalReader.removeTemporaryDirectories() }
+
+    func writeWorkbook(_ figures: StatementFigures = RenderFixtures.figures(), name: String = "statement.xlsx") throws -> String {
+        let path = try ExternalReader.temporaryDirectory() + "/" + name
+        try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: path)
+        return path
+    }
+
+    /// Cells of a sheet as openpyxl sees them: [row][col] = [data_type, value as text].
+    struct Cell: Decodable, Equatable { let t: String; let v: String? }
+    func cells(_ path: String, sheet: String, dataOnly: Bool = false) throws -> [[Cell]] {
+        let script = """
+        import json, sys, datetime, openpyxl
+        from openpyxl.utils.escape import unescape
+        wb = openpyxl.load_workbook(sys.argv[1], data_only=(sys.argv[3] == '1'))
+        ws = wb[sys.argv[2]]
+        def text(v):
+            if v is None: return None
+            if isinstance(v, datetime.datetime): return v.isoformat()
+            # OOXML stores a CR as the escape _x000D_ (as Excel does); openpyxl leaves it escaped.
+            return unescape(v) if isinstance(v, str) else str(v)
+        out = []
+        for row in ws.iter_rows():
+            out.append([{'t': c.data_type, 'v': text(c.value)} for c in row])
+        print(json.dumps(out))
+        """
+        return try ExternalReader.json([[Cell]].self, ExternalReader.python(script, [path, sheet, dataOnly ? "1" : "0"]))
+    }
+
+    func sheetNames(_ path: String) throws -> [String] {
+        let script = "import json, sys, openpyxl\nprint(json.dumps(openpyxl.load_workbook(sys.argv[1]).sheetnames))"
+        return try ExternalReader.json([String].self, ExternalReader.python(script, [path]))
+    }
+
+    // MARK: - Constant memory
+
+    func testTheConstantMemoryWorkbookHoldsTheSameCellsInEverySheet() throws {
+        let figures = RenderFixtures.figures()
+        let folder = try ExternalReader.temporaryDirectory()
+        try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: folder + "/normal.xlsx",
+                                    rowsPerSheet: 4, constantMemory: false)
+        try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: folder + "/flat.xlsx",
+                                    rowsPerSheet: 4, constantMemory: true)
+        let sheets = try sheetNames(folder + "/normal.xlsx")
+        XCTAssertEqual(try sheetNames(folder + "/flat.xlsx"), sheets)
+        XCTAssertGreaterThan(sheets.filter { $0.hasPrefix("Transactions") }.count, 1, "the split sheets are covered too")
+        for sheet in sheets {
+            // A cell written above the current row is dropped in constant-memory mode: every sheet must match.
+            XCTAssertEqual(try cells(folder + "/flat.xlsx", sheet: sheet), try cells(folder + "/normal.xlsx", sheet: sheet), sheet)
+        }
+        let parts = try ExternalReader.python("import sys, zipfile; print(' '.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+                                              [folder + "/flat.xlsx"])
+        XCTAssertFalse(parts.contains("sharedStrings.xml"), "constant-memory mode was not on: the test proves nothing")
+    }
+
+    // MARK: - Structure
+
+    func testWorkbookHasEverySheetInOrder() throws {
+        let path = try writeWorkbook()
+        XCTAssertEqual(try sheetNames(path),
+                       ["Summary", "Transactions", "Categories", "Trends", "Budgets", "Groups", "Savings", "About"])
+    }
+
+    func testTransactionCellsAreNumbersDatesAndPlainStrings() throws {
+        let figures = RenderFixtures.figures()
+        let rows = try cells(writeWorkbook(figures), sheet: "Transactions")
+        XCTAssertEqual(rows.count, figures.transactions.count + 1)
+        // The fixture's user reads Italian: the headers are the catalog's words for these.
+        let tr = Translator(locale: figures.user.locale)
+        XCTAssertEqual(rows[0].compactMap(\.v), ["ID", "Date", "Kind", "Category", "Balance", "Method", "Description", "Amount",
+                                                "Currency", "Counted", "Report currency", "Group", "Paid by"].map { tr($0) })
+        XCTAssertEqual(rows[0][1].v, "Data")
+        let first = rows[1]
+        XCTAssertEqual(first[0], Cell(t: "n", v: "100"))
+        XCTAssertEqual(first[1], Cell(t: "d", v: "2025-10-01T00:00:00"), "the date is a real Excel date")
+        XCTAssertEqual(first[7], Cell(t: "n", v: "12.5"))
+        let yen = rows[9]
+        XCTAssertEqual(yen[7], Cell(t: "n", v: "1500"))
+        XCTAssertEqual(yen[8].v, "JPY")
+        XCTAssertEqual(yen[9], Cell(t: "n", v: "9.5"))
+    }
+
+    func testFormulaLikeDescriptionsStayPlainStrings() throws {
+        let figures = RenderFixtures.figures()
+        let rows = try cells(writeWorkbook(figures), sheet: "Transactions")
+        for (row, t) in zip(rows.dropFirst(), figures.transactions) {
+            XCTAssertEqual(row[6], Cell(t: "s", v: t.description), "description of row \(t.id)")
+        }
+        let hyperlink = try XCTUnwrap(rows.first { $0[6].v == "=HYPERLINK(\"http://x\",\"y\")" })
+        XCTAssertEqual(hyperlink[6].t, "s")
+        // The category named '=Games' is text as well.
+        let categories = try cells(writeWorkbook(figures), sheet: "Categories")
+        XCTAssertEqual(categories[2][0], Cell(t: "s", v: "=Games"))
+    }
+
+    func testCategoriesTotalIsAFormulaWhoseCachedResultIsTheEnginesTotal() throws {
+        let figures = RenderFixtures.figures()
+        let path = try writeWorkbook(figures)
+        let formulas = try cells(path, sheet: "Categories")
+        let n = figures.categories.rows.count
+        XCTAssertEqual(formulas[n + 1][0].v, Translator(locale: figures.user.locale)("Total"))
+        XCTAssertEqual(formulas[n + 1][2], Cell(t: "f", v: "=ROUND(SUM(C2:C\(n + 1)),2)"))
+        let cached = try cells(path, sheet: "Categories", dataOnly: true)
+        XCTAssertEqual(cached[n + 1][2], Cell(t: "n", v: MinorUnits.plainDecimal(figures.categories.total, exponent: 2)))
+        XCTAssertEqual(cached[n + 1][1].v, String(RenderFixtures.expenseRows.count))
+    }
+
+    func testLibreOfficeRecalculatesTheEnginesCategoriesTotal() throws {
+        guard let soffice = ExternalReader.which("soffice") else {
+            throw XCTSkip("LibreOffice (soffice) is not installed: install libreoffice-calc-nogui to run the recalculation check")
+        }
+        let figures = RenderFixtures.figures()
+        let totalLabel = Translator(locale: figures.user.locale)("Total")
+        let path = try writeWorkbook(figures)
+        let dir = (path as NSString).deletingLastPathComponent
+        // openpyxl writes the formulas back without their cached results, so LibreOffice must
+        // compute the total itself; Categories becomes the only sheet so the CSV export is it.
+        let stripped = dir + "/recalc.xlsx"
+        _ = try ExternalReader.python("""
+        import sys, openpyxl
+        wb = openpyxl.load_workbook(sys.argv[1])
+        for name in wb.sheetnames:
+            if name != 'Categories': del wb[name]
+        wb.save(sys.argv[2])
+        cached = openpyxl.load_workbook(sys.argv[2], data_only=True)['Categories']
+        total = [r for r in cached.iter_rows() if r[0].value == sys.argv[3]][0]
+        assert total[2].value is None, 'the copy must not carry a cached total'
+        """, [path, stripped, totalLabel])
+        try ExternalReader.run(soffice, ["-env:UserInstallation=file://\(dir)/lo-profile", "--headless", "--calc",
+                                         "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1", "--outdir", dir, stripped])
+        let csv = try String(contentsOfFile: dir + "/recalc.csv", encoding: .utf8)
+        let lines = csv.split(whereSeparator: \.isNewline).map { $0.replacingOccurrences(of: "\"", with: "") }
+        let total = try XCTUnwrap(lines.first { $0.hasPrefix(totalLabel + ",") }, csv)
+        let fields = total.split(separator: ",").map(String.init)
+        let value = try XCTUnwrap(Decimal(string: fields[2].filter { $0 != "\"" && $0 != " " && !$0.isLetter }))
+        XCTAssertEqual(value, Decimal(string: MinorUnits.plainDecimal(figures.categories.total, exponent: 2)),
+                       "LibreOffice's total \(fields[2]) against the engine's \(figures.categories.total) cents")
+    }
+
+    func testBudgetsAreConditionallyFormattedRedOverAndAmberWarning() throws {
+        let path = try writeWorkbook()
+        let script = """
+        import json, sys, openpyxl
+        ws = openpyxl.load_workbook(sys.argv[1])['Budgets']
+        rules = []
+        for rng in ws.conditional_formatting:
+            for r in rng.rules: rules.append([str(rng.sqref), r.type, r.formula[0], r.dxf.fill.bgColor.rgb if r.dxf and r.dxf.fill else None])
+        print(json.dumps(rules))
+        """
+        let rules = try ExternalReader.json([[String?]].self, ExternalReader.python(script, [path]))
+        XCTAssertEqual(rules.count, 2)
+        XCTAssertEqual(rules.map { $0[2] }, ["$M2=\"over\"", "$M2=\"warning\""])
+        XCTAssertEqual(rules.first?[0], "A2:M4")
+    }
+
+    func testSummaryHasANativePieAndLineChartAndAboutTheProvenance() throws {
+        let path = try writeWorkbook()
+        let charts = try ExternalReader.python("""
+        import sys, zipfile
+        z = zipfile.ZipFile(sys.argv[1])
+        for n in sorted(z.namelist()):
+            if n.startswith('xl/charts/chart'):
+                x = z.read(n).decode()
+                print(n, 'pie' if '<c:pieChart>' in x else 'line' if '<c:lineChart>' in x else 'other')
+        """, [path])
+        XCTAssertEqual(charts, "xl/charts/chart1.xml pie\nxl/charts/chart2.xml line\n")
+        let about = try cells(path, sheet: "About")
+        let facts = Dictionary(about.compactMap { r in r.count > 1 ? r[0].v.map { ($0, r[1].v ?? "") } : nil },
+                               uniquingKeysWith: { a, _ in a })
+        let tr = Translator(locale: RenderFixtures.figures().user.locale)
+        XCTAssertEqual(facts[tr("Ledger SHA-256")], String(repeating: "ab", count: 32))
+        XCTAssertEqual(facts[tr("Period")], "2025-10")
+        XCTAssertEqual(facts[tr("As of")], "2025-11-01")
+        XCTAssertEqual(facts[tr("Engine")], "ezreport 1.0.0-test")
+        XCTAssertEqual(facts[tr("Quarantined rows")], "1")
+        XCTAssertEqual(facts["transactions"], "unknown kind 'refund'")
+    }
+
+    // MARK: - Determinism
+
+    func testTwoWritesGiveIdenticalBytes() throws {
+        let a = try Data(contentsOf: URL(fileURLWithPath: writeWorkbook(name: "a.xlsx")))
+        let b = try Data(contentsOf: URL(fileURLWithPath: writeWorkbook(name: "b.xlsx")))
+        XCTAssertGreaterThan(a.count, 5_000)
+        XCTAssertEqual(a, b)
+    }
+
+    func testCreatedDateIsTheAsOfDateAndNoClockTimeIsStored() throws {
+        let path = try writeWorkbook()
+        let out = try ExternalReader.python("""
+        import sys, zipfile, re
+        z = zipfile.ZipFile(sys.argv[1])
+        print(sorted(set(i.date_time for i in z.infolist())))
+        core = z.read('docProps/core.xml').decode()
+        print(re.findall(r'<dcterms:(created|modified)[^>]*>([^<]*)<', core))
+        print(re.findall(r'<dc:creator>([^<]*)<', core))
+        app = z.read('docProps/app.xml').decode()
+        print(re.findall(r'\\d{4}-\\d\\d-\\d\\dT', app))
+        """, [path])
+        XCTAssertEqual(out, """
+        [(1980, 1, 1, 0, 0, 0)]
+        [('created', '2025-11-01T00:00:00Z'), ('modified', '2025-11-01T00:00:00Z')]
+        ['ezreport']
+        []
+
+        """)
+    }
+
+    // MARK: - Splitting
+
+    func testTransactionChunksCoverEveryRowOnceAndEmptyGivesOneSheet() {
+        XCTAssertEqual(StatementWorkbook.transactionChunks(count: 0, rowsPerSheet: 4), [0..<0])
+        XCTAssertEqual(StatementWorkbook.transactionChunks(count: 4, rowsPerSheet: 4), [0..<4])
+        XCTAssertEqual(StatementWorkbook.transactionChunks(count: 9, rowsPerSheet: 4), [0..<4, 4..<8, 8..<9])
+        XCTAssertEqual(StatementWorkbook.transactionChunks(count: 2_100_000, rowsPerSheet: 1_048_575).map(\.count),
+                       [1_048_575, 1_048_575, 2_850])
+        XCTAssertEqual(StatementWorkbook.transactionSheetNames(count: 3), ["Transactions", "Transactions (2)", "Transactions (3)"])
+    }
+
+    func testRowsBeyondTheSheetLimitContinueOnFurtherSheets() throws {
+        let figures = RenderFixtures.figures()
+        let path = try ExternalReader.temporaryDirectory() + "/split.xlsx"
+        try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: path, rowsPerSheet: 4)
+        let names = try sheetNames(path)
+        XCTAssertEqual(Array(names.prefix(4)), ["Summary", "Transactions", "Transactions (2)", "Transactions (3)"])
+        var ids: [String] = []
+        for name in names where name.hasPrefix("Transactions") {
+            let rows = try cells(path, sheet: name)
+            XCTAssertEqual(rows[0][0].v, "ID", "\(name) repeats the header")
+            XCTAssertLessThanOrEqual(rows.count - 1, 4)
+            ids += rows.dropFirst().compactMap { $0[0].v }
+        }
+        XCTAssertEqual(ids, figures.transactions.map { String($0.id) })
+    }
+
+    // MARK: - Edges and errors
+
+    func testEmptyFiguresStillGiveEverySheet() throws {
+        let path = try writeWorkbook(RenderFixtures.emptyFigures())
+        XCTAssertEqual(try sheetNames(path),
+                       ["Summary", "Transactions", "Categories", "Trends", "Budgets", "Groups", "Savings", "About"])
+        let rows = try cells(path, sheet: "Transactions")
+        XCTAssertEqual(rows.count, 1)
+    }
+
+    func testAnUnwritablePathThrowsWithTheLibraryMessage() throws {
+        let path = "/nonexistent-ezreport-dir/statement.xlsx"
+        XCTAssertThrowsError(try StatementWorkbook.write(RenderFixtures.figures(), provenance: RenderFixtures.provenance(), to: path)) {
+            let e = $0 as? XLSXError
+            XCTAssertNotNil(e)
+            XCTAssertTrue(e?.description.contains(path) ?? false, "\(String(describing: e))")
+            XCTAssertNotEqual(e?.code, 0)
+        }
+    }
+
+    func testCategoriesThatDoNotAddUpAreRefused() throws {
+        var figures = RenderFixtures.figures()
+        figures.categories.total += 1
+        let path = try ExternalReader.temporaryDirectory() + "/bad.xlsx"
+        XCTAssertThrowsError(try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: path)) {
+            XCTAssertTrue("\($0)".contains("153.48"), "\($0)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no half-written file")
+    }
+}
