@@ -4,17 +4,25 @@
 #
 #   scripts/bench.sh            ledgers of 50, 1,000 and 10,000 users × 24 months (generated once
 #                               into bench-data/, reused); medians over repeated runs
-#   scripts/bench.sh --smoke    the 50-user ledger only, one run each, no targets (what CI runs)
+#   scripts/bench.sh --smoke    the 50-user ledger only, one run each, no targets (what CI runs);
+#                               skips the pandas peer (CI does not install pandas)
+#   scripts/bench.sh --peer-only  only the pandas peer against ezreport, run alternately (p1, p2)
 #
 # Environment: BENCH_SIZES ("50 1000 10000"), BENCH_RUNS (5: export and small batches),
 # BENCH_RUNS_LARGE (1: each 10,000-user batch run takes minutes), BENCH_EXPORT_RUNS (11),
 # BENCH_EXPORT_USER (42), BENCH_DATA (bench-data), BENCH_LARGE_JOBS1 (1; 0 skips the --jobs 1 run on
 # the 10,000-user ledger, the longest single measurement: the speed-up is then read on 1,000 users).
+# The pandas peer (scripts/peer/pandas_statements.py; installs with scripts/setup.sh --bench): BENCH_PEER
+# (1; 0 skips it), BENCH_PEER_USERS (1000: the ledger of its batch), BENCH_PEER_EXPORT_RUNS (5),
+# BENCH_PEER_BATCH_RUNS (1: a peer batch of 1,000 users takes minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-smoke=0
+smoke=0 peer_only=0
 if [[ "${1:-}" == "--smoke" ]]; then smoke=1; fi
+if [[ "${1:-}" == "--peer-only" ]]; then peer_only=1; fi
+PEER=${BENCH_PEER:-1}; ((smoke)) && PEER=0
+PEER_USERS=${BENCH_PEER_USERS:-1000}
 DATA=${BENCH_DATA:-bench-data}
 PERIOD=2026-10
 ASOF=2026-11-01
@@ -43,7 +51,7 @@ row() { printf '%-66s %12s %16s\n' "$1" "$2" "$3"; }
 # ---------------------------------------------------------------------------------------------
 say "== build (release)"
 swift build -c release --product ezreport >&2
-swift build -c release --product EZBench >&2
+((peer_only)) || swift build -c release --product EZBench >&2
 BIN=$(swift build -c release --show-bin-path)
 EZ="$BIN/ezreport"
 BENCH="$BIN/EZBench"
@@ -57,7 +65,9 @@ say "sqlite3: $(sqlite3 --version | cut -d' ' -f1)"
 
 # ---------------------------------------------------------------------------------------------
 say "== ledgers (generated once, reused)"
-for n in $SIZES; do
+ledger_sizes=$SIZES
+if ((PEER)) && [[ " $SIZES " != *" $PEER_USERS "* ]]; then ledger_sizes="$PEER_USERS $SIZES"; fi
+for n in $ledger_sizes; do
   db="$DATA/ledger-$n.sqlite"
   if [[ ! -f "$db" ]]; then
     cmd=("$EZ" sample --out "$db" --users "$n" --months 24 --end "$PERIOD" --seed 1)
@@ -73,6 +83,19 @@ LARGEST="$DATA/ledger-${SIZES##* }.sqlite"
 # MEDIAN (seconds), RSS_MB (peak of the runs) and EXIT. Wall time from the monotonic clock;
 # peak RSS from GNU time.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+# run_once NAME CMD…: one timed run; sets T (seconds) and RSS_KB.
+run_once() {
+  local name=$1; shift
+  local t0 t1 code=0
+  t0=$(date +%s%N)
+  /usr/bin/time -f %M -o "$DATA/.rss" "$@" >/dev/null 2>"$DATA/.stderr" || code=$?
+  t1=$(date +%s%N)
+  if ((code != 0 && code != 3)); then
+    echo "bench: '$name' exited $code:" >&2; tail -5 "$DATA/.stderr" >&2; exit 1
+  fi
+  T=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b-a)/1e9}')
+  RSS_KB=$(tail -1 "$DATA/.rss")
+}
 measure() {
   local name=$1 runs=$2 prepare=$3; shift 4
   echo "+ $*" >&2
@@ -80,23 +103,72 @@ measure() {
   local times=() rss=0 i
   for ((i = 0; i < runs; i++)); do
     eval "$prepare"
-    local t0 t1 code=0
-    t0=$(date +%s%N)
-    /usr/bin/time -f %M -o "$DATA/.rss" "$@" >/dev/null 2>"$DATA/.stderr" || code=$?
-    t1=$(date +%s%N)
-    if ((code != 0 && code != 3)); then
-      echo "bench: '$name' exited $code:" >&2; tail -5 "$DATA/.stderr" >&2; exit 1
-    fi
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b-a)/1e9}')")
-    local r; r=$(tail -1 "$DATA/.rss"); ((r > rss)) && rss=$r
+    run_once "$name" "$@"
+    times+=("$T"); ((RSS_KB > rss)) && rss=$RSS_KB
   done
   MEDIAN=$(printf '%s\n' "${times[@]}" | median)
   RSS_MB=$((rss / 1024))
   say "   runs: ${times[*]} s   median $MEDIAN s   peak RSS $RSS_MB MB"
 }
+# alternate RUNS PREPARE: runs the arrays A_CMD (ezreport) and B_CMD (the peer) one after the other,
+# RUNS times each (PREPARE, untimed, before every run), so both see the same load on this shared
+# machine; sets MEDIAN_A, MEDIAN_B, RSS_A_MB, RSS_B_MB.
+alternate() {
+  local runs=$1 prepare=$2 i ta=() tb=() ra=0 rb=0
+  say "   \$ ${A_CMD[*]}"
+  say "   \$ ${B_CMD[*]}"
+  for ((i = 0; i < runs; i++)); do
+    eval "$prepare"; run_once ezreport "${A_CMD[@]}"; ta+=("$T"); ((RSS_KB > ra)) && ra=$RSS_KB
+    eval "$prepare"; run_once "pandas peer" "${B_CMD[@]}"; tb+=("$T"); ((RSS_KB > rb)) && rb=$RSS_KB
+  done
+  MEDIAN_A=$(printf '%s\n' "${ta[@]}" | median); MEDIAN_B=$(printf '%s\n' "${tb[@]}" | median)
+  RSS_A_MB=$((ra / 1024)); RSS_B_MB=$((rb / 1024))
+  say "   ezreport runs: ${ta[*]} s   median $MEDIAN_A s   peak RSS $RSS_A_MB MB"
+  say "   peer runs:     ${tb[*]} s   median $MEDIAN_B s   peak RSS $RSS_B_MB MB"
+}
+ms() { awk -v s="$1" 'BEGIN {printf "%.0f ms", s*1000}'; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN {printf "%.1f", n/s}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 SUMMARY=()
+PEER_SUMMARY=()
+
+# ---------------------------------------------------------------------------------------------
+# (p) The pandas peer (issue 12's target: ezreport at least 20x faster), each measurement alternating
+# ezreport's run and the peer's, on the same ledger, user and period.
+run_peer() {
+  scripts/setup.sh --bench >&2
+  local py=(python3 scripts/peer/pandas_statements.py) out_a="$DATA/out-peer-ez" out_b="$DATA/out-peer-py"
+  local db="$DATA/ledger-$PEER_USERS.sqlite" live
+  say "== (p1) pandas peer against ezreport: export of user $EXPORT_USER, every format, whole process, on $LARGEST"
+  say "   load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  A_CMD=("$EZ" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --as-of $ASOF --format all --out "$out_a")
+  B_CMD=("${py[@]}" export --db "$LARGEST" --user "$EXPORT_USER" --period $PERIOD --out "$out_b")
+  "${A_CMD[@]}" >/dev/null 2>&1 || true   # the digest cache, as in (a)
+  alternate "${BENCH_PEER_EXPORT_RUNS:-5}" "retire $out_a; retire $out_b"
+  PEER_SUMMARY+=("$(row "(p1) pandas peer: export of one user, all formats / ezreport (target >=20x)" "$(ratio "$MEDIAN_B" "$MEDIAN_A")x" "$(ms "$MEDIAN_B") vs $(ms "$MEDIAN_A")")")
+  live=$(sqlite3 "$db" 'SELECT count(*) FROM users WHERE deleted_at IS NULL')
+  say "== (p2) pandas peer against ezreport: monthly batch, $PEER_USERS users ($live live), --jobs 2"
+  say "   load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  A_CMD=("$EZ" monthly --db "$db" --period $PERIOD --as-of $ASOF --out "$out_a" --jobs 2 --quiet)
+  B_CMD=("${py[@]}" batch --db "$db" --period $PERIOD --out "$out_b" --jobs 2)
+  alternate "${BENCH_PEER_BATCH_RUNS:-1}" "retire $out_a; retire $out_b"
+  retire "$out_a"; retire "$out_b"
+  say "   load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  PEER_SUMMARY+=("$(row "(p2) pandas peer: monthly batch, $PEER_USERS users, --jobs 2 / ezreport, per statement (target >=20x)" "$(ratio "$MEDIAN_B" "$MEDIAN_A")x" "$(rate "$live" "$MEDIAN_B")/s vs $(rate "$live" "$MEDIAN_A")/s")")
+  PEER_SUMMARY+=("$(row "(p2) pandas peer: peak RSS of that batch (ezreport's in the same runs)" "$RSS_B_MB MB" "$RSS_A_MB MB")")
+}
+results() {
+  say ""
+  say "== results"
+  say "$(row "measure" "value" "detail")"
+  for line in "${SUMMARY[@]}" "${PEER_SUMMARY[@]}"; do say "$line"; done
+}
+if ((peer_only)); then
+  run_peer
+  results
+  say "(full log: $RESULTS)"
+  exit 0
+fi
 
 # ---------------------------------------------------------------------------------------------
 say "== (a) on-demand export of one user, every format, whole process, on $LARGEST"
@@ -185,9 +257,11 @@ for f in csv xlsx pdf png all; do
 done
 fi
 
-say ""
-say "== results"
-say "$(row "measure" "value" "detail")"
-for line in "${SUMMARY[@]}"; do say "$line"; done
+if ((PEER)); then
+  run_peer
+elif ((smoke)); then
+  say "== (p) pandas peer: skipped in --smoke mode (it needs pandas: scripts/setup.sh --bench)"
+fi
+results
 say "$(row "(d) sqlite3 shell GROUP BY user, month, category (one core)" "${sqlite_s} s" "EZBench: see (d) above")"
 say "(full log: $RESULTS)"

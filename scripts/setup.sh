@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages ezreport needs, skipping what is already present.
-# Uses sudo only when not root. Usage: scripts/setup.sh [--test]
+# Uses sudo only when not root. Usage: scripts/setup.sh [--test | --bench]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl and openapi-spec-validator, gettext's msgfmt)
-#           and the SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl and openapi-spec-validator, gettext's msgfmt) and the
+#           SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
+#   --bench also installs the pandas peer's Python packages (pandas, matplotlib, openpyxl) for
+#           scripts/bench.sh; never needed by the product, `make test` or `bench.sh --smoke`.
 set -euo pipefail
 
 packages=(
@@ -22,6 +24,9 @@ packages=(
 if [[ "${1:-}" == "--test" ]]; then
   # gettext: msgfmt --check of the PO catalogs
   packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl gettext)
+fi
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3-pip)
 fi
 
 missing=()
@@ -52,5 +57,13 @@ if [[ "${1:-}" == "--test" ]]; then
   if ! python3 -c "import aiosmtpd" 2>/dev/null; then
     echo "setup: installing aiosmtpd (the SMTP server the delivery tests start)"
     python3 -m pip install --quiet aiosmtpd 2>/dev/null || python3 -m pip install --quiet --break-system-packages aiosmtpd
+  fi
+fi
+
+if [[ "${1:-}" == "--bench" ]]; then
+  if ! python3 -c "import pandas, matplotlib, openpyxl" 2>/dev/null; then
+    echo "setup: installing pandas, matplotlib, openpyxl (the benchmark's pandas peer)"
+    python3 -m pip install --quiet pandas matplotlib openpyxl 2>/dev/null ||
+      python3 -m pip install --quiet --break-system-packages pandas matplotlib openpyxl
   fi
 fi

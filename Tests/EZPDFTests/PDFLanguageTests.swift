@@ -44,4 +44,18 @@ final class PDFLanguageTests: XCTestCase {
         XCTAssertTrue(text.contains("Spending by category"))
         XCTAssertTrue(text.contains(LocaleFormat(locale: "pt_BR").money(figures.kpis.income, figures.currency)))
     }
+
+    func testTheLimitStatusIsNeverShortenedInAnyLanguage() throws {
+        for locale in ["it_IT", "fr_FR", "es_ES", "de_DE", "ja_JP", "en_US"] {
+            let tr = Translator(locale: locale)
+            for (status, words) in [(BudgetStatus.ok, "Within limit"), (.warning, "Close to limit"), (.over, "Limit exceeded")] {
+                // A long percentage leaves the status the least room beside it.
+                var figures = PDFFixtures.statement(locale: locale, transactionCount: 5, limitStatus: status)
+                figures.kpis.limit?.percent = Percent(tenths: 11192)
+                let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+                XCTAssertFalse(shortened.contains(tr(words).uppercased()), "\(locale) \(status): '\(tr(words).uppercased())' was cut")
+                XCTAssertFalse(shortened.contains(tr("MONTHLY LIMIT")), "\(locale): the limit's title was cut")
+            }
+        }
+    }
 }

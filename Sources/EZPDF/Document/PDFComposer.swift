@@ -9,6 +9,12 @@ import EZLocale
 /// and share one ``PDFTextMetrics``, so that a text is measured once for both. The measuring pass
 /// lays out only texts whose size moves the cursor (not table cells, whose rows have a fixed height).
 final class PDFComposer {
+    /// The texts drawn shortened with an ellipsis, in drawing order: expected for free text in
+    /// narrow table columns (descriptions, names), never for labels the layout must fit
+    /// (tests read this; the PDF's extracted text cannot show it, as Cairo keeps the whole text
+    /// as the ellipsis's /ActualText).
+    private(set) var shortenedTexts: [String] = []
+
     /// The page layout.
     let geometry: PageGeometry
     let surface: CairoSurface
@@ -152,6 +158,7 @@ final class PDFComposer {
               align: TextLayout.Alignment = .left, color: Color = PDFTheme.ink) -> Size {
         if isMeasuring { return measure(string, font: font, width: width, maxLines: maxLines, align: align) }
         let l = configured(string, font: font, width: width, maxLines: width == nil ? nil : maxLines, align: align)
+        if l.isEllipsized { shortenedTexts.append(string) }
         l.draw(at: point, color: color)
         return l.size
     }

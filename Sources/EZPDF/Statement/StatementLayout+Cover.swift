@@ -58,14 +58,22 @@ extension StatementLayout {
         case .warning: status = tr("Close to limit")
         case .over: status = tr("Limit exceeded")
         }
-        // The status takes what the percentage leaves, shrinking rather than being cut ("LIMIT ÜBERSCHRITTEN").
+        // The status takes what the percentage leaves, shrinking rather than being cut; when even
+        // 6 pt does not fit there ("LIMIT ÜBERSCHRITTEN" beside "119,2 % genutzt"), it gets the
+        // whole line under the track instead: never cut mid-word.
         let usedText = tr("{percent} used", ["percent": percent(limit.percent)])
         c.text(usedText, font: PDFTheme.font(8, bold: true), at: Point(x: x, y: rect.y + 44), width: w * 0.6, color: .white)
         let statusText = status.uppercased()
-        let statusWidth = w - min(c.measure(usedText, font: PDFTheme.font(8, bold: true)).width, w * 0.6) - 8
-        let statusSize = c.fittingSize(statusText, bold: true, size: 7, minimum: 5, width: statusWidth)
-        c.text(statusText, font: PDFTheme.font(statusSize, bold: true), at: Point(x: x + w - statusWidth, y: rect.y + 45 + (7 - statusSize) / 2),
-               width: statusWidth, align: .right, color: .white)
+        let besideWidth = w - min(c.measure(usedText, font: PDFTheme.font(8, bold: true)).width, w * 0.6) - 8
+        let besideSize = c.fittingSize(statusText, bold: true, size: 7, minimum: 6, width: besideWidth)
+        if c.measure(statusText, font: PDFTheme.font(besideSize, bold: true)).width <= besideWidth {
+            c.text(statusText, font: PDFTheme.font(besideSize, bold: true), at: Point(x: x + w - besideWidth, y: rect.y + 45 + (7 - besideSize) / 2),
+                   width: besideWidth, align: .right, color: .white)
+        } else {
+            let size = c.fittingSize(statusText, bold: true, size: 7, minimum: 5, width: w)
+            c.text(statusText, font: PDFTheme.font(size, bold: true), at: Point(x: x, y: rect.y + 71 + (7 - size) / 2),
+                   width: w, align: .right, color: .white)
+        }
         // A progress track: full width is the limit; a tick marks 100 % when over.
         let track = Rect(x: x, y: rect.y + 63, width: w, height: 5)
         c.fill(track, Color.white.withAlpha(0.3), radius: 2.5)

@@ -24,7 +24,7 @@ struct StatementLayout {
     var periodLabel: String { PDFPeriodLabel.label(figures.period, format: format) }
 
     /// Lays out every section; in the drawing pass also returns the document's bytes.
-    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
+    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8], shortened: [String]) {
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
                                 footerTitle: tr("{book} · Statement {period}", ["book": figures.user.bookName, "period": periodLabel]),
                                 tr: tr, metrics: metrics)
@@ -47,7 +47,7 @@ struct StatementLayout {
         try drawTransactions(c)
         try drawProvenance(c)
         let pages = c.page
-        return (pages, try c.finish())
+        return (pages, try c.finish(), c.shortenedTexts)
     }
 
     // MARK: - Shared formatting

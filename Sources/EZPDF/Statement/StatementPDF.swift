@@ -24,4 +24,13 @@ package enum StatementPDF {
         let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
         return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
     }
+
+    /// The texts ``render(_:provenance:)`` draws shortened with an ellipsis (for tests: a label
+    /// the layout must fit never appears here).
+    static func shortenedTexts(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [String] {
+        let layout = StatementLayout(figures: figures, provenance: provenance)
+        let metrics = PDFTextMetrics()
+        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
+        return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).shortened
+    }
 }
