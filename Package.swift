@@ -18,6 +18,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `ezreport serve`: the HTTP server, its tokens, lifecycle, logs and metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -92,10 +101,26 @@ let package = Package(
             name: "EZDelivery",
             dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZLocale", "EZBatch", "CCurl"]
         ),
+
+        // MARK: - The HTTP server
+        .target(
+            name: "EZServer",
+            dependencies: [
+                "EZCore", "EZLedger", "EZAnalytics", "EZBatch", "EZCharts", "EZCSV", "EZPDF", "EZXLSX",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .executableTarget(
             name: "ezreport",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZDelivery",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZDelivery", "EZServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -154,6 +179,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Support"]
+        ),
+        .testTarget(
+            name: "EZServerTests",
+            dependencies: [
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZServer", "EZTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

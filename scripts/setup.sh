@@ -2,7 +2,7 @@
 # Installs the system packages ezreport needs, skipping what is already present.
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test | --bench]
 #   --test  also installs what the test suite's independent readers need
-#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl, gettext's msgfmt) and the
+#           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl and openapi-spec-validator, gettext's msgfmt) and the
 #           SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
 #   --bench also installs the pandas peer's Python packages (pandas, matplotlib, openpyxl) for
 #           scripts/bench.sh; never needed by the product, `make test` or `bench.sh --smoke`.
@@ -48,6 +48,10 @@ if [[ "${1:-}" == "--test" ]]; then
   if ! python3 -c "import openpyxl" 2>/dev/null; then
     echo "setup: installing openpyxl (test reader for XLSX files)"
     python3 -m pip install --quiet openpyxl 2>/dev/null || python3 -m pip install --quiet --break-system-packages openpyxl
+  fi
+  if ! python3 -c "import openapi_spec_validator" 2>/dev/null; then
+    echo "setup: installing openapi-spec-validator (checks docs/openapi.yaml)"
+    python3 -m pip install --quiet openapi-spec-validator 2>/dev/null || python3 -m pip install --quiet --break-system-packages openapi-spec-validator
   fi
   # The tests run "python3" from PATH: install into that same interpreter.
   if ! python3 -c "import aiosmtpd" 2>/dev/null; then

@@ -13,6 +13,6 @@ struct EZReport: AsyncParsableCommand {
             64 bad arguments.
             """,
         version: EngineVersion.current,
-        subcommands: [Monthly.self, Export.self, Admin.self, Check.self, Sample.self, ManifestCommand.self, Deliver.self]
+        subcommands: [Monthly.self, Export.self, Admin.self, Check.self, Sample.self, ManifestCommand.self, Deliver.self, Serve.self, Token.self]
     )
 }

@@ -31,5 +31,5 @@ func fail(_ error: any Error) -> any Error {
 
 /// The ledger's SHA-256, or a clean exit-1 error.
 func ledgerDigest(_ path: String) throws -> String {
-    do { return try FileDigest.sha256(ofFile: path) } catch { throw fail(error) }
+    do { return try LedgerDigest.sha256(ofLedger: path) } catch { throw fail(error) }
 }

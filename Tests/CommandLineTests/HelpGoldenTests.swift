@@ -28,6 +28,8 @@ final class HelpGoldenTests: XCTestCase {
     func testManifestHelp() throws { try assertGolden(["manifest", "--help"], "help-manifest.txt") }
     func testManifestMergeHelp() throws { try assertGolden(["manifest", "merge", "--help"], "help-manifest-merge.txt") }
     func testDeliverHelp() throws { try assertGolden(["deliver", "--help"], "help-deliver.txt") }
+    func testServeHelp() throws { try assertGolden(["serve", "--help"], "help-serve.txt") }
+    func testTokenHelp() throws { try assertGolden(["token", "--help"], "help-token.txt") }
     func testHelpSubcommandMatchesHelpFlag() throws {
         XCTAssertEqual(try CLI.run(["help", "monthly"]).text, try CLI.run(["monthly", "--help"]).text)
     }

@@ -63,12 +63,10 @@ package enum ExportRun {
             return Result(files: files.map { var f = $0; f.path = String(f.path.dropFirst(2)); return f },
                           bytes: nil, quarantined: quarantined)
         case .standardOutput:
-            let temp = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-export-\(getpid())").path
-            defer { try? FileManager.default.removeItem(atPath: temp) }
-            let files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
-                                                 periodFolder: temp, relativeFolder: ".", durable: false)
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: temp + "/" + files[0].path))
-            return Result(files: [], bytes: Array(bytes), quarantined: quarantined)
+            // The same in-memory path as `ezreport serve`, so both give identical bytes.
+            let bytes = try StatementBytes.render(figures, provenance: provenance,
+                                                  file: settings.formats[0] == .pdf ? .pdf : .xlsx)
+            return Result(files: [], bytes: bytes, quarantined: quarantined)
         }
     }
 }

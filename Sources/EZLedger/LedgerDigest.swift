@@ -1,0 +1,40 @@
+import Foundation
+import Synchronization
+
+/// The ledger's digest as every report's provenance states it: the one function all callers
+/// (`export`, `monthly`, `serve`) go through, so they agree on what "the ledger's SHA-256" is.
+package enum LedgerDigest {
+    /// The SHA-256 of the ledger at `path`, lower-case hex (large files through ``DigestCache``).
+    package static func sha256(ofLedger path: String) throws -> String {
+        try FileDigest.sha256(ofFile: path)
+    }
+}
+
+/// Remembers the ledger's digest in memory while the files are unchanged, for a long-running
+/// process that needs it on every request (`ezreport serve`).
+///
+/// The entry is keyed by the identity (device, inode, size, modification and status-change
+/// times) of the ledger and of its `-wal` file: any write, checkpoint or replacement changes
+/// one of them, and the digest is then computed again through ``LedgerDigest/sha256(ofLedger:)``.
+package final class LedgerDigestMemo: Sendable {
+    private let path: String
+    private let entry = Mutex<(key: String, digest: String)?>(nil)
+
+    /// A memo for the ledger at `path`.
+    package init(path: String) { self.path = path }
+
+    /// The ledger's current digest, computed only when its files changed since the last call.
+    package func current() throws -> String {
+        let key = identityKey()
+        if let key, let hit = entry.withLock({ $0 }), hit.key == key { return hit.digest }
+        let digest = try LedgerDigest.sha256(ofLedger: path)
+        // Remember it only when nothing changed while hashing.
+        if let key, identityKey() == key { entry.withLock { $0 = (key, digest) } }
+        return digest
+    }
+
+    private func identityKey() -> String? {
+        guard let main = FileIdentity(path: path) else { return nil }
+        return main.key + "|" + (FileIdentity(path: path + "-wal")?.key ?? "-")
+    }
+}

@@ -1,0 +1,81 @@
+import EZLedger
+import Foundation
+import Logging
+import Metrics
+import Synchronization
+
+/// The live ledger: opened read-only once, reopened when the file is replaced (a new inode:
+/// the app's atomic save) or after it could not be read, and its digest remembered while the
+/// files are unchanged.
+///
+/// A ledger that cannot be opened, read or that fails the schema check makes requests answer
+/// 503 and `/readyz` fail; the next request tries again, so the server recovers by itself.
+final class LedgerSource: Sendable {
+    /// The path as given on the command line.
+    let path: String
+    private let state = Mutex<Opened?>(nil)
+    private let digests: LedgerDigestMemo
+    private let reopens: Counter
+    private let logger: Logger
+
+    private struct Opened: @unchecked Sendable {
+        let ledger: Ledger
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    init(path: String, logger: Logger) {
+        self.path = path
+        self.digests = LedgerDigestMemo(path: path)
+        self.reopens = Counter(label: "ezreport_ledger_reopens_total")
+        self.logger = logger
+    }
+
+    /// The ledger as the file is now, opened afresh when it was replaced.
+    func current() throws(Problem) -> Ledger {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            state.withLock { $0 = nil }
+            throw Self.unavailable
+        }
+        let device = UInt64(st.st_dev), inode = UInt64(st.st_ino)
+        if let open = state.withLock({ $0 }), open.device == device, open.inode == inode { return open.ledger }
+        do {
+            let ledger = try Ledger(path: path)
+            let replaced = state.withLock { previous in
+                defer { previous = Opened(ledger: ledger, device: device, inode: inode) }
+                return previous != nil
+            }
+            if replaced { reopens.increment() }
+            logger.info("ledger opened", metadata: ["inode": "\(inode)"])
+            return ledger
+        } catch {
+            logger.warning("ledger unavailable", metadata: ["reason": "\(error)"])
+            throw Self.unavailable
+        }
+    }
+
+    /// Forgets the open ledger after a failed read, so the next request opens the file again.
+    func invalidate() {
+        state.withLock { $0 = nil }
+    }
+
+    /// The ledger's SHA-256 for provenance (hashed again only when its files changed).
+    func digest() throws(Problem) -> String {
+        do { return try digests.current() } catch { throw Self.unavailable }
+    }
+
+    /// True when the ledger opens, reads and passes the schema check now.
+    func isReady() -> Bool {
+        do {
+            let ledger = try current()
+            try ledger.checkReadable()
+            return true
+        } catch {
+            invalidate()
+            return false
+        }
+    }
+
+    static let unavailable = Problem.unavailable("the ledger cannot be read right now", retryAfter: 5)
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An error answered as an RFC 9457 problem details document (`application/problem+json`).
+///
+/// Handlers throw it; ``ProblemMiddleware`` turns every other error into one too, so no
+/// response ever carries a stack trace or an internal message.
+///
+/// ```swift
+/// throw Problem.badParameter("period", "expected a period such as 2026-10")
+/// ```
+public struct Problem: HTTPResponseError, Equatable {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// A short, fixed summary of the problem type.
+    public var title: String
+    /// What went wrong with this request (never a secret, never an internal path).
+    public var detail: String
+    /// The query or path parameter at fault, when there is one.
+    public var parameter: String?
+    /// Extra headers (`WWW-Authenticate`, `Retry-After`).
+    public var headers: [HTTPField.Name: String]
+
+    /// A problem with the given fields.
+    public init(status: HTTPResponse.Status, title: String, detail: String, parameter: String? = nil,
+                headers: [HTTPField.Name: String] = [:]) {
+        self.status = status; self.title = title; self.detail = detail; self.parameter = parameter; self.headers = headers
+    }
+
+    /// 400: a parameter is malformed; the detail names it.
+    public static func badParameter(_ name: String, _ detail: String) -> Problem {
+        Problem(status: .badRequest, title: "Invalid parameter", detail: "\(name): \(detail)", parameter: name)
+    }
+
+    /// 401 with `WWW-Authenticate: Bearer`, the same for every reason a token is refused.
+    public static let unauthorized = Problem(status: .unauthorized, title: "Unauthorized",
+                                             detail: "a valid bearer token is required",
+                                             headers: [.wwwAuthenticate: "Bearer"])
+
+    /// 403: an admin endpoint for someone who is not an admin.
+    public static let forbidden = Problem(status: .forbidden, title: "Forbidden", detail: "this endpoint is for administrators")
+
+    /// 404: the same for a user who does not exist and one the caller may not see.
+    public static let notFound = Problem(status: .notFound, title: "Not Found", detail: "no such resource")
+
+    /// 503 with `Retry-After`: the server is busy or the ledger cannot be read right now.
+    public static func unavailable(_ detail: String, retryAfter seconds: Int = 1) -> Problem {
+        Problem(status: .serviceUnavailable, title: "Service Unavailable", detail: detail,
+                headers: [.retryAfter: String(seconds)])
+    }
+
+    /// 500 with nothing internal in it.
+    public static let internalError = Problem(status: .internalServerError, title: "Internal Server Error",
+                                              detail: "the report could not be made; the server logged why")
+
+    /// The problem+json response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/problem+json"
+        fields[.cacheControl] = "no-store"
+        for (name, value) in headers { fields[name] = value }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The JSON document: `type`, `title`, `status`, `detail` and, when known, `parameter`.
+    var body: [UInt8] {
+        var object: [String: Any] = ["type": "about:blank", "title": title, "status": Int(status.code), "detail": detail]
+        if let parameter { object["parameter"] = parameter }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Array(data)
+    }
+
+    public static func == (a: Problem, b: Problem) -> Bool {
+        a.status == b.status && a.title == b.title && a.detail == b.detail && a.parameter == b.parameter && a.headers == b.headers
+    }
+}

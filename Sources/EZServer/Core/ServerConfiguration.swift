@@ -1,0 +1,77 @@
+import Foundation
+
+/// Everything `ezreport serve` is told on its command line.
+public struct ServerConfiguration: Sendable {
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, CaseIterable {
+        /// `key=value` text, one line per event.
+        case text
+        /// One JSON object per line.
+        case json
+    }
+
+    /// The ledger's path as given (it appears, as given, in every report's provenance).
+    public var ledgerPath: String
+    /// The address to listen on (loopback by default).
+    public var host: String
+    /// The port to listen on; 0 picks a free one (tests).
+    public var port: Int
+    /// The HS256 key tokens are signed with (the secret file's bytes, a trailing newline removed; at least 32 bytes).
+    public var jwtSecret: [UInt8]
+    /// Renders that may run at once.
+    public var maxConcurrent: Int
+    /// Requests that may wait for a render slot; beyond it the server answers 503.
+    public var queueLimit: Int
+    /// How log lines are written.
+    public var logFormat: LogFormat
+    /// A request still unanswered after this long is cut with 503.
+    public var requestTimeout: Duration
+    /// How long a graceful shutdown waits for requests in flight.
+    public var shutdownGrace: Duration
+    /// Slows every render down by this much (tests of back-pressure and shutdown only).
+    package var renderDelay: Duration = .zero
+
+    /// ``renderDelay`` for the command line's hidden test option.
+    public var debugRenderDelay: Duration {
+        get { renderDelay }
+        set { renderDelay = newValue }
+    }
+
+    /// A configuration with the documented defaults.
+    public init(ledgerPath: String, host: String = "127.0.0.1", port: Int = 8080, jwtSecret: [UInt8],
+                maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int? = nil,
+                logFormat: LogFormat = .text, requestTimeout: Duration = .seconds(30), shutdownGrace: Duration = .seconds(10)) {
+        self.ledgerPath = ledgerPath
+        self.host = host
+        self.port = port
+        self.jwtSecret = jwtSecret
+        self.maxConcurrent = max(1, maxConcurrent)
+        self.queueLimit = queueLimit ?? 8 * max(1, maxConcurrent)
+        self.logFormat = logFormat
+        self.requestTimeout = requestTimeout
+        self.shutdownGrace = shutdownGrace
+    }
+}
+
+/// The JWT secret file, read for `serve` and `token`.
+public enum JWTSecretFile {
+    /// Why the secret cannot be used.
+    public struct SecretError: Error, CustomStringConvertible {
+        /// The file's path.
+        public var path: String
+        /// What is wrong.
+        public var reason: String
+        public var description: String { "cannot use JWT secret file '\(path)': \(reason)" }
+    }
+
+    /// The file's bytes with one trailing newline (`\n` or `\r\n`) removed; at least 32 bytes.
+    public static func read(_ path: String) throws(SecretError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SecretError(path: path, reason: "no such file or not readable")
+        }
+        var bytes = Array(data)
+        if bytes.last == 0x0A { bytes.removeLast(); if bytes.last == 0x0D { bytes.removeLast() } }
+        guard bytes.count >= 32 else { throw SecretError(path: path, reason: "the secret is shorter than 32 bytes (HS256 needs at least the hash size)") }
+        return bytes
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import JWTKit
+
+/// The claims `ezreport serve` reads from a token: `sub` (the user id, decimal) and `exp` are
+/// required; `iat` and `nbf` are honoured when present; any other claim is ignored.
+struct AccessClaims: JWTPayload {
+    var sub: SubjectClaim
+    var exp: ExpirationClaim
+    var iat: IssuedAtClaim?
+    var nbf: NotBeforeClaim?
+
+    func verify(using algorithm: some JWTAlgorithm) throws {
+        try exp.verifyNotExpired()
+        if let nbf { try nbf.verifyNotBefore() }
+        // A token issued in the future (beyond a minute of clock skew) is refused.
+        if let iat, iat.value.timeIntervalSinceNow > 60 { throw JWTError.claimVerificationFailure(failedClaim: iat, reason: "issued in the future") }
+    }
+}
+
+/// Verifies `Authorization: Bearer <JWT>` (HS256 with the server's secret) and records the
+/// token's subject in the context. Any failure leaves the request anonymous; the routes behind
+/// `IsAuthenticatedMiddleware` then answer 401, the same for every reason.
+struct TokenAuthenticator: AuthenticatorMiddleware {
+    typealias Context = ServerContext
+    let keys: JWTKeyCollection
+
+    func authenticate(request: Request, context: ServerContext) async throws -> TokenSubject? {
+        guard let token = request.headers.bearer?.token, !token.isEmpty, token.utf8.count < 8192 else { return nil }
+        guard let claims = try? await keys.verify(token, as: AccessClaims.self) else { return nil }
+        let sub = claims.sub.value
+        // A decimal id, nothing else: no sign, no spaces, no leading zeros.
+        guard let id = Int64(sub), id > 0, String(id) == sub else { return nil }
+        context.caller.userId = id
+        return TokenSubject(userId: id)
+    }
+}
+
+/// Mints and checks tokens with the server's secret.
+public struct TokenKeys: Sendable {
+    let keys: JWTKeyCollection
+
+    /// Keys for HS256 with `secret`.
+    public static func hs256(secret: [UInt8]) async -> TokenKeys {
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        return TokenKeys(keys: keys)
+    }
+
+    /// A token for `userId` that expires after `ttl` seconds (for development and tests).
+    public func mint(userId: Int64, ttl: Int64, now: Date = Date()) async throws -> String {
+        let claims = AccessClaims(sub: SubjectClaim(value: String(userId)),
+                                  exp: ExpirationClaim(value: now.addingTimeInterval(TimeInterval(ttl))),
+                                  iat: IssuedAtClaim(value: now), nbf: nil)
+        return try await keys.sign(claims)
+    }
+}

@@ -1,0 +1,75 @@
+import EZAnalytics
+import EZBatch
+import EZCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdAuth
+
+/// `GET /v1/users/{id}/statement/...`: the statement as `ezreport export` writes it.
+struct StatementRoutes {
+    let service: ReportService
+
+    /// The chart stems a statement may have (`groups` and `savings` only when the user has them).
+    static let chartNames = ["categories", "trend", "category-trend", "budgets", "balances", "groups", "savings"]
+
+    func add(to group: RouterGroup<ServerContext>) {
+        // One capture name per path level (the router requires it): `{period}` is `2026-10.pdf` here.
+        group.get("users/{id}/statement/{period}", use: statement)
+        group.get("users/{id}/statement/{period}/{name}", use: csv)
+        group.get("users/{id}/statement/{period}/charts/{name}", use: chart)
+    }
+
+    /// `{period}.pdf` or `{period}.xlsx`.
+    @Sendable func statement(_ request: Request, context: ServerContext) async throws -> Response {
+        let file = try context.parameters.require("period")
+        let (stem, ext) = try RequestParameters.splitExtension(file, allowed: ["pdf", "xlsx"], parameter: "period")
+        let which: StatementBytes.File = ext == "pdf" ? .pdf : .xlsx
+        return try await respond(request, context, periodText: stem, file: which,
+                                 fileName: "statement-\(stem).\(ext)", contentType: ext == "pdf" ? Produced.pdf : Produced.xlsx)
+    }
+
+    /// `{period}/{name}.csv`.
+    @Sendable func csv(_ request: Request, context: ServerContext) async throws -> Response {
+        let (stem, _) = try RequestParameters.splitExtension(try context.parameters.require("name"), allowed: ["csv"], parameter: "name")
+        guard StatementBytes.csvNames.contains(stem) else {
+            throw Problem.badParameter("name", "'\(RequestParameters.sanitised(stem))' is not one of \(StatementBytes.csvNames.joined(separator: ", "))")
+        }
+        let period = try context.parameters.require("period")
+        return try await respond(request, context, periodText: period, file: .csv(stem),
+                                 fileName: "\(stem)-\(period).csv", contentType: Produced.csv)
+    }
+
+    /// `{period}/charts/{name}.png`.
+    @Sendable func chart(_ request: Request, context: ServerContext) async throws -> Response {
+        let (stem, _) = try RequestParameters.splitExtension(try context.parameters.require("name"), allowed: ["png"], parameter: "name")
+        guard Self.chartNames.contains(stem) else {
+            throw Problem.badParameter("name", "'\(RequestParameters.sanitised(stem))' is not one of \(Self.chartNames.joined(separator: ", "))")
+        }
+        let period = try context.parameters.require("period")
+        return try await respond(request, context, periodText: period, file: .png(stem),
+                                 fileName: "\(stem)-\(period).png", contentType: Produced.png)
+    }
+
+    /// Validates the period and `as_of`, then renders `file` for the user in the path.
+    private func respond(_ request: Request, _ context: ServerContext, periodText: String, file: StatementBytes.File,
+                         fileName: String, contentType: String) async throws -> Response {
+        let caller = try context.requireIdentity()
+        let target = try context.parameters.require("id")
+        let asOf = try RequestParameters.asOf(request)
+        let period = try RequestParameters.period(periodText, asOf: asOf)
+        let ledgerPath = service.configuration.ledgerPath
+        let key = "statement|\(file)|\(period.name)|\(period.start)|\(period.end)|\(asOf)"
+        return try await service.userResponse(caller: caller, target: target, through: max(period.end, asOf), key: key,
+                                              request: request) { inputs in
+            let figures = try StatementAnalytics.statement(for: inputs.slice, period: period, asOf: asOf)
+            let provenance = ReportProvenance(ledgerSHA256: inputs.digest, ledgerPath: ledgerPath, period: period, asOf: asOf,
+                                              engineVersion: EngineVersion.current, quarantined: inputs.slice.quarantined)
+            do {
+                let bytes = try StatementBytes.render(figures, provenance: provenance, file: file)
+                return Produced(bytes: bytes, contentType: contentType, fileName: Produced.safeFileName(fileName))
+            } catch is StatementBytes.RenderError {
+                throw Problem.notFound
+            }
+        }
+    }
+}

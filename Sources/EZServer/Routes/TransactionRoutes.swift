@@ -1,0 +1,147 @@
+import EZAnalytics
+import EZBatch
+import EZCharts
+import EZCore
+import EZCSV
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdAuth
+
+/// `GET /v1/users/{id}/transactions.csv` and `/statistics` (JSON and PNG): a user's
+/// transactions over a date range, with the statistics page's filters.
+struct TransactionRoutes {
+    let service: ReportService
+
+    func add(to group: RouterGroup<ServerContext>) {
+        group.get("users/{id}/transactions.csv", use: transactions)
+        group.get("users/{id}/statistics", use: statistics)
+        group.get("users/{id}/statistics.png", use: statisticsChart)
+    }
+
+    /// The filters as the query gives them, checked for shape before anything is read.
+    struct Query: Sendable {
+        var range: Period
+        var categories: [String]
+        var min: DecimalText?
+        var max: DecimalText?
+        var text: String?
+
+        init(_ request: Request) throws(Problem) {
+            range = try RequestParameters.range(request)
+            categories = try RequestParameters.texts(request, "category")
+            min = try RequestParameters.amount(request, "min")
+            max = try RequestParameters.amount(request, "max")
+            text = RequestParameters.single(request, "q")
+            if let text, text.count > 200 { throw Problem.badParameter("q", "longer than 200 characters") }
+        }
+
+        /// The part of the ETag fingerprint that comes from the query.
+        var key: String {
+            "\(range.start)|\(range.end)|\(categories.sorted().joined(separator: "\u{1}"))|\(String(describing: min))|\(String(describing: max))|\(text ?? "")"
+        }
+
+        /// The filter in minor units of `currency`; a 400 when an amount has more decimals than it.
+        func filter(currency: Currency) throws(Problem) -> TransactionFilter {
+            func minor(_ value: DecimalText?, _ name: String) throws(Problem) -> Int64? {
+                guard let value else { return nil }
+                guard let units = value.minorUnits(exponent: currency.exponent) else {
+                    throw Problem.badParameter(name, "\(currency.code) has \(currency.exponent) decimals")
+                }
+                return units
+            }
+            let lo = try minor(min, "min"), hi = try minor(max, "max")
+            if let lo, let hi, lo > hi { throw Problem.badParameter("min", "'min' is above 'max'") }
+            return TransactionFilter(categories: Set(categories), minCounted: lo, maxCounted: hi, text: text)
+        }
+    }
+
+    /// The statement over the range, and its rows that pass the filters.
+    static func filtered(_ inputs: ReportService.UserInputs, _ query: Query) throws -> (StatementFigures, [StatementRow]) {
+        let figures = try StatementAnalytics.statement(for: inputs.slice, period: query.range, asOf: query.range.end)
+        let filter = try query.filter(currency: figures.currency)
+        return (figures, figures.transactions.filter(filter.matches))
+    }
+
+    @Sendable func transactions(_ request: Request, context: ServerContext) async throws -> Response {
+        let caller = try context.requireIdentity()
+        let target = try context.parameters.require("id")
+        let query = try Query(request)
+        return try await service.userResponse(caller: caller, target: target, through: query.range.end,
+                                              key: "transactions|csv|" + query.key, request: request) { inputs in
+            var (figures, rows) = try Self.filtered(inputs, query)
+            figures.transactions = rows
+            let file = StatementCSV.transactionsFile(for: figures)
+            return Produced(bytes: file.bytes, contentType: Produced.csv,
+                            fileName: Produced.safeFileName("transactions-\(query.range.start)-\(query.range.end).csv"))
+        }
+    }
+
+    @Sendable func statistics(_ request: Request, context: ServerContext) async throws -> Response {
+        let caller = try context.requireIdentity()
+        let target = try context.parameters.require("id")
+        let query = try Query(request)
+        return try await service.userResponse(caller: caller, target: target, through: query.range.end,
+                                              key: "statistics|json|" + query.key, request: request) { inputs in
+            let (figures, rows) = try Self.filtered(inputs, query)
+            let stats = StatisticsFigures.of(rows, currency: figures.currency)
+            return Produced(bytes: try StatisticsDocument(stats, range: query.range).encoded(), contentType: Produced.json, fileName: nil)
+        }
+    }
+
+    @Sendable func statisticsChart(_ request: Request, context: ServerContext) async throws -> Response {
+        let caller = try context.requireIdentity()
+        let target = try context.parameters.require("id")
+        let query = try Query(request)
+        return try await service.userResponse(caller: caller, target: target, through: query.range.end,
+                                              key: "statistics|png|" + query.key, request: request) { inputs in
+            var (figures, rows) = try Self.filtered(inputs, query)
+            let colors = Dictionary(figures.categories.rows.map { ($0.name, $0.color) }, uniquingKeysWith: { a, _ in a })
+            let stats = StatisticsFigures.of(rows, currency: figures.currency, colors: colors)
+            figures.categories = CategoryShares(total: stats.expenses, rows: stats.categories, folded: stats.categories)
+            let bytes = try StatementBytes.render(figures, provenance: ReportProvenance(
+                ledgerSHA256: inputs.digest, ledgerPath: "", period: query.range, asOf: query.range.end,
+                engineVersion: EngineVersion.current, quarantined: []), file: .png("categories"))
+            return Produced(bytes: bytes, contentType: Produced.png,
+                            fileName: Produced.safeFileName("statistics-\(query.range.start)-\(query.range.end).png"))
+        }
+    }
+}
+
+/// The statistics JSON document (field names are the API's contract).
+struct StatisticsDocument: Encodable {
+    struct Category: Encodable {
+        var category: String
+        var amount_minor: Int64
+        var count: Int
+        /// One decimal, exact (a Decimal, so `33.3` is written as such).
+        var percent: Decimal
+    }
+    var currency: String
+    var from: String
+    var to: String
+    var income_minor: Int64
+    var expenses_minor: Int64
+    var net_minor: Int64
+    var transaction_count: Int
+    var categories: [Category]
+
+    init(_ s: StatisticsFigures, range: Period) {
+        currency = s.currency.code
+        from = range.start.description
+        to = range.end.description
+        income_minor = s.income
+        expenses_minor = s.expenses
+        net_minor = s.net
+        transaction_count = s.transactionCount
+        categories = s.categories.map {
+            Category(category: $0.name, amount_minor: $0.amount, count: $0.count, percent: Decimal($0.percent.tenths) / 10)
+        }
+    }
+
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(self))
+    }
+}

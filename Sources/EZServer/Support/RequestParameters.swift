@@ -1,0 +1,118 @@
+import EZCore
+import Foundation
+import Hummingbird
+
+/// Parsing of path and query parameters into engine values; every failure is a 400 problem
+/// naming the parameter.
+enum RequestParameters {
+    /// Today's date in UTC (the default `as_of`, as in `ezreport export`).
+    static func today() -> CivilDate {
+        CivilDate(dayNumber: Int32((Date().timeIntervalSince1970 / 86400).rounded(.down)))
+    }
+
+    /// Splits `name.ext` at the last dot; the extension must be one of `allowed`.
+    static func splitExtension(_ text: String, allowed: [String], parameter: String) throws(Problem) -> (stem: String, ext: String) {
+        guard let dot = text.lastIndex(of: "."), dot != text.startIndex else {
+            throw Problem.badParameter("format", "expected \(parameter).\(allowed.joined(separator: "|"))")
+        }
+        let ext = String(text[text.index(after: dot)...]).lowercased()
+        guard allowed.contains(ext) else {
+            throw Problem.badParameter("format", "'\(sanitised(ext))' is not one of \(allowed.joined(separator: ", "))")
+        }
+        return (String(text[..<dot]), ext)
+    }
+
+    /// `?as_of=YYYY-MM-DD`, today when absent.
+    static func asOf(_ request: Request) throws(Problem) -> CivilDate {
+        try date(request, "as_of") ?? today()
+    }
+
+    /// A `YYYY-MM-DD` query parameter, nil when absent.
+    static func date(_ request: Request, _ name: String) throws(Problem) -> CivilDate? {
+        guard let text = single(request, name) else { return nil }
+        guard let d = CivilDate(iso: text) else { throw Problem.badParameter(name, "expected a date YYYY-MM-DD") }
+        return d
+    }
+
+    /// A period (`2026-10`, `2026-Q3`, …) resolved against `asOf`.
+    static func period(_ text: String, asOf: CivilDate) throws(Problem) -> Period {
+        do { return try Period.parse(text, asOf: asOf) } catch {
+            throw Problem.badParameter("period", "'\(sanitised(text))' is not a period (\(Period.acceptedForms))")
+        }
+    }
+
+    /// The inclusive date range of `from`/`to`: defaults to the month of `to` (today when absent);
+    /// `from` after `to` or a range over 10 years is a 400.
+    static func range(_ request: Request) throws(Problem) -> Period {
+        let to = try date(request, "to")
+        let from = try date(request, "from")
+        let end = to ?? (from.map { max($0, today()) } ?? today())
+        let start = from ?? CivilDate(year: end.year, month: end.month, day: 1)
+        guard start <= end else { throw Problem.badParameter("from", "'from' is after 'to'") }
+        guard end.dayNumber - start.dayNumber < 3653 else { throw Problem.badParameter("to", "the range is longer than 10 years") }
+        return Period(kind: .range, start: start, end: end)
+    }
+
+    /// A decimal amount (`12.50`) as text, validated for shape; converted once the currency is known.
+    static func amount(_ request: Request, _ name: String) throws(Problem) -> DecimalText? {
+        guard let text = single(request, name) else { return nil }
+        guard let value = DecimalText(text) else {
+            throw Problem.badParameter(name, "expected a non-negative decimal amount such as 12.50")
+        }
+        return value
+    }
+
+    /// Every value of a repeatable text parameter (at most 50 values of at most 200 characters).
+    static func texts(_ request: Request, _ name: String) throws(Problem) -> [String] {
+        let values = request.uri.queryParameters.getAll(name).map { String($0) }
+        guard values.count <= 50, values.allSatisfy({ $0.count <= 200 }) else {
+            throw Problem.badParameter(name, "too many values or a value over 200 characters")
+        }
+        return values
+    }
+
+    /// A parameter given at most once.
+    static func single(_ request: Request, _ name: String) -> String? {
+        request.uri.queryParameters.get(name)
+    }
+
+    /// Text from the request echoed in a problem: printable ASCII only, at most 40 characters.
+    static func sanitised(_ text: String) -> String {
+        String(text.unicodeScalars.prefix(40).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && $0 != "\"" ? Character($0) : "?" })
+    }
+}
+
+/// A non-negative decimal amount as the client wrote it (`12`, `12.5`, `12.50`).
+struct DecimalText: Sendable, Hashable {
+    var whole: Int64
+    var fraction: String
+
+    init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let w = parts.first, !w.isEmpty, w.count <= 15, w.allSatisfy(\.isASCIIDigit),
+              let whole = Int64(w) else { return nil }
+        let f = parts.count == 2 ? String(parts[1]) : ""
+        guard parts.count == 1 || (!f.isEmpty && f.count <= 6 && f.allSatisfy(\.isASCIIDigit)) else { return nil }
+        self.whole = whole
+        self.fraction = f
+    }
+
+    /// The amount in minor units of a currency with `exponent` decimals; nil when it has more
+    /// (non-zero) decimals than the currency.
+    func minorUnits(exponent: Int) -> Int64? {
+        var digits = fraction
+        while digits.count > exponent {
+            guard digits.last == "0" else { return nil }
+            digits.removeLast()
+        }
+        while digits.count < exponent { digits.append("0") }
+        var scale: Int64 = 1
+        for _ in 0..<exponent { scale *= 10 }
+        return whole * scale + (Int64(digits) ?? 0)
+    }
+}
+
+extension Character {
+    /// `0`–`9`, nothing else.
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import EZServer
+import Foundation
+
+extension EZReport {
+    /// `ezreport serve`: the report server for the app's backend.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve statements, transaction exports, statistics and the admin report over HTTP.",
+            discussion: """
+                Every /v1 request needs 'Authorization: Bearer <JWT>' (HS256, signed with the
+                secret file's bytes). /healthz, /readyz and /metrics need no token. Stops
+                gracefully on SIGTERM or SIGINT. See docs/api.md.
+
+                Example:
+                  ezreport serve --db ledger.sqlite --jwt-secret-file secret.key --port 8080
+                """
+        )
+
+        @Option(name: .long, help: ArgumentHelp("Path to the ledger SQLite database (opened read-only, never changed).", valueName: "path"))
+        var db: String
+
+        @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "host"))
+        var host: String = "127.0.0.1"
+
+        @Option(name: .long, help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
+        var port: Int = 8080
+
+        @Option(name: .customLong("jwt-secret-file"), help: ArgumentHelp("File holding the HS256 secret (its bytes; a trailing newline ignored).", valueName: "file"))
+        var jwtSecretFile: String
+
+        @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "n"))
+        var maxConcurrent: Int?
+
+        @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json.", valueName: "format"))
+        var logFormat: String = "text"
+
+        @Option(name: .customLong("debug-render-delay-ms"), help: ArgumentHelp("Slows every render down (tests of shutdown only).", visibility: .hidden))
+        var debugRenderDelayMs: Int = 0
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("invalid --port \(port): expected 0...65535") }
+            if let maxConcurrent, !(1...256).contains(maxConcurrent) {
+                throw ValidationError("invalid --max-concurrent \(maxConcurrent): expected 1...256")
+            }
+            guard ServerConfiguration.LogFormat(rawValue: logFormat) != nil else {
+                throw ValidationError("invalid --log-format '\(logFormat)': expected text or json")
+            }
+        }
+
+        func run() async throws {
+            let secret: [UInt8]
+            do { secret = try JWTSecretFile.read(jwtSecretFile) } catch { throw fail(error) }
+            var configuration = ServerConfiguration(
+                ledgerPath: db, host: host, port: port, jwtSecret: secret,
+                maxConcurrent: maxConcurrent ?? ProcessInfo.processInfo.activeProcessorCount,
+                logFormat: ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text)
+            configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
+            do { try await ReportServer.run(configuration) } catch { throw fail(error) }
+        }
+    }
+}

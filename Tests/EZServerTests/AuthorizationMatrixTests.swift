@@ -1,0 +1,106 @@
+import EZServer
+import Foundation
+import HTTPTypes
+import JWTKit
+import XCTest
+
+/// Who may see what: the token says who, the ledger says what they may see.
+final class AuthorizationMatrixTests: XCTestCase {
+    var fixture: ServerFixture!
+    var server: LiveServer!
+
+    override func setUp() async throws {
+        fixture = try ServerFixture()
+        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+    }
+
+    override func tearDown() async throws {
+        await server?.stop()
+    }
+
+    func statementCSV(_ user: Int64) -> String { "/v1/users/\(user)/statement/2026-09/categories.csv?as_of=2026-10-01" }
+
+    private func assertUnauthorized(_ token: String?, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let response = try await server.get(statementCSV(fixture.alice), token: token)
+        XCTAssertEqual(response.status, .unauthorized, file: file, line: line)
+        XCTAssertEqual(response.headers[.wwwAuthenticate], "Bearer", file: file, line: line)
+        XCTAssertEqual(response.headers[.contentType], "application/problem+json", file: file, line: line)
+        XCTAssertEqual(try response.json()["detail"] as? String, "a valid bearer token is required", file: file, line: line)
+    }
+
+    func testARequestWithoutATokenIsRefusedWith401() async throws {
+        try await assertUnauthorized(nil)
+    }
+
+    func testAMalformedTokenIsRefusedWith401() async throws {
+        try await assertUnauthorized("not.a.jwt")
+        try await assertUnauthorized("garbage")
+    }
+
+    func testATokenWithABadSignatureIsRefusedWith401() async throws {
+        let forged = try await fixture.signed(TestClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(600))),
+                                              key: Array("another-secret-0123456789-0123456789-abc".utf8))
+        try await assertUnauthorized(forged)
+    }
+
+    func testAnExpiredTokenIsRefusedWith401() async throws {
+        let expired = try await fixture.signed(TestClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(-60))))
+        try await assertUnauthorized(expired)
+    }
+
+    func testATokenWithoutExpiryOrNotYetValidIsRefusedWith401() async throws {
+        try await assertUnauthorized(try await fixture.signed(NoExpiryClaims(sub: .init(value: "\(fixture.alice)"))))
+        let early = try await fixture.signed(TestClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(600)),
+                                                        nbf: .init(value: Date().addingTimeInterval(300))))
+        try await assertUnauthorized(early)
+    }
+
+    func testADeletedOrUnknownUsersTokenIsRefusedWith401() async throws {
+        try await assertUnauthorized(try await fixture.token(fixture.erin))
+        try await assertUnauthorized(try await fixture.token(999_999))
+    }
+
+    func testAUserSeesTheirOwnStatement() async throws {
+        let response = try await server.get(statementCSV(fixture.alice), token: try await fixture.token(fixture.alice))
+        XCTAssertEqual(response.status, .ok)
+        XCTAssertTrue(response.text.hasPrefix("category,count,amount,percent,currency"))
+    }
+
+    func testAParentSeesTheirChildsStatement() async throws {
+        let response = try await server.get(statementCSV(fixture.carol), token: try await fixture.token(fixture.bob))
+        XCTAssertEqual(response.status, .ok)
+        XCTAssertTrue(response.text.contains("Toys"))
+    }
+
+    func testInvisibleUsersAnswerExactlyLikeNonexistentOnes() async throws {
+        let nonexistent = try await server.get(statementCSV(424_242), token: try await fixture.token(fixture.alice))
+        XCTAssertEqual(nonexistent.status, .notFound)
+        let cases: [(caller: Int64, target: Int64)] = [
+            (fixture.carol, fixture.bob),    // child → parent
+            (fixture.alice, fixture.dave),   // another user
+            (fixture.root, fixture.alice),   // admin → a user
+            (fixture.root, fixture.root),    // admin → themselves: no individual data
+            (fixture.alice, fixture.erin),   // a deleted user
+        ]
+        for (caller, target) in cases {
+            let response = try await server.get(statementCSV(target), token: try await fixture.token(caller))
+            XCTAssertEqual(response.status, .notFound, "caller \(caller) → \(target)")
+            XCTAssertEqual(response.bytes, nonexistent.bytes, "caller \(caller) → \(target)")
+            XCTAssertEqual(Self.comparable(response.headers), Self.comparable(nonexistent.headers), "caller \(caller) → \(target)")
+        }
+    }
+
+    func testAUserIsRefusedTheAdminEndpointsWith403AndAnAdminGetsThem() async throws {
+        let refused = try await server.get("/v1/admin/usage/2026-09.csv?as_of=2026-10-01", token: try await fixture.token(fixture.alice))
+        XCTAssertEqual(refused.status, .forbidden)
+        XCTAssertEqual(refused.headers[.contentType], "application/problem+json")
+        let allowed = try await server.get("/v1/admin/usage/2026-09.csv?as_of=2026-10-01", token: try await fixture.token(fixture.root))
+        XCTAssertEqual(allowed.status, .ok)
+        XCTAssertEqual(allowed.headers[.contentType], "text/csv; charset=utf-8")
+    }
+
+    /// Headers apart from the ones that differ between any two responses (date).
+    static func comparable(_ fields: HTTPFields) -> [String] {
+        fields.filter { $0.name != .date }.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
+    }
+}

@@ -1,0 +1,61 @@
+import EZServer
+import EZTestSupport
+import Foundation
+import HTTPTypes
+import XCTest
+
+/// The ledger is live: replaced files are reopened, an unreadable one makes the server
+/// unready (503) until it is good again.
+final class LiveLedgerTests: XCTestCase {
+    func testAReplacedLedgerIsReopenedByTheNextRequest() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statement/2026-09/transactions.csv?as_of=2026-10-01"
+        let before = try await server.get(path, token: token)
+        XCTAssertFalse(before.text.contains("Replaced row"))
+
+        // The app's atomic save: a new file renamed over the old one (a new inode).
+        let copy = fixture.ledger.path + ".new"
+        try fixture.ledger.expense(fixture.alice, 4242, on: "2026-09-21T12:00:00+02:00", description: "Replaced row")
+        try await fixture.ledger.db.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [copy]) }
+        XCTAssertEqual(rename(copy, fixture.ledger.path), 0)
+
+        let after = try await server.get(path, token: token)
+        let metrics = try await server.get("/metrics")
+        await server.stop()
+        XCTAssertEqual(after.status, .ok)
+        XCTAssertTrue(after.text.contains("Replaced row"))
+        XCTAssertTrue(metrics.text.contains("ezreport_ledger_reopens_total"), metrics.text)
+    }
+
+    func testAnUnreadableLedgerMakesTheServerUnreadyUntilItIsGoodAgain() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statement/2026-09/categories.csv?as_of=2026-10-01"
+        let ready = try await server.get("/readyz")
+        XCTAssertEqual(ready.status, .ok)
+
+        let aside = fixture.ledger.path + ".aside"
+        XCTAssertEqual(rename(fixture.ledger.path, aside), 0)
+        let broken = fixture.ledger.path
+        FileManager.default.createFile(atPath: broken, contents: Data("this is not a database, only text".utf8))
+        let unready = try await server.get("/readyz")
+        let refused = try await server.get(path, token: token)
+        let alive = try await server.get("/healthz")
+
+        XCTAssertEqual(rename(aside, fixture.ledger.path), 0)
+        let readyAgain = try await server.get("/readyz")
+        let served = try await server.get(path, token: token)
+        await server.stop()
+
+        XCTAssertEqual(unready.status, .serviceUnavailable)
+        XCTAssertEqual(unready.headers[.contentType], "application/problem+json")
+        XCTAssertEqual(refused.status, .serviceUnavailable)
+        XCTAssertNotNil(refused.headers[.retryAfter])
+        XCTAssertEqual(alive.status, .ok)
+        XCTAssertEqual(readyAgain.status, .ok)
+        XCTAssertEqual(served.status, .ok)
+    }
+}

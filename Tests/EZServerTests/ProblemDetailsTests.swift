@@ -1,0 +1,60 @@
+import EZServer
+import Foundation
+import HTTPTypes
+import XCTest
+
+/// Bad input gets 400 (or 404 for a route) with an RFC 9457 body naming the parameter.
+final class ProblemDetailsTests: XCTestCase {
+    var fixture: ServerFixture!
+    var server: LiveServer!
+
+    override func setUp() async throws {
+        fixture = try ServerFixture()
+        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+    }
+
+    override func tearDown() async throws {
+        await server?.stop()
+    }
+
+    func testEveryBadParameterIsA400ProblemNamingIt() async throws {
+        let token = try await fixture.token(fixture.alice)
+        let u = "/v1/users/\(fixture.alice)"
+        let cases: [(path: String, parameter: String)] = [
+            ("\(u)/statement/2026-13.pdf", "period"),
+            ("\(u)/statement/not-a-period.xlsx", "period"),
+            ("\(u)/statement/2026-09.docx", "format"),
+            ("\(u)/statement/2026-09.pdf?as_of=2026-02-30", "as_of"),
+            ("\(u)/statement/2026-09/secrets.csv", "name"),
+            ("\(u)/statement/2026-09/categories.txt", "format"),
+            ("\(u)/statement/2026-09/charts/pie.png", "name"),
+            ("\(u)/transactions.csv?from=2026-09-31", "from"),
+            ("\(u)/transactions.csv?from=2026-09-10&to=2026-09-01", "from"),
+            ("\(u)/transactions.csv?from=2010-01-01&to=2026-09-01", "to"),
+            ("\(u)/transactions.csv?min=12,50", "min"),
+            ("\(u)/transactions.csv?max=-3", "max"),
+            ("\(u)/transactions.csv?min=1.234", "min"),
+            ("\(u)/statistics?min=20&max=10", "min"),
+            ("/v1/admin/usage/2026-09.html", "format"),
+        ]
+        for (path, parameter) in cases {
+            let response = try await server.get(path, token: token)
+            XCTAssertEqual(response.status, .badRequest, path)
+            XCTAssertEqual(response.headers[.contentType], "application/problem+json", path)
+            let json = try response.json()
+            XCTAssertEqual(json["parameter"] as? String, parameter, path)
+            XCTAssertEqual((json["status"] as? NSNumber)?.intValue, 400, path)
+            XCTAssertNotNil(json["title"] as? String, path)
+            XCTAssertFalse(response.text.contains("Swift"), path)
+        }
+    }
+
+    func testAnUnknownRouteIsA404Problem() async throws {
+        let response = try await server.get("/v1/users/\(fixture.alice)/nothing-here", token: try await fixture.token(fixture.alice))
+        XCTAssertEqual(response.status, .notFound)
+        XCTAssertEqual(response.headers[.contentType], "application/problem+json")
+        let anonymous = try await server.get("/nothing")
+        XCTAssertEqual(anonymous.status, .notFound)
+        XCTAssertEqual(anonymous.headers[.contentType], "application/problem+json")
+    }
+}

@@ -1,0 +1,87 @@
+import EZServer
+import EZTestSupport
+import Foundation
+import HTTPTypes
+import XCTest
+
+/// The statement endpoints give the very bytes `ezreport export` writes for the same user,
+/// period, as-of date and ledger path.
+final class StatementEndpointTests: XCTestCase {
+    var fixture: ServerFixture!
+    var server: LiveServer!
+
+    override func setUp() async throws {
+        fixture = try ServerFixture()
+        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+    }
+
+    override func tearDown() async throws {
+        await server?.stop()
+    }
+
+    private func export(_ format: String, out: String) throws -> CLI.Outcome {
+        let run = try CLI.run(["export", "--db", fixture.ledger.path, "--user", "\(fixture.alice)", "--period", fixture.period,
+                               "--as-of", fixture.asOf, "--format", format, "--out", out])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run
+    }
+
+    func testThePDFAndWorkbookAreByteForByteTheExportedOnes() async throws {
+        let token = try await fixture.token(fixture.alice)
+        for format in ["pdf", "xlsx"] {
+            let exported = try export(format, out: "-")
+            let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09.\(format)?as_of=2026-10-01", token: token)
+            XCTAssertEqual(response.status, .ok, format)
+            XCTAssertFalse(exported.stdout.isEmpty)
+            XCTAssertEqual(response.bytes, Array(exported.stdout), "\(format) differs from ezreport export")
+            XCTAssertEqual(response.headers[.contentDisposition], "attachment; filename=\"statement-2026-09.\(format)\"")
+        }
+    }
+
+    func testEveryCSVAndChartIsByteForByteTheExportedFile() async throws {
+        let folder = fixture.ledger.folder.appendingPathComponent("export").path
+        _ = try export("csv,png", out: folder)
+        let token = try await fixture.token(fixture.alice)
+        for name in ["transactions", "categories", "trends", "category-trends", "budgets", "groups", "settlements", "savings"] {
+            let file = try XCTUnwrap(FileManager.default.contents(atPath: "\(folder)/\(name).csv"), name)
+            let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09/\(name).csv?as_of=2026-10-01", token: token)
+            XCTAssertEqual(response.status, .ok, name)
+            XCTAssertEqual(response.bytes, Array(file), "\(name).csv differs")
+        }
+        let charts = try FileManager.default.contentsOfDirectory(atPath: folder + "/charts").filter { $0.hasSuffix(".png") }
+        XCTAssertGreaterThanOrEqual(charts.count, 5)
+        for chart in charts {
+            let file = try XCTUnwrap(FileManager.default.contents(atPath: "\(folder)/charts/\(chart)"))
+            let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09/charts/\(chart)?as_of=2026-10-01", token: token)
+            XCTAssertEqual(response.status, .ok, chart)
+            XCTAssertEqual(response.headers[.contentType], "image/png")
+            XCTAssertEqual(response.bytes, Array(file), "\(chart) differs")
+        }
+    }
+
+    func testAChartTheStatementDoesNotHaveIs404() async throws {
+        let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09/charts/groups.png?as_of=2026-10-01",
+                                            token: try await fixture.token(fixture.alice))
+        XCTAssertEqual(response.status, .notFound)
+        XCTAssertEqual(response.headers[.contentType], "application/problem+json")
+    }
+
+    func testFileResponsesCarryAStrongETagOfTheirBytes() async throws {
+        let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09/categories.csv?as_of=2026-10-01",
+                                            token: try await fixture.token(fixture.alice))
+        XCTAssertEqual(response.headers[.cacheControl], "private, no-cache")
+        let digest = ProcessSHA256.hex(response.bytes)
+        XCTAssertEqual(response.headers[.eTag], "\"\(digest)\"")
+    }
+}
+
+/// SHA-256 for checking ETags independently of the server's code: `sha256sum`.
+enum ProcessSHA256 {
+    static func hex(_ bytes: [UInt8]) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ezserver-\(UUID().uuidString)").path
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let out = (try? CLI.tool("/usr/bin/sha256sum", [path])) ?? Data()
+        return String(String(decoding: out, as: UTF8.self).prefix(64))
+    }
+}
