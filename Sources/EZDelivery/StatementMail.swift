@@ -5,37 +5,47 @@ import EZCore
 import Foundation
 
 /// The text of one statement e-mail, from what the monthly run recorded in the manifest (never
-/// recomputed), formatted with the user's locale. English until the language issue lands.
+/// recomputed), in the user's language (en, it, fr, es, de, ja; English words otherwise) with
+/// their locale's number and date formats.
 struct StatementMail {
     var username: String
     var locale: String
     var period: Period
     var entry: Manifest.UserEntry
 
-    /// "Your EZWallet statement for October 2026".
-    var subject: String { "Your EZWallet statement for \(Self.periodTitle(period))" }
+    /// The user's language and formats.
+    private var tr: Translator { Translator(locale: locale) }
 
-    /// `October 2026` for a calendar month, the period's name (`2026-Q3`, `2026-01-15..2026-03-31`) otherwise.
-    static func periodTitle(_ period: Period) -> String {
+    /// "Your EZWallet statement for October 2026", in the user's language.
+    var subject: String { tr("Your EZWallet statement for {period}", ["period": Self.periodTitle(period, locale: locale)]) }
+
+    /// The month and year as the locale writes them (`October 2026`, `ottobre 2026`, `octubre de
+    /// 2026`, `2026年10月`: CLDR's pattern and month names, through Foundation) for a calendar
+    /// month; the period's name (`2026-Q3`, `2026-01-15..2026-03-31`) otherwise.
+    static func periodTitle(_ period: Period, locale: String = "en_US") -> String {
         guard period.kind == .month else { return period.name }
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                      "October", "November", "December"]
-        return "\(months[period.start.month - 1]) \(period.start.year)"
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: Translator(locale: locale).language == "en" ? "en_US" : locale)
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.setLocalizedDateFormatFromTemplate("MMMMy")
+        let noon = Date(timeIntervalSince1970: Double(period.start.dayNumber) * 86_400 + 43_200)
+        return formatter.string(from: noon)
     }
 
     /// The headline figures as (label, value) rows, values in the user's formats.
     var figures: [(String, String)] {
         let format = LocaleFormat(locale: locale)
         guard let code = entry.currency, let currency = try? Currency(code) else { return [] }
+        let tr = self.tr
         var rows: [(String, String)] = []
-        if let v = entry.incomeMinor { rows.append(("Income", format.money(v, currency))) }
-        if let v = entry.expensesMinor { rows.append(("Expenses", format.money(v, currency))) }
-        if let v = entry.netMinor { rows.append(("Net", format.money(v, currency))) }
+        if let v = entry.incomeMinor { rows.append((tr("Income"), format.money(v, currency))) }
+        if let v = entry.expensesMinor { rows.append((tr("Expenses"), format.money(v, currency))) }
+        if let v = entry.netMinor { rows.append((tr("Net"), format.money(v, currency))) }
         if let summary = entry.summary {
-            rows.append(("Savings rate", summary.savingsRateTenths.map { format.percent(Percent(tenths: $0)) } ?? "–"))
-            rows.append(("Budgets over", format.integer(Int64(summary.budgetsOver))))
+            rows.append((tr("Savings rate"), summary.savingsRateTenths.map { format.percent(Percent(tenths: $0)) } ?? "–"))
+            rows.append((tr("Budgets over"), format.integer(Int64(summary.budgetsOver))))
             if let name = summary.largestCategory, let amount = summary.largestCategoryMinor {
-                rows.append(("Largest category", "\(name) (\(format.money(amount, currency)))"))
+                rows.append((tr("Largest category"), "\(name) (\(format.money(amount, currency)))"))
             }
         }
         return rows
@@ -48,12 +58,15 @@ struct StatementMail {
 
     /// The plain-text part.
     var plainText: String {
-        var text = "Hello \(Self.printable(username)),\n\nyour EZWallet statement for \(Self.periodTitle(period)) (\(dates)) is attached.\n\n"
+        let tr = self.tr
+        var text = tr("Hello {name},", ["name": Self.printable(username)]) + "\n\n"
+            + tr("your EZWallet statement for {period} ({dates}) is attached.",
+                 ["period": Self.periodTitle(period, locale: locale), "dates": dates]) + "\n\n"
         let width = (figures.map { $0.0.count }.max() ?? 0) + 2
         for (label, value) in figures {
             text += (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value + "\n"
         }
-        text += "\nThis message was sent automatically; the attached PDF is your full statement.\n"
+        text += "\n" + tr("This message was sent automatically; the attached PDF is your full statement.") + "\n"
         return text
     }
 
@@ -63,15 +76,20 @@ struct StatementMail {
         for (label, value) in figures {
             rows += "<tr><th align=\"left\">\(Self.escape(label))</th><td align=\"right\">\(Self.escape(value))</td></tr>\n"
         }
+        let tr = self.tr
+        let hello = tr("Hello {name},", ["name": Self.printable(username)])
+        let attached = tr("your EZWallet statement for {period} ({dates}) is attached.",
+                          ["period": Self.periodTitle(period, locale: locale), "dates": dates])
+        let automatic = tr("This message was sent automatically; the attached PDF is your full statement.")
         return """
             <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(Self.escape(subject))</title></head>
+            <html lang="\(Self.escape(tr.language))"><head><meta charset="utf-8"><title>\(Self.escape(subject))</title></head>
             <body>
-            <p>Hello \(Self.escape(Self.printable(username))),</p>
-            <p>your EZWallet statement for \(Self.escape(Self.periodTitle(period))) (\(Self.escape(dates))) is attached.</p>
+            <p>\(Self.escape(hello))</p>
+            <p>\(Self.escape(attached))</p>
             <table>
             \(rows)</table>
-            <p>This message was sent automatically; the attached PDF is your full statement.</p>
+            <p>\(Self.escape(automatic))</p>
             </body></html>
 
             """

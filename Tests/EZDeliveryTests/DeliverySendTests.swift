@@ -34,6 +34,7 @@ final class DeliverySendTests: XCTestCase {
         let messages = try ParsedMessage.parse(accepted.map { sink.path(of: $0) })
         let byAddress = Dictionary(uniqueKeysWithValues: messages.map { ($0.toAddresses.first ?? "", $0) })
         let emails = try ledgerEmails()
+        let locales = try ledgerLocales()
         for entry in eligible {
             let message = try XCTUnwrap(byAddress[emails[entry.id] ?? ""], "no message for user \(entry.id)")
             let pdf = try XCTUnwrap(entry.files.first { $0.path.hasSuffix("/statement.pdf") })
@@ -42,7 +43,8 @@ final class DeliverySendTests: XCTestCase {
             XCTAssertEqual(message.attachments.first?.sha256, pdf.sha256)
             XCTAssertEqual(message.messageId, "<statement.\(entry.id).2026-10.\(pdf.sha256.prefix(16))@ezwallet.example>")
             XCTAssertEqual(message.from, DeliveryFixture.from)
-            XCTAssertEqual(message.subject, "Your EZWallet statement for October 2026")
+            let language = String((locales[entry.id] ?? "en").prefix(2))
+            XCTAssertEqual(message.subject, Self.subjects[language] ?? Self.subjects["en"], "user \(entry.id), \(locales[entry.id] ?? "?")")
             XCTAssertEqual(message.structure, ["multipart/mixed", "multipart/alternative", "text/plain", "text/html", "application/pdf"])
             XCTAssertTrue(message.dateParses)
             XCTAssertTrue(message.crlf, "every line ends in CRLF")
@@ -72,6 +74,26 @@ final class DeliverySendTests: XCTestCase {
         XCTAssertTrue(html.contains(dollars) && html.contains("Savings rate"), html)
         XCTAssertEqual(message.toDisplayName, "zoë")
         XCTAssertTrue(message.rawHeaders["To"]?.hasPrefix("=?UTF-8?B?") ?? false, "a non-ASCII name is an RFC 2047 encoded-word")
+    }
+
+    func testTheMessageIsWrittenInTheUsersLanguage() throws {
+        // In the 12-user sample, user 11 (mia.huber11) writes de_CH and user 3 (josé.müller) es_ES.
+        XCTAssertEqual(try fixture.deliver(smtpArgs + ["--users", "3,11"]).status, 0)
+        let messages = try ParsedMessage.parse(sink.accepted().map { sink.path(of: $0) })
+        let german = try XCTUnwrap(messages.first { $0.toAddresses.first == "mia.huber11@example.org" })
+        XCTAssertEqual(german.subject, "Ihr EZWallet-Auszug für Oktober 2026")
+        let text = try XCTUnwrap(german.text)
+        for needle in ["Hallo mia.huber11,", "anbei Ihr EZWallet-Auszug für Oktober 2026 (01.10.2026 – 31.10.2026)",
+                       "Einnahmen:", "Ausgaben:", "Sparquote:", "Budgets überschritten:", "Diese Nachricht wurde automatisch versandt"] {
+            XCTAssertTrue(text.contains(needle), "German text lacks '\(needle)': \(text)")
+        }
+        for english in ["Hello", "Income", "Expenses", "Savings rate", "is attached"] {
+            XCTAssertFalse(text.contains(english), "English '\(english)' in a German message: \(text)")
+        }
+        XCTAssertTrue(try XCTUnwrap(german.html).contains("<html lang=\"de\">"))
+        let spanish = try XCTUnwrap(messages.first { $0.toAddresses.first == "user3@example.com" })
+        XCTAssertEqual(spanish.subject, "Tu extracto de EZWallet de octubre de 2026")
+        XCTAssertTrue(try XCTUnwrap(spanish.text).contains("Hola josé.müller:"))
     }
 
     private static func grouped(_ v: Int64) -> String {
@@ -126,6 +148,27 @@ final class DeliverySendTests: XCTestCase {
         XCTAssertEqual(try fixture.state()[3], "failed")
         XCTAssertTrue(run.stderr.contains("user 3 failed") && run.stderr.contains("SHA-256"), run.stderr)
         XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1)
+    }
+
+    /// October 2026's subject in each language the statements are written in.
+    static let subjects = [
+        "en": "Your EZWallet statement for October 2026",
+        "it": "Il tuo estratto conto EZWallet di ottobre 2026",
+        "fr": "Votre relevé EZWallet pour octobre 2026",
+        "es": "Tu extracto de EZWallet de octubre de 2026",
+        "de": "Ihr EZWallet-Auszug für Oktober 2026",
+        "ja": "2026年10月のEZWallet明細書",
+    ]
+
+    private func ledgerLocales() throws -> [Int64: String] {
+        let out = try CLI.tool("/usr/bin/sqlite3", [fixture.ledgerPath, "SELECT id || '|' || locale FROM users"])
+        var locales: [Int64: String] = [:]
+        for line in String(decoding: out, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1)
+            if parts.count == 2, let id = Int64(parts[0]) { locales[id] = String(parts[1]) }
+        }
+        XCTAssertTrue(Set(locales.values.map { $0.prefix(2) }).isSuperset(of: ["en", "de", "fr", "es"]), "the sample mixes languages")
+        return locales
     }
 
     private func ledgerEmails() throws -> [Int64: String] {

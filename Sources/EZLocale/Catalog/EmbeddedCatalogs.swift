@@ -836,6 +836,22 @@ msgstr "{title}: {data}"
 
 msgid "{user} · {start} to {end} · as of {date} · amounts in {currency}"
 msgstr "{user} · {start} bis {end} · Stand {date} · Beträge in {currency}"
+
+# The statement e-mail (ezreport deliver).
+msgid "Your EZWallet statement for {period}"
+msgstr "Ihr EZWallet-Auszug für {period}"
+
+msgid "Hello {name},"
+msgstr "Hallo {name},"
+
+msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgstr "anbei Ihr EZWallet-Auszug für {period} ({dates})."
+
+msgid "Largest category"
+msgstr "Größte Kategorie"
+
+msgid "This message was sent automatically; the attached PDF is your full statement."
+msgstr "Diese Nachricht wurde automatisch versandt; das angehängte PDF ist Ihr vollständiger Auszug."
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1667,6 +1683,22 @@ msgstr "{title}: {data}"
 
 msgid "{user} · {start} to {end} · as of {date} · amounts in {currency}"
 msgstr "{user} · del {start} al {end} · a {date} · importes en {currency}"
+
+# The statement e-mail (ezreport deliver).
+msgid "Your EZWallet statement for {period}"
+msgstr "Tu extracto de EZWallet de {period}"
+
+msgid "Hello {name},"
+msgstr "Hola {name}:"
+
+msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgstr "adjuntamos tu extracto de EZWallet de {period} ({dates})."
+
+msgid "Largest category"
+msgstr "Categoría principal"
+
+msgid "This message was sent automatically; the attached PDF is your full statement."
+msgstr "Este mensaje se ha enviado automáticamente; el PDF adjunto es tu extracto completo."
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2498,6 +2530,22 @@ msgstr "{title} : {data}"
 
 msgid "{user} · {start} to {end} · as of {date} · amounts in {currency}"
 msgstr "{user} · du {start} au {end} · au {date} · montants en {currency}"
+
+# The statement e-mail (ezreport deliver).
+msgid "Your EZWallet statement for {period}"
+msgstr "Votre relevé EZWallet pour {period}"
+
+msgid "Hello {name},"
+msgstr "Bonjour {name},"
+
+msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgstr "vous trouverez ci-joint votre relevé EZWallet pour {period} ({dates})."
+
+msgid "Largest category"
+msgstr "Catégorie principale"
+
+msgid "This message was sent automatically; the attached PDF is your full statement."
+msgstr "Ce message a été envoyé automatiquement ; le PDF joint est votre relevé complet."
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -3329,6 +3377,22 @@ msgstr "{title}: {data}"
 
 msgid "{user} · {start} to {end} · as of {date} · amounts in {currency}"
 msgstr "{user} · dal {start} al {end} · al {date} · importi in {currency}"
+
+# The statement e-mail (ezreport deliver).
+msgid "Your EZWallet statement for {period}"
+msgstr "Il tuo estratto conto EZWallet di {period}"
+
+msgid "Hello {name},"
+msgstr "Ciao {name},"
+
+msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgstr "in allegato trovi il tuo estratto conto EZWallet di {period} ({dates})."
+
+msgid "Largest category"
+msgstr "Categoria principale"
+
+msgid "This message was sent automatically; the attached PDF is your full statement."
+msgstr "Questo messaggio è stato inviato automaticamente; il PDF allegato è il tuo estratto conto completo."
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -4151,6 +4215,22 @@ msgstr "{title}：{data}"
 
 msgid "{user} · {start} to {end} · as of {date} · amounts in {currency}"
 msgstr "{user} · {start}～{end} · {date}現在 · 金額の通貨 {currency}"
+
+# The statement e-mail (ezreport deliver).
+msgid "Your EZWallet statement for {period}"
+msgstr "{period}のEZWallet明細書"
+
+msgid "Hello {name},"
+msgstr "{name} 様"
+
+msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgstr "{period}（{dates}）のEZWallet明細書を添付しました。"
+
+msgid "Largest category"
+msgstr "最大のカテゴリ"
+
+msgid "This message was sent automatically; the attached PDF is your full statement."
+msgstr "このメッセージは自動送信されています。添付のPDFが明細書の全文です。"
 """#,
     ]
 }
