@@ -5,19 +5,7 @@ import JWTKit
 import XCTest
 
 /// Who may see what: the token says who, the ledger says what they may see.
-final class AuthorizationMatrixTests: XCTestCase {
-    var fixture: ServerFixture!
-    var server: LiveServer!
-
-    override func setUp() async throws {
-        fixture = try ServerFixture()
-        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
-    }
-
-    override func tearDown() async throws {
-        await server?.stop()
-    }
-
+final class AuthorizationMatrixTests: LiveServerTestCase {
     func statementCSV(_ user: Int64) -> String { "/v1/users/\(user)/statement/2026-09/categories.csv?as_of=2026-10-01" }
 
     private func assertUnauthorized(_ token: String?, file: StaticString = #filePath, line: UInt = #line) async throws {

@@ -4,19 +4,7 @@ import HTTPTypes
 import XCTest
 
 /// ETags and conditional requests.
-final class CachingTests: XCTestCase {
-    var fixture: ServerFixture!
-    var server: LiveServer!
-
-    override func setUp() async throws {
-        fixture = try ServerFixture()
-        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
-    }
-
-    override func tearDown() async throws {
-        await server?.stop()
-    }
-
+final class CachingTests: LiveServerTestCase {
     func testTheCurrentETagAnswers304AndAStaleOne200() async throws {
         let token = try await fixture.token(fixture.alice)
         let path = "/v1/users/\(fixture.alice)/statement/2026-09.pdf?as_of=2026-10-01"

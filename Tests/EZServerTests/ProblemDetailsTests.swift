@@ -4,19 +4,7 @@ import HTTPTypes
 import XCTest
 
 /// Bad input gets 400 (or 404 for a route) with an RFC 9457 body naming the parameter.
-final class ProblemDetailsTests: XCTestCase {
-    var fixture: ServerFixture!
-    var server: LiveServer!
-
-    override func setUp() async throws {
-        fixture = try ServerFixture()
-        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
-    }
-
-    override func tearDown() async throws {
-        await server?.stop()
-    }
-
+final class ProblemDetailsTests: LiveServerTestCase {
     func testEveryBadParameterIsA400ProblemNamingIt() async throws {
         let token = try await fixture.token(fixture.alice)
         let u = "/v1/users/\(fixture.alice)"

@@ -6,19 +6,7 @@ import XCTest
 
 /// The statement endpoints give the very bytes `ezreport export` writes for the same user,
 /// period, as-of date and ledger path.
-final class StatementEndpointTests: XCTestCase {
-    var fixture: ServerFixture!
-    var server: LiveServer!
-
-    override func setUp() async throws {
-        fixture = try ServerFixture()
-        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
-    }
-
-    override func tearDown() async throws {
-        await server?.stop()
-    }
-
+final class StatementEndpointTests: LiveServerTestCase {
     private func export(_ format: String, out: String) throws -> CLI.Outcome {
         let run = try CLI.run(["export", "--db", fixture.ledger.path, "--user", "\(fixture.alice)", "--period", fixture.period,
                                "--as-of", fixture.asOf, "--format", format, "--out", out])

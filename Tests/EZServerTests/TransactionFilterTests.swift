@@ -5,19 +5,7 @@ import GRDB
 import XCTest
 
 /// The transaction export and the statistics, with every filter, against SQL on the same ledger.
-final class TransactionFilterTests: XCTestCase {
-    var fixture: ServerFixture!
-    var server: LiveServer!
-
-    override func setUp() async throws {
-        fixture = try ServerFixture()
-        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
-    }
-
-    override func tearDown() async throws {
-        await server?.stop()
-    }
-
+final class TransactionFilterTests: LiveServerTestCase {
     /// The ids SQL selects for alice with the same filters (all her rows are in EUR, Rome time,
     /// written with the local offset, so the local date is the text's first ten characters).
     private func sqlIds(from: String, to: String, categories: [String] = [], min: Int64? = nil, max: Int64? = nil,
