@@ -5,23 +5,7 @@ import XCTest
 /// What `deliver` does when the server refuses, hesitates or disappears: one bad recipient never
 /// stops the others, 4xx is retried, a break after the data is `uncertain` and never resent
 /// automatically, and a killed run never gives a duplicate.
-final class DeliveryFailureTests: XCTestCase {
-    var fixture: DeliveryFixture!
-    var sink: SMTPSink!
-
-    override func setUpWithError() throws {
-        fixture = try DeliveryFixture()
-        sink = try SMTPSink()
-    }
-
-    override func tearDown() {
-        sink?.stop()
-        sink = nil
-        fixture = nil
-    }
-
-    private var smtpArgs: [String] { ["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"] }
-
+final class DeliveryFailureTests: SMTPSinkTestCase {
     func testA550ForOneRecipientFailsThatUserOnlyAndExits2() throws {
         try sink.setRules(["reject_rcpt": ["user2@example.com": 550]])
         let run = try fixture.deliver(smtpArgs)

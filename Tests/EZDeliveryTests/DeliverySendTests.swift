@@ -6,23 +6,7 @@ import XCTest
 
 /// `ezreport deliver` against a real SMTP server (aiosmtpd on 127.0.0.1): who gets what, and
 /// what the server actually received, read back with Python's `email` package.
-final class DeliverySendTests: XCTestCase {
-    var fixture: DeliveryFixture!
-    var sink: SMTPSink!
-
-    override func setUpWithError() throws {
-        fixture = try DeliveryFixture()
-        sink = try SMTPSink()
-    }
-
-    override func tearDown() {
-        sink?.stop()
-        sink = nil
-        fixture = nil
-    }
-
-    private var smtpArgs: [String] { ["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"] }
-
+final class DeliverySendTests: SMTPSinkTestCase {
     func testEveryEligibleUserGetsExactlyOneParsableMessageWithTheManifestsStatement() throws {
         let run = try fixture.deliver(smtpArgs)
         XCTAssertEqual(run.status, 0, run.stderr)
