@@ -8,7 +8,7 @@ DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path)
 SAMPLE_ARGS := --users 50 --months 24 --end 2026-10 --seed 1
 DEMO_ARGS := --period 2026-10 --as-of 2026-11-01
 
-.PHONY: demo test setup test-setup build sample bench bench-smoke clean
+.PHONY: demo test setup test-setup build sample bench bench-smoke bench-postgres clean
 
 ## demo: install system packages, build (release), create the sample ledger if absent, write its reports to Reports/
 demo: setup build sample
@@ -42,6 +42,10 @@ bench: setup
 ## bench-smoke: the benchmarks build and run on the 50-user ledger (what CI runs; no timing assertions)
 bench-smoke: setup
 	scripts/bench.sh --smoke
+
+## bench-postgres: the monthly batch over PostgreSQL vs SQLite on the same 1,000-user ledger (docs/performance.md)
+bench-postgres: test-setup
+	scripts/bench-postgres.sh
 
 clean:
 	rm -rf .build Reports/*/

@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The ledger in PostgreSQL (EZPostgres).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: - C libraries (system packages), one thin shim each
@@ -70,6 +72,17 @@ let package = Package(
         .target(
             name: "EZSample",
             dependencies: ["EZCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
+        // The ledger read from PostgreSQL: the same rows as EZLedger's SQLite reader, through the same rules.
+        .target(
+            name: "EZPostgres",
+            dependencies: [
+                "EZCore", "EZLedger",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
 
         // MARK: - Figures
@@ -120,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "ezreport",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZDelivery", "EZServer",
+                "EZCore", "EZLedger", "EZPostgres", "EZSample", "EZBatch", "EZDelivery", "EZServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -151,6 +164,11 @@ let package = Package(
         .testTarget(
             name: "EZLedgerTests",
             dependencies: ["EZCore", "EZLedger", "EZSample", "EZTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "EZPostgresTests",
+            dependencies: ["EZCore", "EZLedger", "EZPostgres", "EZSample", "EZBatch", "EZTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EZAnalyticsTests", dependencies: ["EZCore", "EZAnalytics", "EZLedger", "EZTestSupport"]),
         .testTarget(name: "EZPNGTests", dependencies: ["EZPNG", "EZCairo", "EZCharts", "EZRenderingTestSupport", "CCairo", "CZlib"]),

@@ -3,7 +3,10 @@
 # Uses sudo only when not root. Usage: scripts/setup.sh [--test | --bench]
 #   --test  also installs what the test suite's independent readers need
 #           (poppler-utils, qpdf, LibreOffice Calc, Python's openpyxl and openapi-spec-validator, gettext's msgfmt) and the
-#           SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates).
+#           SMTP server the delivery tests start (Python's aiosmtpd; openssl for their certificates),
+#           and the PostgreSQL server the EZPostgres tests start as a throw-away cluster on loopback
+#           (Debian's postgresql: binaries under /usr/lib/postgresql/15/bin; util-linux's setpriv
+#           runs it as nobody when the tests run as root).
 #   --bench also installs the pandas peer's Python packages (pandas, matplotlib, openpyxl) for
 #           scripts/bench.sh; never needed by the product, `make test` or `bench.sh --smoke`.
 set -euo pipefail
@@ -23,7 +26,7 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
   # gettext: msgfmt --check of the PO catalogs
-  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl gettext)
+  packages+=(poppler-utils qpdf libreoffice-calc-nogui python3-pip unzip openssl gettext postgresql util-linux)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-pip)

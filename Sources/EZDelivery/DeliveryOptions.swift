@@ -1,9 +1,13 @@
 import EZCore
+import EZLedger
 import Foundation
 
 /// Everything one `ezreport deliver` run needs (the command line's options, parsed).
 package struct DeliveryOptions: Sendable {
     package var ledgerPath: String
+    /// Opens the ledger (nil: the SQLite file at ``ledgerPath``; the command line passes a
+    /// PostgreSQL opener for a `postgres://` URL).
+    package var openLedger: (@Sendable () throws -> any LedgerStore)?
     package var outFolder: String
     package var period: Period
     /// nil only for a dry run.

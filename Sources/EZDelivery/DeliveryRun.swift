@@ -13,7 +13,7 @@ package enum DeliveryRun {
         let manifest = try loadManifest(options)
         let contacts: [Int64: DeliveryContact]
         do {
-            let ledger = try Ledger(path: options.ledgerPath)
+            let ledger: any LedgerStore = try options.openLedger?() ?? Ledger(path: options.ledgerPath)
             contacts = Dictionary(uniqueKeysWithValues: try ledger.deliveryContacts().map { ($0.id, $0) })
         } catch {
             throw .ledger("\(error)")

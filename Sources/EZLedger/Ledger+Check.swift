@@ -1,5 +1,4 @@
 import EZCore
-import GRDB
 
 /// What `ezreport check` reports about a ledger: rows per table and every quarantined row.
 package struct LedgerHealth: Sendable {
@@ -42,54 +41,50 @@ package struct LedgerHealth: Sendable {
     }
 }
 
-extension Ledger {
+extension LedgerHealth {
     /// Validates every row of the ledger with the same rules the reports use.
     ///
     /// Each live user's slice is loaded as a report would load it, so `check` quarantines exactly
     /// the rows a report leaves out; rows no user's report would reach (a transaction whose
     /// user does not exist, a user row that breaks the contract) are found by direct queries.
-    package func health() throws(LedgerError) -> LedgerHealth {
+    static func scan<Reader: LedgerReading>(_ reader: Reader, rates: RateTable, path: String,
+                                            quarantinedRates: [QuarantinedRow]) throws -> LedgerHealth {
         let far = CivilDate(year: 9999, month: 12, day: 29)
-        let rates = self.rates
-        let path = self.path
-        return try read { db in
-            var counts: [(String, Int)] = []
-            for (table, _) in LedgerContract.tables {
-                counts.append((table, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0))
-            }
-            var bad = Set(quarantinedRates)
-            var validator = RowValidator(rates: rates)
-            let users = try Row.fetchAll(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
-            for row in users {
-                let id: Int64 = row[0]
-                switch validator.user(row) {
-                case .quarantined(let why): bad.insert(QuarantinedRow(table: "users", id: id, reason: why))
-                case .ignored: break
-                case .valid(let user):
-                    guard user.deletedAt == nil else { continue }
-                    var loader = UserLoader(db: db, rates: rates, through: far, path: path)
-                    _ = try loader.load(userId: id, withChildren: false)
-                    bad.formUnion(loader.quarantined)
-                }
-            }
-            // The optional statement_email column: 0, 1 or NULL (a user with another value gets no e-mail).
-            if try Ledger.hasStatementEmailColumn(db) {
-                let flags = try Row.fetchAll(db, sql: "SELECT id, statement_email, typeof(statement_email) FROM users ORDER BY id")
-                for row in flags {
-                    if case .invalid(let why) = RowValidator.statementEmail(row[1], type: row[2]) {
-                        bad.insert(QuarantinedRow(table: "users", id: row[0], reason: why))
-                    }
-                }
-            }
-            // Rows of users that do not exist (or whose user row is quarantined): no report reaches them.
-            let orphans = try Row.fetchAll(db, sql: """
-                SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
-                WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
-                """)
-            for o in orphans {
-                bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: TransactionDecoder.missingUser(o[1] as Int64? ?? 0)))
-            }
-            return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
+        var counts: [(String, Int)] = []
+        for (table, _) in LedgerContract.tables {
+            counts.append((table, try reader.count(table)))
         }
+        var bad = Set(quarantinedRates)
+        var validator = RowValidator(rates: rates)
+        var live: [Int64] = []
+        let users = try reader.rows(.allUserRows, [])
+        while try users.next() {
+            let id = users.int64(0)
+            switch validator.user(users) {
+            case .quarantined(let why): bad.insert(QuarantinedRow(table: "users", id: id, reason: why))
+            case .ignored: break
+            case .valid(let user): if user.deletedAt == nil { live.append(id) }
+            }
+        }
+        for id in live {
+            var loader = UserLoader(reader: reader, rates: rates, through: far, path: path)
+            _ = try loader.load(userId: id, withChildren: false)
+            bad.formUnion(loader.quarantined)
+        }
+        // The optional statement_email column: 0, 1 or NULL (a user with another value gets no e-mail).
+        if try reader.hasColumn("users", "statement_email") {
+            let flags = try reader.rows(.statementEmails, [])
+            while try flags.next() {
+                if case .invalid(let why) = RowValidator.statementEmail(flags, 1) {
+                    bad.insert(QuarantinedRow(table: "users", id: flags.int64(0), reason: why))
+                }
+            }
+        }
+        // Rows of users that do not exist (or whose user row is quarantined): no report reaches them.
+        let orphans = try reader.rows(.orphanTransactions, [])
+        while try orphans.next() {
+            bad.insert(QuarantinedRow(table: "transactions", id: orphans.int64(0), reason: TransactionRules.missingUser(orphans.int64(1))))
+        }
+        return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
     }
 }

@@ -1,5 +1,4 @@
 import EZCore
-import GRDB
 
 /// What the ledger says about a caller: enough to decide what they may see.
 package struct LedgerAccount: Sendable, Equatable {
@@ -12,46 +11,30 @@ package struct LedgerAccount: Sendable, Equatable {
 /// One read transaction on the ledger: every read through it sees the same snapshot, so a
 /// request's authorization check and the rows it then renders cannot disagree.
 package struct LedgerReadTransaction {
-    let db: Database
-    let ledger: Ledger
+    private let accountOf: (Int64) throws -> LedgerAccount?
+    private let parentOf: (Int64, Int64) throws -> Bool
+    private let load: (Int64, CivilDate) throws -> UserLedger
 
-    /// The live (not deleted) user `id`, or nil when there is none.
-    package func account(_ id: Int64) throws -> LedgerAccount? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ? AND deleted_at IS NULL"),
-                                         arguments: [id]) else { return nil }
-        return LedgerAccount(id: id, isAdmin: (row[0] as String?) == "admin")
-    }
-
-    /// True when `parent` is a parent, and `child` a live child, of the same family.
-    package func isParent(_ parent: Int64, of child: Int64) throws -> Bool {
-        let sql = """
-            SELECT 1 FROM family_members p
-            JOIN family_members c ON c.family_id = p.family_id
-            JOIN users u ON u.id = c.user_id
-            WHERE p.user_id = ? AND p.role = 'parent' AND c.user_id = ? AND c.role = 'child' AND u.deleted_at IS NULL
-            """
-        return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [parent, child]) != nil
-    }
-
-    /// Everything one user's report may draw on, through local date `through` (as ``Ledger/loadUser(id:through:)``).
-    package func loadUser(id: Int64, through: CivilDate) throws -> UserLedger {
-        var loader = UserLoader(db: db, rates: ledger.rates, through: through, path: ledger.path)
-        return try loader.load(userId: id, withChildren: true).get()
-    }
-}
-
-extension Ledger {
-    /// Runs `body` inside one read transaction (one consistent snapshot of the ledger).
-    package func readTransaction<T>(_ body: (LedgerReadTransaction) throws -> T) throws -> T {
-        do {
-            return try queue.read { db in try body(LedgerReadTransaction(db: db, ledger: self)) }
-        } catch let error as DatabaseError {
-            throw Ledger.classify(error, path: path, busyTimeout: busyTimeout)
+    /// The reads of `reader`, whichever backend it belongs to.
+    init<Reader: LedgerReading>(reader: Reader, rates: RateTable, path: String) {
+        accountOf = { id in
+            let row = try reader.rows(.account, [.integer(id)])
+            guard try row.next() else { return nil }
+            return LedgerAccount(id: id, isAdmin: row.string(0) == "admin")
+        }
+        parentOf = { parent, child in try reader.rows(.isParent, [.integer(parent), .integer(child)]).next() }
+        load = { id, through in
+            var loader = UserLoader(reader: reader, rates: rates, through: through, path: path)
+            return try loader.load(userId: id, withChildren: true).get()
         }
     }
 
-    /// Checks the open connection still reads the ledger and matches the contract (for readiness probes).
-    package func checkReadable() throws(LedgerError) {
-        try read { db in try Ledger.checkSchema(db, path: path) }
-    }
+    /// The live (not deleted) user `id`, or nil when there is none.
+    package func account(_ id: Int64) throws -> LedgerAccount? { try accountOf(id) }
+
+    /// True when `parent` is a parent, and `child` a live child, of the same family.
+    package func isParent(_ parent: Int64, of child: Int64) throws -> Bool { try parentOf(parent, child) }
+
+    /// Everything one user's report may draw on, through local date `through` (as ``LedgerStore/loadUser(id:through:)``).
+    package func loadUser(id: Int64, through: CivilDate) throws -> UserLedger { try load(id, through) }
 }

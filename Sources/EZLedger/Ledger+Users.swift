@@ -1,5 +1,4 @@
 import EZCore
-import GRDB
 
 // MARK: - Finding users
 
@@ -10,121 +9,44 @@ package struct UserRef: Hashable, Sendable {
     package var deleted: Bool
 }
 
-extension Ledger {
-    /// Every user, by id (deleted ones flagged), for planning a batch run.
-    package func userRefs() throws(LedgerError) -> [UserRef] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id").map {
-                UserRef(id: $0[0], username: $0[1] ?? "", deleted: $0[2])
-            }
-        }
-    }
-
-    /// Finds a live user by numeric id or by username.
-    package func findUser(_ idOrName: String) throws(LedgerError) -> Int64 {
-        let found: Int64? = try read { db in
-            if let id = Int64(idOrName),
-               let hit = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE id = ? AND deleted_at IS NULL", arguments: [id]) {
-                return hit
-            }
-            return try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE username = ? AND deleted_at IS NULL", arguments: [idOrName])
-        }
-        guard let found else { throw .unknownUser(path: path, user: idOrName) }
-        return found
-    }
-
-    /// Loads everything one user's report may draw on, through local date `through`, in one snapshot.
-    ///
-    /// Transactions are loaded from the beginning of the ledger (running balances need them);
-    /// rows after `through` are left out. For a parent, each child's ledger is loaded too.
-    ///
-    /// - Throws: ``LedgerError/unknownUser(path:user:)`` when the user does not exist or was
-    ///   deleted; ``UserQuarantined`` (wrapped as `.readFailed`) when the user's own row breaks the contract.
-    package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
-        let result: Result<UserLedger, LedgerError> = try read { db in
-            var loader = UserLoader(db: db, rates: rates, through: through, path: path)
-            return try loader.load(userId: id, withChildren: true)
-        }
-        return try result.get()
-    }
-
-    /// The bare user rows of every user, including deleted ones (for the admin report's counts).
-    /// Users whose row breaks the contract are returned as quarantined rows instead.
-    package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
-        let rates = self.rates
-        return try read { db in
-            var validator = RowValidator(rates: rates)
-            var users: [User] = []
-            var bad: [QuarantinedRow] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
-            while let row = try rows.next() {
-                switch validator.user(row) {
-                case .valid(let u): users.append(u)
-                case .ignored: break
-                case .quarantined(let why): bad.append(QuarantinedRow(table: "users", id: row[0], reason: why))
-                }
-            }
-            return (users, bad)
-        }
-    }
-}
-
 // MARK: - Loading one user
 
-/// Reads one user's slice of the ledger inside an open read transaction.
-struct UserLoader {
-    let db: Database
+/// Reads one user's slice of the ledger inside an open read transaction, whichever backend
+/// `reader` reads: the contract's per-table rules, written once.
+struct UserLoader<Reader: LedgerReading> {
+    let reader: Reader
     var validator: RowValidator
     let through: CivilDate
     let path: String
-    /// `occurred_at < bound` keeps rows up to `through` in any zone (bare dates and timestamps
-    /// both start with the date, so text order works with a two-day margin); rows whose text is
-    /// not a date at all are kept so that they are quarantined, not silently dropped.
+    /// Transactions are read up to this local date (`through` plus a two-day margin that covers
+    /// every zone); the exact cut is made on each row's date in UTC below.
     let bound: String
     var quarantined: [QuarantinedRow] = []
     var userCurrency = Currency.eur
     /// Reads transaction rows in place and applies the contract's transaction rules.
-    var decoder: TransactionDecoder
+    var decoder: TransactionDecoder<Reader>
 
-    init(db: Database, rates: RateTable, through: CivilDate, path: String) {
-        self.db = db
+    init(reader: Reader, rates: RateTable, through: CivilDate, path: String) {
+        self.reader = reader
         self.validator = RowValidator(rates: rates)
-        self.decoder = TransactionDecoder(db: db, rates: rates)
+        self.decoder = TransactionDecoder(reader: reader, rates: rates)
         self.through = through
         self.path = path
         self.bound = through.adding(days: 2).description
-    }
-
-    // MARK: Statements
-
-    // Every query goes through the connection's statement cache: a user's load runs about a dozen
-    // queries, and preparing them anew each time (SQLite's parser plus GRDB's authorizer, which
-    // records the tables each statement reads) cost more than running them.
-
-    func rows(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
-        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-    }
-
-    func cursor(sql: String, arguments: StatementArguments = StatementArguments()) throws -> RowCursor {
-        try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-    }
-
-    func row(sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
-        try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
-    }
-
-    func ids(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Int64] {
-        try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     mutating func quarantine(_ table: String, _ id: Int64, _ reason: String) {
         quarantined.append(QuarantinedRow(table: table, id: id, reason: reason))
     }
 
+    /// Runs `query` for one id.
+    func rows(_ query: LedgerQuery, _ id: Int64) throws -> Reader.Rows {
+        try reader.rows(query, [.integer(id)])
+    }
+
     mutating func load(userId: Int64, withChildren: Bool) throws -> Result<UserLedger, LedgerError> {
-        guard let row = try self.row(sql: "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
-            return .failure(.unknownUser(path: path, user: String(userId)))
-        }
+        let row = try rows(.userRow, userId)
+        guard try row.next() else { return .failure(.unknownUser(path: path, user: String(userId))) }
         let user: User
         switch validator.user(row) {
         case .valid(let u): user = u
@@ -137,7 +59,7 @@ struct UserLoader {
         var ledger = UserLedger(user: user, rates: validator.rates)
         ledger.balances = try balances(userId)
         ledger.categories = try categories(userId)
-        ledger.transactions = try transactions(where: "t.user_id = ?", userId)
+        ledger.transactions = try transactions(.transactionsOfUser, userId)
         ledger.groups = try groups(userId)
         ledger.budgets = try budgets(userId)
         ledger.budgetTransfers = try budgetTransfers(userId)
@@ -145,12 +67,11 @@ struct UserLoader {
         ledger.logins = try logins(userId)
         ledger.family = try family(userId)
         if withChildren, let family = ledger.family, family.role == .parent {
-            let childIds = try self.ids(sql: """
-                SELECT fm.user_id FROM family_members fm JOIN users u ON u.id = fm.user_id
-                WHERE fm.family_id = ? AND fm.role = 'child' AND u.deleted_at IS NULL ORDER BY fm.user_id
-                """, arguments: [family.familyId])
+            var childIds: [Int64] = []
+            let children = try rows(.familyChildren, family.familyId)
+            while try children.next() { childIds.append(children.int64(0)) }
             for childId in childIds where childId != userId {
-                var childLoader = UserLoader(db: db, rates: validator.rates, through: through, path: path)
+                var childLoader = UserLoader(reader: reader, rates: validator.rates, through: through, path: path)
                 if case .success(let child) = try childLoader.load(userId: childId, withChildren: false) {
                     ledger.children.append(child)
                 }
@@ -165,32 +86,31 @@ struct UserLoader {
 
     mutating func balances(_ userId: Int64) throws -> [Balance] {
         var out: [Balance] = []
-        for row in try self.rows(sql: """
-            SELECT id, user_id, name, kind, currency, opening_minor, typeof(opening_minor), created_at
-            FROM balances WHERE user_id = ? AND deleted_at IS NULL ORDER BY id
-            """, arguments: [userId]) {
-            let id: Int64 = row[0]
-            guard let kind = Balance.Kind(rawValue: row[3] ?? "") else { quarantine("balances", id, "unknown kind '\(row[3] as String? ?? "NULL")'"); continue }
-            guard let cur = validator.currency(row[4]) else { quarantine("balances", id, "invalid currency '\(row[4] as String? ?? "NULL")'"); continue }
-            guard (row[6] as String) == "integer", let opening: Int64 = row[5] else { quarantine("balances", id, "opening_minor must be an integer"); continue }
-            guard let created = (row[7] as String?).flatMap(LedgerTime.init(parsing:)) else {
-                quarantine("balances", id, "created_at '\(row[7] as String? ?? "NULL")' is not an ISO-8601 timestamp"); continue
+        let row = try rows(.balancesOfUser, userId)
+        while try row.next() {
+            let id = row.int64(0)
+            guard let kind = Balance.Kind(rawValue: row.string(3) ?? "") else { quarantine("balances", id, "unknown kind '\(row.shown(3))'"); continue }
+            guard let cur = validator.currency(row.string(4)) else { quarantine("balances", id, "invalid currency '\(row.shown(4))'"); continue }
+            guard row.type(5) == .integer else { quarantine("balances", id, "opening_minor must be an integer"); continue }
+            guard let created = row.string(6).flatMap(LedgerTime.init(parsing:)) else {
+                quarantine("balances", id, "created_at '\(row.shown(6))' is not an ISO-8601 timestamp"); continue
             }
-            out.append(Balance(id: id, userId: userId, name: row[2] ?? "", kind: kind, currency: cur, openingMinor: opening, createdAt: created))
+            out.append(Balance(id: id, userId: userId, name: row.string(2) ?? "", kind: kind, currency: cur,
+                               openingMinor: row.int64(5), createdAt: created))
         }
         return out
     }
 
     mutating func categories(_ userId: Int64) throws -> [Category] {
-        try self.rows(sql: """
-            SELECT id, name, color, important, position FROM categories
-            WHERE user_id = ? AND deleted_at IS NULL ORDER BY position, id
-            """, arguments: [userId]).map { row in
-            let color: String? = row[2]
+        var out: [Category] = []
+        let row = try rows(.categoriesOfUser, userId)
+        while try row.next() {
+            let color = row.string(2)
             let valid = color.map { Self.isHexColor($0) } ?? false
-            return Category(id: row[0], userId: userId, name: row[1] ?? "", color: valid ? color : nil,
-                            important: (row[3] as Int64? ?? 0) != 0, position: row[4] ?? 0)
+            out.append(Category(id: row.int64(0), userId: userId, name: row.string(1) ?? "", color: valid ? color : nil,
+                                important: row.int64(3) != 0, position: Int(truncatingIfNeeded: row.int64(4))))
         }
+        return out
     }
 
     static func isHexColor(_ s: String) -> Bool {
@@ -198,17 +118,11 @@ struct UserLoader {
         return b.count == 7 && b[0] == 0x23 && b[1...].allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
     }
 
-    mutating func transactions(where condition: String, _ argument: Int64) throws -> [Transaction] {
+    mutating func transactions(_ query: LedgerQuery, _ argument: Int64) throws -> [Transaction] {
         var out: [Transaction] = []
-        let filter = """
-
-            WHERE \(condition) AND t.deleted_at IS NULL
-              AND (t.occurred_at < ? OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
-            """
         let through = self.through
         let keep = { (t: Transaction) in t.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through }
-        let rows = try RawRowCursor(db.cachedStatement(sql: TransactionDecoder.select + filter),
-                                    arguments: [argument, bound], in: db)
+        let rows = try reader.rows(query, [.integer(argument), .text(bound)])
         while try rows.next() {
             switch try decoder.decode(rows) {
             case .valid(let t): if keep(t) { out.append(t) }
@@ -222,50 +136,43 @@ struct UserLoader {
 
     mutating func groups(_ userId: Int64) throws -> [GroupLedger] {
         var out: [GroupLedger] = []
-        let rows = try self.rows(sql: """
-            SELECT g.id, g.name, g.owner_id, g.currency, g.created_at FROM groups g
-            JOIN group_members gm ON gm.group_id = g.id
-            WHERE gm.user_id = ? AND g.deleted_at IS NULL ORDER BY g.id
-            """, arguments: [userId])
-        for row in rows {
-            let gid: Int64 = row[0]
-            guard let cur = validator.currency(row[3]) else { quarantine("groups", gid, "invalid currency '\(row[3] as String? ?? "NULL")'"); continue }
-            guard let created = (row[4] as String?).flatMap(LedgerTime.init(parsing:)) else {
-                quarantine("groups", gid, "created_at '\(row[4] as String? ?? "NULL")' is not an ISO-8601 timestamp"); continue
+        var found: [(id: Int64, name: String, ownerId: Int64, currency: String?, created: String?)] = []
+        let row = try rows(.groupsOfUser, userId)
+        while try row.next() {
+            found.append((row.int64(0), row.string(1) ?? "", row.int64(2), row.string(3), row.string(4)))
+        }
+        for g in found {
+            let gid = g.id
+            guard let cur = validator.currency(g.currency) else { quarantine("groups", gid, "invalid currency '\(g.currency ?? "NULL")'"); continue }
+            guard let created = g.created.flatMap(LedgerTime.init(parsing:)) else {
+                quarantine("groups", gid, "created_at '\(g.created ?? "NULL")' is not an ISO-8601 timestamp"); continue
             }
-            let group = Group(id: gid, name: row[1] ?? "", ownerId: row[2] ?? 0, currency: cur, createdAt: created)
+            let group = Group(id: gid, name: g.name, ownerId: g.ownerId, currency: cur, createdAt: created)
             var members: [GroupMember] = []
-            for m in try self.rows(sql: """
-                SELECT gm.user_id, gm.joined_at, gm.left_at, u.username, u.timezone, u.id
-                FROM group_members gm LEFT JOIN users u ON u.id = gm.user_id
-                WHERE gm.group_id = ? ORDER BY gm.user_id
-                """, arguments: [gid]) {
-                let uid: Int64 = m[0]
-                guard !m.hasNull(atIndex: 5) else { quarantine("group_members", gid, "member user_id \(uid) does not exist"); continue }
-                let zone = validator.zone(m[4] ?? "") ?? ZoneRules.utc
-                guard let joined = (m[1] as String?).flatMap(LedgerTime.init(parsing:)) else {
-                    quarantine("group_members", gid, "joined_at '\(m[1] as String? ?? "NULL")' of user \(uid) is not an ISO-8601 timestamp"); continue
+            let m = try rows(.groupMembers, gid)
+            while try m.next() {
+                let uid = m.int64(0)
+                guard !m.isNull(5) else { quarantine("group_members", gid, "member user_id \(uid) does not exist"); continue }
+                let zone = validator.zone(m.string(4) ?? "") ?? ZoneRules.utc
+                guard let joined = m.string(1).flatMap(LedgerTime.init(parsing:)) else {
+                    quarantine("group_members", gid, "joined_at '\(m.shown(1))' of user \(uid) is not an ISO-8601 timestamp"); continue
                 }
                 var left: CivilDate?
-                if let l: String = m[2] {
+                if let l = m.string(2) {
                     guard let t = LedgerTime(parsing: l) else {
                         quarantine("group_members", gid, "left_at '\(l)' of user \(uid) is not an ISO-8601 timestamp"); continue
                     }
                     left = t.localDate(in: zone)
                 }
-                members.append(GroupMember(groupId: gid, userId: uid, username: m[3] ?? "", joinedOn: joined.localDate(in: zone), leftOn: left))
+                members.append(GroupMember(groupId: gid, userId: uid, username: m.string(3) ?? "", joinedOn: joined.localDate(in: zone), leftOn: left))
             }
-            let candidates = try transactions(where: "t.group_id = ?", gid)
+            let candidates = try transactions(.transactionsOfGroup, gid)
             // Explicit splits of those expenses, validated per transaction.
             var shares: [Int64: [(userId: Int64, share: Int64?, userExists: Bool)]] = [:]
-            let splitRows = try self.cursor(sql: """
-                SELECT s.transaction_id, s.user_id, s.share_minor, typeof(s.share_minor), u.id
-                FROM splits s JOIN transactions t ON t.id = s.transaction_id LEFT JOIN users u ON u.id = s.user_id
-                WHERE t.group_id = ? AND t.deleted_at IS NULL ORDER BY s.transaction_id, s.user_id
-                """, arguments: [gid])
-            while let s = try splitRows.next() {
-                let isInt = (s[3] as String) == "integer"
-                shares[s[0], default: []].append((s[1], isInt ? s[2] : nil, !s.hasNull(atIndex: 4)))
+            let s = try rows(.groupSplits, gid)
+            while try s.next() {
+                let isInt = s.type(2) == .integer
+                shares[s.int64(0), default: []].append((s.int64(1), isInt ? s.int64(2) : nil, !s.isNull(3)))
             }
             var expenses: [Transaction] = []
             var splits: [Int64: [Split]] = [:]
@@ -288,28 +195,26 @@ struct UserLoader {
 
     mutating func budgets(_ userId: Int64) throws -> [Budget] {
         var out: [Budget] = []
-        for row in try self.rows(sql: """
-            SELECT b.id, b.category_id, b.period, b.amount_minor, typeof(b.amount_minor), b.currency, b.starts_on, b.ends_on,
-                   c.id, c.user_id, c.deleted_at
-            FROM budgets b LEFT JOIN categories c ON c.id = b.category_id WHERE b.user_id = ? ORDER BY b.id
-            """, arguments: [userId]) {
-            let id: Int64 = row[0]
-            let categoryId: Int64? = row[1]
+        let row = try rows(.budgetsOfUser, userId)
+        while try row.next() {
+            let id = row.int64(0)
+            let categoryId = row.optionalInt64(1)
             if let cid = categoryId {
-                guard !row.hasNull(atIndex: 8) else { quarantine("budgets", id, "category_id \(cid) does not exist"); continue }
-                guard (row[9] as Int64?) == userId else { quarantine("budgets", id, "category_id \(cid) belongs to another user"); continue }
-                if !row.hasNull(atIndex: 10) { continue }    // a deleted category's budget is ignored with it
+                guard !row.isNull(7) else { quarantine("budgets", id, "category_id \(cid) does not exist"); continue }
+                guard row.optionalInt64(8) == userId else { quarantine("budgets", id, "category_id \(cid) belongs to another user"); continue }
+                if !row.isNull(9) { continue }    // a deleted category's budget is ignored with it
             }
-            guard let period = Budget.Period(rawValue: row[2] ?? "") else { quarantine("budgets", id, "unknown period '\(row[2] as String? ?? "NULL")'"); continue }
-            guard (row[4] as String) == "integer", let amount: Int64 = row[3], amount >= 0 else {
+            guard let period = Budget.Period(rawValue: row.string(2) ?? "") else { quarantine("budgets", id, "unknown period '\(row.shown(2))'"); continue }
+            guard row.type(3) == .integer, row.int64(3) >= 0 else {
                 quarantine("budgets", id, "amount_minor must be a non-negative integer"); continue
             }
-            guard let cur = validator.currency(row[5]) else { quarantine("budgets", id, "invalid currency '\(row[5] as String? ?? "NULL")'"); continue }
-            guard let starts = (row[6] as String?).flatMap({ CivilDate(iso: $0) }) else {
-                quarantine("budgets", id, "starts_on '\(row[6] as String? ?? "NULL")' is not a date"); continue
+            let amount = row.int64(3)
+            guard let cur = validator.currency(row.string(4)) else { quarantine("budgets", id, "invalid currency '\(row.shown(4))'"); continue }
+            guard let starts = row.string(5).flatMap({ CivilDate(iso: $0) }) else {
+                quarantine("budgets", id, "starts_on '\(row.shown(5))' is not a date"); continue
             }
             var ends: CivilDate?
-            if let e: String = row[7] {
+            if let e = row.string(6) {
                 guard let d = CivilDate(iso: e), d >= starts else { quarantine("budgets", id, "ends_on '\(e)' is not a date on or after starts_on"); continue }
                 ends = d
             }
@@ -324,56 +229,51 @@ struct UserLoader {
 
     mutating func budgetTransfers(_ userId: Int64) throws -> [BudgetTransfer] {
         var out: [BudgetTransfer] = []
-        for row in try self.rows(sql: """
-            SELECT bt.id, bt.from_category_id, bt.to_category_id, bt.amount_minor, typeof(bt.amount_minor), bt.period_start,
-                   f.user_id, t.user_id
-            FROM budget_transfers bt
-            LEFT JOIN categories f ON f.id = bt.from_category_id LEFT JOIN categories t ON t.id = bt.to_category_id
-            WHERE bt.user_id = ? ORDER BY bt.id
-            """, arguments: [userId]) {
-            let id: Int64 = row[0]
-            guard (row[6] as Int64?) == userId else { quarantine("budget_transfers", id, "from_category_id \(row[1] as Int64? ?? 0) is not one of the user's categories"); continue }
-            guard (row[7] as Int64?) == userId else { quarantine("budget_transfers", id, "to_category_id \(row[2] as Int64? ?? 0) is not one of the user's categories"); continue }
-            guard (row[4] as String) == "integer", let amount: Int64 = row[3], amount > 0 else {
+        let row = try rows(.budgetTransfersOfUser, userId)
+        while try row.next() {
+            let id = row.int64(0)
+            guard row.optionalInt64(5) == userId else { quarantine("budget_transfers", id, "from_category_id \(row.int64(1)) is not one of the user's categories"); continue }
+            guard row.optionalInt64(6) == userId else { quarantine("budget_transfers", id, "to_category_id \(row.int64(2)) is not one of the user's categories"); continue }
+            guard row.type(3) == .integer, row.int64(3) > 0 else {
                 quarantine("budget_transfers", id, "amount_minor must be a positive integer"); continue
             }
-            guard let start = (row[5] as String?).flatMap({ CivilDate(iso: $0) }) else {
-                quarantine("budget_transfers", id, "period_start '\(row[5] as String? ?? "NULL")' is not a date"); continue
+            guard let start = row.string(4).flatMap({ CivilDate(iso: $0) }) else {
+                quarantine("budget_transfers", id, "period_start '\(row.shown(4))' is not a date"); continue
             }
-            out.append(BudgetTransfer(id: id, userId: userId, fromCategoryId: row[1], toCategoryId: row[2], amountMinor: amount, periodStart: start))
+            out.append(BudgetTransfer(id: id, userId: userId, fromCategoryId: row.int64(1), toCategoryId: row.int64(2),
+                                      amountMinor: row.int64(3), periodStart: start))
         }
         return out
     }
 
     mutating func savingsGoals(_ userId: Int64) throws -> [SavingsGoal] {
         var out: [SavingsGoal] = []
-        for row in try self.rows(sql: """
-            SELECT s.id, s.name, s.target_minor, typeof(s.target_minor), s.currency, s.balance_id, s.due_on, b.user_id
-            FROM savings_goals s LEFT JOIN balances b ON b.id = s.balance_id WHERE s.user_id = ? ORDER BY s.id
-            """, arguments: [userId]) {
-            let id: Int64 = row[0]
-            guard (row[3] as String) == "integer", let target: Int64 = row[2], target > 0 else {
+        let row = try rows(.savingsGoalsOfUser, userId)
+        while try row.next() {
+            let id = row.int64(0)
+            guard row.type(2) == .integer, row.int64(2) > 0 else {
                 quarantine("savings_goals", id, "target_minor must be a positive integer"); continue
             }
-            guard let cur = validator.currency(row[4]) else { quarantine("savings_goals", id, "invalid currency '\(row[4] as String? ?? "NULL")'"); continue }
-            guard (row[7] as Int64?) == userId else { quarantine("savings_goals", id, "balance_id \(row[5] as Int64? ?? 0) is not one of the user's balances"); continue }
+            let target = row.int64(2)
+            guard let cur = validator.currency(row.string(3)) else { quarantine("savings_goals", id, "invalid currency '\(row.shown(3))'"); continue }
+            guard row.optionalInt64(6) == userId else { quarantine("savings_goals", id, "balance_id \(row.int64(4)) is not one of the user's balances"); continue }
             var due: CivilDate?
-            if let d: String = row[6] {
+            if let d = row.string(5) {
                 guard let date = CivilDate(iso: d) else { quarantine("savings_goals", id, "due_on '\(d)' is not a date"); continue }
                 due = date
             }
-            out.append(SavingsGoal(id: id, userId: userId, name: row[1] ?? "", targetMinor: target, currency: cur, balanceId: row[5], dueOn: due))
+            out.append(SavingsGoal(id: id, userId: userId, name: row.string(1) ?? "", targetMinor: target, currency: cur,
+                                   balanceId: row.int64(4), dueOn: due))
         }
         return out
     }
 
     mutating func logins(_ userId: Int64) throws -> [LedgerTime] {
         var out: [LedgerTime] = []
-        let sql = "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid"
-        let rows = try RawRowCursor(db.cachedStatement(sql: sql), arguments: [userId], in: db)
+        let rows = try rows(.loginsOfUser, userId)
         while try rows.next() {
             guard rows.type(1) != .null, let t = rows.withText(1, LedgerTime.parse) else {
-                let text = rows.type(1) == .null ? "NULL" : rows.withText(1) { TransactionDecoder.showingNul($0) }
+                let text = rows.type(1) == .null ? "NULL" : rows.withText(1) { TransactionRules.showingNul($0) }
                 quarantine("logins", rows.int64(0), "at '\(text)' is not an ISO-8601 timestamp"); continue
             }
             out.append(t)
@@ -382,12 +282,11 @@ struct UserLoader {
     }
 
     mutating func family(_ userId: Int64) throws -> FamilyMember? {
-        guard let row = try self.row(sql: """
-            SELECT fm.family_id, f.name, fm.role FROM family_members fm LEFT JOIN families f ON f.id = fm.family_id WHERE fm.user_id = ?
-            """, arguments: [userId]) else { return nil }
-        guard let role = FamilyMember.Role(rawValue: row[2] ?? "") else {
-            quarantine("family_members", row[0], "unknown role '\(row[2] as String? ?? "NULL")' for user \(userId)"); return nil
+        let row = try rows(.familyOfUser, userId)
+        guard try row.next() else { return nil }
+        guard let role = FamilyMember.Role(rawValue: row.string(2) ?? "") else {
+            quarantine("family_members", row.int64(0), "unknown role '\(row.shown(2))' for user \(userId)"); return nil
         }
-        return FamilyMember(familyId: row[0], familyName: row[1] ?? "", userId: userId, role: role)
+        return FamilyMember(familyId: row.int64(0), familyName: row.string(1) ?? "", userId: userId, role: role)
     }
 }

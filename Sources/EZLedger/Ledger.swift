@@ -14,7 +14,7 @@ import GRDB
 /// let ledger = try Ledger(path: "samples/ledger.sqlite")
 /// let alice = try ledger.loadUser(id: 1, through: CivilDate(year: 2026, month: 10, day: 31))
 /// ```
-package final class Ledger: Sendable {
+package final class Ledger: LedgerBackend {
     /// The path as given.
     package let path: String
     /// Exchange rates, loaded once at open (quarantined rate rows excluded).
@@ -56,7 +56,7 @@ package final class Ledger: Sendable {
         do {
             let (rates, bad) = try queue.read { db throws -> (RateTable, [QuarantinedRow]) in
                 try Ledger.checkSchema(db, path: path)
-                return try Ledger.loadRates(db)
+                return try loadExchangeRates(SQLiteReading(db))
             }
             self.rates = rates
             self.quarantinedRates = bad
@@ -135,50 +135,24 @@ package final class Ledger: Sendable {
         }
     }
 
-    // MARK: - Rates
+    // MARK: - LedgerBackend
 
-    static func loadRates(_ db: Database) throws -> (RateTable, [QuarantinedRow]) {
-        var table = RateTable()
-        var bad: [QuarantinedRow] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, day, base, quote, rate, typeof(rate) FROM exchange_rates ORDER BY rowid")
-        while let row = try rows.next() {
-            let id: Int64 = row[0]
-            let dayText: String? = row[1]
-            let base: String? = row[2]
-            let quote: String? = row[3]
-            let type: String = row[5]
-            guard let dayText, let day = CivilDate(iso: dayText) else {
-                bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "day '\(row[1] as String? ?? "NULL")' is not a date"))
-                continue
-            }
-            guard let base, let quote, (try? Currency(base)) != nil, (try? Currency(quote)) != nil else {
-                bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "invalid currency pair '\(base ?? "NULL")'/'\(quote ?? "NULL")'"))
-                continue
-            }
-            guard type == "real" || type == "integer", let value = row[4] as Double?, let rate = DecimalRate(value) else {
-                bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "rate '\(row[4] as String? ?? "NULL")' is not a positive number"))
-                continue
-            }
-            table.add(day: day, base: base, quote: quote, rate: rate)
-        }
-        table.finish()
-        return (table, bad)
+    /// Runs `body` inside one read transaction, through the rules' SQLite reader.
+    package func withReader<T>(_ body: (SQLiteReading) throws -> T) throws(LedgerError) -> T {
+        try read { db in try body(SQLiteReading(db)) }
     }
-}
 
-// MARK: - Fingerprints
+    package func checkReadable() throws(LedgerError) {
+        try read { db in try Ledger.checkSchema(db, path: path) }
+    }
 
-extension Ledger {
-    /// A digest of the exchange_rates table's contents: when any rate changes, every report may change.
-    package func exchangeRatesDigest() throws(LedgerError) -> String {
-        let bytes: [UInt8] = try read { db in
-            var out: [UInt8] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT day, base, quote, CAST(rate AS TEXT) FROM exchange_rates ORDER BY day, base, quote")
-            while let row = try rows.next() {
-                for i in 0..<4 { out.append(contentsOf: (row[i] as String? ?? "").utf8); out.append(0) }
-            }
-            return out
-        }
-        return FileDigest.sha256(bytes)
+    /// Copies the ledger into one private file at `scratch` (``LedgerSnapshot``) and opens
+    /// `connections` read-only connections to it; the copy is unlinked once they are open.
+    package func snapshot(connections: Int, scratch: String) throws(LedgerError) -> LedgerSnapshotReaders {
+        let snapshot = try LedgerSnapshot.take(of: self, into: scratch)
+        var opened: [any LedgerStore] = []
+        for _ in 0..<max(1, connections) { opened.append(try snapshot.open()) }
+        snapshot.release()   // open connections keep the copy; the kernel frees it when they close
+        return LedgerSnapshotReaders(connections: opened, identity: .sha256(snapshot.sha256), seconds: snapshot.copySeconds)
     }
 }

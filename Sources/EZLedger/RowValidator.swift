@@ -1,5 +1,4 @@
 import EZCore
-import GRDB
 
 /// The ledger contract's row rules for users, currencies, zones and splits, shared by the
 /// per-user loader and the whole-ledger `check` scan so that both quarantine exactly the same
@@ -41,38 +40,39 @@ struct RowValidator {
 
     /// The columns ``user(_:)`` reads, in order.
     static let userColumns = "u.id, u.username, u.email, u.role, u.currency, u.timezone, u.locale, u.book_name, "
-        + "u.monthly_limit_minor, typeof(u.monthly_limit_minor), u.chart_style, u.created_at, u.deleted_at"
+        + "u.monthly_limit_minor, u.chart_style, u.created_at, u.deleted_at"
 
-    mutating func user(_ row: Row, at i: Int = 0) -> Verdict<User> {
-        let id: Int64 = row[i]
-        guard let username: String = row[i + 1], !username.isEmpty else { return .quarantined("username is empty") }
-        guard let roleText: String = row[i + 3], let role = User.Role(rawValue: roleText) else {
-            return .quarantined("unknown role '\(row[i + 3] as String? ?? "NULL")'")
+    /// The user in the current row of `row` (columns as in ``userColumns``).
+    mutating func user<Rows: LedgerRows>(_ row: Rows) -> Verdict<User> {
+        let id = row.int64(0)
+        guard let username = row.string(1), !username.isEmpty else { return .quarantined("username is empty") }
+        guard let roleText = row.string(3), let role = User.Role(rawValue: roleText) else {
+            return .quarantined("unknown role '\(row.shown(3))'")
         }
-        guard let currency = currency(row[i + 4]) else { return .quarantined("invalid currency '\(row[i + 4] as String? ?? "NULL")'") }
-        guard let tzName: String = row[i + 5], let zone = zone(tzName) else {
-            return .quarantined("unknown time zone '\(row[i + 5] as String? ?? "NULL")'")
+        guard let currency = currency(row.string(4)) else { return .quarantined("invalid currency '\(row.shown(4))'") }
+        guard let tzName = row.string(5), let zone = zone(tzName) else {
+            return .quarantined("unknown time zone '\(row.shown(5))'")
         }
         var limit: Int64?
-        if !row.hasNull(atIndex: i + 8) {
-            guard (row[i + 9] as String) == "integer", let v: Int64 = row[i + 8], v >= 0 else {
+        if !row.isNull(8) {
+            guard row.type(8) == .integer, row.int64(8) >= 0 else {
                 return .quarantined("monthly_limit_minor must be a non-negative integer")
             }
-            limit = v
+            limit = row.int64(8)
         }
-        let styleText: String = row[i + 10] ?? "pie"
+        let styleText = row.string(9) ?? "pie"
         guard let style = User.ChartStyle(rawValue: styleText) else { return .quarantined("unknown chart_style '\(styleText)'") }
-        guard let created = (row[i + 11] as String?).flatMap(LedgerTime.init(parsing:)) else {
-            return .quarantined("created_at '\(row[i + 11] as String? ?? "NULL")' is not an ISO-8601 timestamp")
+        guard let created = row.string(10).flatMap(LedgerTime.init(parsing:)) else {
+            return .quarantined("created_at '\(row.shown(10))' is not an ISO-8601 timestamp")
         }
         var deleted: LedgerTime?
-        if let d: String = row[i + 12] {
+        if let d = row.string(11) {
             guard let t = LedgerTime(parsing: d) else { return .quarantined("deleted_at '\(d)' is not an ISO-8601 timestamp") }
             deleted = t
         }
-        let book: String? = row[i + 7]
-        return .valid(User(id: id, username: username, email: row[i + 2] ?? "", role: role, currency: currency, zone: zone,
-                           locale: row[i + 6] ?? "en_US", bookName: (book?.isEmpty == false ? book! : "EZWallet"),
+        let book = row.string(7)
+        return .valid(User(id: id, username: username, email: row.string(2) ?? "", role: role, currency: currency, zone: zone,
+                           locale: row.string(6) ?? "en_US", bookName: (book?.isEmpty == false ? book! : "EZWallet"),
                            monthlyLimitMinor: limit, chartStyle: style, createdAt: created, deletedAt: deleted))
     }
 

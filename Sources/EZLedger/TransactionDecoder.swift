@@ -1,5 +1,4 @@
 import EZCore
-import GRDB
 import Glibc
 
 /// The ledger contract's transaction rules, in their one definition, applied to rows read
@@ -16,16 +15,8 @@ import Glibc
 /// queries (an owner's balances and categories all at once) and kept for the life of the decoder
 /// (one user's load, inside one read transaction). A reference stored as anything but an
 /// integer matches no row, as it would in a join on the rowid.
-struct TransactionDecoder {
-    /// The columns ``decode(_:)`` reads, in order.
-    static let select = """
-        SELECT t.id, t.user_id, t.balance_id, t.category_id, t.group_id, t.kind, t.to_balance_id,
-               t.amount_minor, t.currency, t.occurred_at, t.method, t.description, t.recurrence_days, t.created_at
-        FROM transactions t
-        """
-
-    /// The reason for a row whose `user_id` names no user (also used by `check`'s orphan scan).
-    static func missingUser(_ userId: Int64) -> String { "user_id \(userId) does not exist" }
+struct TransactionDecoder<Reader: LedgerReading> {
+    typealias Rows = Reader.Rows
 
     /// A user as the rules need them: deleted or not, and their zone and currency when valid.
     private struct Owner { var deleted: Bool; var zone: ZoneRules?; var currency: Currency?; var code: UInt32 }
@@ -33,7 +24,7 @@ struct TransactionDecoder {
     private struct CategoryRef { var userId: Int64?; var name: String?; var deleted: Bool }
     private struct GroupRef { var currency: Currency?; var code: UInt32; var deleted: Bool }
 
-    private let db: Database
+    private let reader: Reader
     private let rates: RateTable
     /// Currency and zone rules, as every other table's rules make them.
     private var validator: RowValidator
@@ -51,8 +42,8 @@ struct TransactionDecoder {
     private var rateFound: [UInt64: Bool] = [:]
     private var texts = TextInterner()
 
-    init(db: Database, rates: RateTable) {
-        self.db = db
+    init(reader: Reader, rates: RateTable) {
+        self.reader = reader
         self.rates = rates
         self.validator = RowValidator(rates: rates)
     }
@@ -64,10 +55,10 @@ struct TransactionDecoder {
     ///
     /// Long on purpose: it is the contract's transaction rules read top to bottom, one guard per
     /// rule in the order docs/ledger-schema.md gives them, and it runs once per row of every load.
-    mutating func decode(_ row: RawRowCursor) throws -> Verdict<Transaction> {
+    mutating func decode(_ row: Rows) throws -> Verdict<Transaction> {
         let id = row.int64(0)
         let userId = row.int64(1)
-        guard let o = try owner(userId) else { return .quarantined(Self.missingUser(userId)) }
+        guard let o = try owner(userId) else { return .quarantined(TransactionRules.missingUser(userId)) }
         if owners[o].deleted { return .ignored }
         guard let kind = row.withText(5, Self.kind) else { return .quarantined("unknown kind '\(text(row, 5) ?? "NULL")'") }
         guard row.type(7) == .integer, row.int64(7) > 0 else {
@@ -155,7 +146,7 @@ struct TransactionDecoder {
     /// A text column: nil for NULL, else SQLite's text form of the value (an integer reads as its
     /// digits) with invalid UTF-8 repaired and every NUL byte shown as U+FFFD, so that no text is
     /// cut short or hides a control character.
-    private mutating func text(_ row: RawRowCursor, _ i: Int32) -> String? {
+    private mutating func text(_ row: Rows, _ i: Int32) -> String? {
         guard row.type(i) != .null else { return nil }
         return row.withText(i) { bytes in
             guard bytes.contains(0) else { return texts.string(bytes) }
@@ -164,18 +155,16 @@ struct TransactionDecoder {
     }
 
     /// `bytes` as text with each NUL byte replaced by U+FFFD.
-    static func showingNul(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
-    }
+    static func showingNul(_ bytes: UnsafeBufferPointer<UInt8>) -> String { TransactionRules.showingNul(bytes) }
 
     /// A reference column: nil for NULL, else its value as an integer (SQLite's conversion, 0 for
     /// text that is not a number); only an integer-stored reference can match a row.
-    private func reference(_ row: RawRowCursor, _ i: Int32) -> Int64? {
+    private func reference(_ row: Rows, _ i: Int32) -> Int64? {
         row.type(i) == .null ? nil : row.int64(i)
     }
 
     /// A value as a reason names it: `NULL`, `12`, `12.5`, `'text'` or `a blob`.
-    private static func describe(_ row: RawRowCursor, _ i: Int32) -> String {
+    private static func describe(_ row: Rows, _ i: Int32) -> String {
         switch row.type(i) {
         case .null: return "NULL"
         case .integer: return String(row.int64(i))
@@ -234,27 +223,16 @@ struct TransactionDecoder {
 
     // MARK: - Referenced rows (read once per id)
 
-    /// Looks `id` up in `index`, or reads its row once with `read` and remembers the answer.
-    @inline(__always)
-    private static func find<Ref>(_ id: Int64, _ index: inout IdTable<Int32>, _ refs: inout [Ref],
-                                  _ read: (Int64) throws -> Ref?) rethrows -> Int? {
-        if let hit = index[id] { return hit < 0 ? nil : Int(hit) }
-        guard let ref = try read(id) else { index.set(id, -1); return nil }
-        refs.append(ref)
-        index.set(id, Int32(refs.count - 1))
-        return refs.count - 1
-    }
-
-    /// The user `id`, or nil when there is none.
+    /// The user `id`, or nil when there is none (its row read once, then remembered).
     private mutating func owner(_ id: Int64) throws -> Int? {
-        try Self.find(id, &ownerIndex, &owners) { id in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT timezone, currency, deleted_at FROM users WHERE id = ?"),
-                                           arguments: [id])
-            guard let row = try rows.next() else { return nil }
-            let currency = validator.currency(row[1])
-            return Owner(deleted: !row.hasNull(atIndex: 2), zone: validator.zone(row[0] ?? ""), currency: currency,
-                         code: currency.map(Self.code) ?? 0)
-        }
+        if let hit = ownerIndex[id] { return hit < 0 ? nil : Int(hit) }
+        let row = try reader.rows(.owner, [.integer(id)])
+        guard try row.next() else { ownerIndex.set(id, -1); return nil }
+        let currency = validator.currency(row.string(1))
+        owners.append(Owner(deleted: !row.isNull(2), zone: validator.zone(row.string(0) ?? ""), currency: currency,
+                            code: currency.map(Self.code) ?? 0))
+        ownerIndex.set(id, Int32(owners.count - 1))
+        return owners.count - 1
     }
 
     /// The balance `id` (nil: a reference that matches no row) of a row owned by `owner`. The
@@ -265,21 +243,21 @@ struct TransactionDecoder {
         if let hit = balanceIndex[id] { return hit < 0 ? nil : Int(hit) }
         if balancesRead[owner] == nil {
             balancesRead.set(owner, 0)
-            try readBalances(sql: "SELECT id, user_id, currency FROM balances WHERE user_id = ?", owner)
+            try readBalances(.balancesOfOwner, owner)
             if let hit = balanceIndex[id] { return Int(hit) }
         }
-        try readBalances(sql: "SELECT id, user_id, currency FROM balances WHERE id = ?", id)
+        try readBalances(.balanceById, id)
         if balanceIndex[id] == nil { balanceIndex.set(id, -1) }
         return balanceIndex[id].flatMap { $0 < 0 ? nil : Int($0) }
     }
 
-    private mutating func readBalances(sql: String, _ argument: Int64) throws {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [argument])
-        while let row = try rows.next() {
-            let id: Int64 = row[0]
+    private mutating func readBalances(_ query: LedgerQuery, _ argument: Int64) throws {
+        let row = try reader.rows(query, [.integer(argument)])
+        while try row.next() {
+            let id = row.int64(0)
             guard balanceIndex[id] == nil else { continue }
-            let currency = validator.currency(row[2])
-            balances.append(BalanceRef(userId: row[1], currency: currency, code: currency.map(Self.code) ?? 0))
+            let currency = validator.currency(row.string(2))
+            balances.append(BalanceRef(userId: row.optionalInt64(1), currency: currency, code: currency.map(Self.code) ?? 0))
             balanceIndex.set(id, Int32(balances.count - 1))
         }
     }
@@ -290,34 +268,53 @@ struct TransactionDecoder {
         if let hit = categoryIndex[id] { return hit < 0 ? nil : Int(hit) }
         if categoriesRead[owner] == nil {
             categoriesRead.set(owner, 0)
-            try readCategories(sql: "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = ?", owner)
+            try readCategories(.categoriesOfOwner, owner)
             if let hit = categoryIndex[id] { return Int(hit) }
         }
-        try readCategories(sql: "SELECT id, user_id, name, deleted_at FROM categories WHERE id = ?", id)
+        try readCategories(.categoryById, id)
         if categoryIndex[id] == nil { categoryIndex.set(id, -1) }
         return categoryIndex[id].flatMap { $0 < 0 ? nil : Int($0) }
     }
 
-    private mutating func readCategories(sql: String, _ argument: Int64) throws {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [argument])
-        while let row = try rows.next() {
-            let id: Int64 = row[0]
+    private mutating func readCategories(_ query: LedgerQuery, _ argument: Int64) throws {
+        let row = try reader.rows(query, [.integer(argument)])
+        while try row.next() {
+            let id = row.int64(0)
             guard categoryIndex[id] == nil else { continue }
-            categories.append(CategoryRef(userId: row[1], name: row[2], deleted: !row.hasNull(atIndex: 3)))
+            categories.append(CategoryRef(userId: row.optionalInt64(1), name: row.string(2), deleted: !row.isNull(3)))
             categoryIndex.set(id, Int32(categories.count - 1))
         }
     }
 
-    /// The group `id` (nil: matches no row).
+    /// The group `id` (nil: matches no row), read once, then remembered.
     private mutating func group(_ id: Int64?) throws -> Int? {
         guard let id else { return nil }
-        return try Self.find(id, &groupIndex, &groups) { id in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT currency, deleted_at FROM groups WHERE id = ?"),
-                                           arguments: [id])
-            guard let row = try rows.next() else { return nil }
-            let currency = validator.currency(row[0])
-            return GroupRef(currency: currency, code: currency.map(Self.code) ?? 0, deleted: !row.hasNull(atIndex: 1))
-        }
+        if let hit = groupIndex[id] { return hit < 0 ? nil : Int(hit) }
+        let row = try reader.rows(.groupById, [.integer(id)])
+        guard try row.next() else { groupIndex.set(id, -1); return nil }
+        let currency = validator.currency(row.string(0))
+        groups.append(GroupRef(currency: currency, code: currency.map(Self.code) ?? 0, deleted: !row.isNull(1)))
+        groupIndex.set(id, Int32(groups.count - 1))
+        return groups.count - 1
+    }
+}
+
+/// What the transaction rules share with the queries and with `check`, outside the generic decoder.
+enum TransactionRules {
+    /// The columns ``TransactionDecoder/decode(_:)`` reads, in order (SQLite's text; PostgreSQL's
+    /// reader selects the same columns, its typed times as contract text).
+    static let select = """
+        SELECT t.id, t.user_id, t.balance_id, t.category_id, t.group_id, t.kind, t.to_balance_id,
+               t.amount_minor, t.currency, t.occurred_at, t.method, t.description, t.recurrence_days, t.created_at
+        FROM transactions t
+        """
+
+    /// The reason for a row whose `user_id` names no user (also used by `check`'s orphan scan).
+    static func missingUser(_ userId: Int64) -> String { "user_id \(userId) does not exist" }
+
+    /// `bytes` as text with each NUL byte replaced by U+FFFD.
+    static func showingNul(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
     }
 }
 

@@ -36,7 +36,7 @@ public enum ReportServer {
     package static func makeApplication(_ configuration: ServerConfiguration, logger: Logger,
                                         onListening: @escaping @Sendable (Int) async -> Void) async throws -> some Service {
         let registry = ServerMetrics.bootstrap()
-        let ledgers = LedgerSource(path: configuration.ledgerPath, logger: logger)
+        let ledgers = LedgerSource(path: configuration.ledgerPath, opener: configuration.openLedger, logger: logger)
         _ = try? ledgers.current()   // open early: the first request need not wait, and the log says if it fails
         let pool = RenderPool(threads: configuration.maxConcurrent, queueLimit: configuration.queueLimit,
                               timeout: configuration.requestTimeout, delay: configuration.renderDelay)

@@ -21,8 +21,8 @@ extension StatementWorkbook {
             (tr("As of"), p.asOf.description),
             (tr("Report currency"), f.currency.code),
             (tr("Time zone"), f.user.timeZone),
-            (tr("Ledger SHA-256"), p.ledgerSHA256),
-            (tr("Ledger file"), p.ledgerPath),
+            p.ledgerIsServer ? (tr("Ledger"), "PostgreSQL") : (tr("Ledger SHA-256"), p.ledgerSHA256),
+            p.ledgerIsServer ? (tr("Ledger URL"), p.ledgerPath) : (tr("Ledger file"), p.ledgerPath),
             (tr("Engine"), "ezreport \(p.engineVersion)"),
             (tr("Quarantined rows"), String(p.quarantined.count)),
         ]

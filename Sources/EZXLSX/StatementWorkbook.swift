@@ -30,7 +30,8 @@ package enum StatementWorkbook {
             title: tr("{book} — statement {period}", ["book": figures.user.bookName, "period": period]),
             subject: tr("EZWallet statement for {user}, {period}", ["user": figures.user.username, "period": period]),
             keywords: "ezreport, statement, \(period)",
-            comments: "Ledger SHA-256 \(provenance.ledgerSHA256); ezreport \(provenance.engineVersion)",
+            comments: (provenance.ledgerIsServer ? "Ledger PostgreSQL" : "Ledger SHA-256 \(provenance.ledgerSHA256)")
+                + "; ezreport \(provenance.engineVersion)",
             created: provenance.asOf)
         let book = try Workbook(path: path, properties: properties,
                                 constantMemory: constantMemory ?? (figures.transactions.count >= constantMemoryRows))

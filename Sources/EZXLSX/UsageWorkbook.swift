@@ -23,7 +23,7 @@ package enum UsageWorkbook {
             title: tr("EZWallet usage {period}", ["period": u.period.name]),
             subject: tr("Aggregate usage of the EZWallet ledger, {period}", ["period": u.period.name]),
             keywords: "ezreport, usage, \(u.period.name)",
-            comments: "Ledger SHA-256 \(p.ledgerSHA256); ezreport \(p.engineVersion)",
+            comments: (p.ledgerIsServer ? "Ledger PostgreSQL" : "Ledger SHA-256 \(p.ledgerSHA256)") + "; ezreport \(p.engineVersion)",
             created: p.asOf)
         let book = try Workbook(path: path, properties: properties)
         let s = try Styles(book)
@@ -182,7 +182,7 @@ package enum UsageWorkbook {
             (tr("Currency"), tr("{currency}: volumes and spend are converted to it", ["currency": u.currency.code])),
             (tr("Suppression"), tr("Any figure about fewer than {count} users shows '{mark}'.",
                                    ["count": String(UsageFigures.minimumUsers), "mark": suppressedMark])),
-            (tr("Ledger SHA-256"), p.ledgerSHA256),
+            p.ledgerIsServer ? (tr("Ledger"), "PostgreSQL") : (tr("Ledger SHA-256"), p.ledgerSHA256),
             (tr("Engine"), "ezreport \(p.engineVersion)"),
             (tr("Quarantined rows"), String(p.quarantined.count)),
             // Sheet names stay as scripts know them; what they hold is in the reader's language.

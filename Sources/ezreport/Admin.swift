@@ -37,8 +37,9 @@ extension EZReport {
 
         func run() throws {
             let resolved = period.resolvedPeriod
-            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db), period: resolved,
-                                          asOf: period.asOf.date, formats: [.pdf, .xlsx, .csv], adminLocale: locale)
+            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledger.digest(), period: resolved,
+                                          asOf: period.asOf.date, formats: [.pdf, .xlsx, .csv], adminLocale: locale,
+                                          openLedger: try ledger.opener())
             do {
                 let folder = out + "/" + resolved.name
                 let files = try AdminRun.run(settings: settings, folder: folder, currency: currency, log: RunLog())

@@ -14,22 +14,23 @@ extension EZReport {
 
                 Example:
                   ezreport check --db samples/ledger.sqlite
+                  PGPASSWORD=… ezreport check --db postgres://report@127.0.0.1:5432/wallet
                 """
         )
 
-        @Option(name: .long, help: "Path to the ledger SQLite database (opened read-only).")
-        var db: String
+        @OptionGroup var ledger: LedgerOptions
 
         func run() throws {
             let health: LedgerHealth
             do {
-                let ledger = try Ledger(path: db)
-                health = try ledger.health()
+                health = try ledger.opener()().health()
+            } catch let error as ExitStatus {
+                throw error
             } catch {
                 printError("\(error)")
                 throw ExitStatus.unusable
             }
-            print("Ledger \(db)")
+            print("Ledger \(ledger.db)")
             for (table, rows) in health.rowCounts {
                 print("  \(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(rows) rows")
             }

@@ -95,6 +95,7 @@ extension EZReport {
         func run() throws {
             var options = DeliveryOptions(ledgerPath: ledger.db, outFolder: out, period: period.resolvedPeriod,
                                           smtp: try smtpSettings(), from: from.address)
+            if ledger.isPostgres { options.openLedger = try ledger.opener() }
             options.fromName = from.name
             options.attachXLSX = attach == .pdfAndXLSX
             options.skipEmpty = skipEmpty

@@ -37,8 +37,8 @@ extension EZReport {
 
         func run() throws {
             let resolved = period.resolvedPeriod
-            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db), period: resolved,
-                                          asOf: period.asOf.date, formats: format.formats)
+            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledger.digest(), period: resolved,
+                                          asOf: period.asOf.date, formats: format.formats, openLedger: try ledger.opener())
             let destination: ExportRun.Destination = out == "-" ? .standardOutput
                 : .folder(out ?? "Reports/exports/\(resolved.name)/\(SafeName.sanitise(user))")
             do {

@@ -24,6 +24,9 @@ extension EZReport {
                       --as-of 2026-11-01 --jobs 2
                   # one of 4 machines; then 'ezreport manifest merge'
                   ezreport monthly --db ledger.sqlite --shard 0/4
+                  # from PostgreSQL (a read replica), password in PGPASSWORD
+                  ezreport monthly --db 'postgres://report@replica:5432/wallet?sslmode=verify-full' \\
+                      --shard 0/4
                 """
         )
 
@@ -76,9 +79,10 @@ extension EZReport {
         }
 
         func run() throws {
-            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledgerDigest(ledger.db),
+            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledger.digest(),
                                           period: asOf.resolve(period), asOf: asOf.date,
-                                          formats: formats.formats, durable: durable, adminLocale: locale)
+                                          formats: formats.formats, durable: durable, adminLocale: locale,
+                                          openLedger: try ledger.opener())
             let log = RunLog(format: logFormat, quiet: quiet)
             let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: users?.ids,
                                              jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,

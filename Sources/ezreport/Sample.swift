@@ -1,5 +1,6 @@
 import ArgumentParser
 import EZCore
+import EZPostgres
 import EZSample
 import Foundation
 
@@ -10,17 +11,24 @@ extension EZReport {
             abstract: "Generate a realistic sample ledger that follows the contract (deterministic).",
             discussion: """
                 The same arguments give a byte-identical file. Refuses to overwrite an
-                existing file.
+                existing file. With --out postgres://USER@HOST:PORT/DBNAME the same rows go
+                into an empty PostgreSQL database, schema included (samples/schema.postgres.sql),
+                password from PGPASSWORD or --out-password-file.
 
                 Examples:
                   ezreport sample --out samples/ledger.sqlite
                   ezreport sample --out /tmp/big.sqlite --users 10000 --months 24 \\
                       --end 2026-10 --seed 7
+                  PGPASSWORD=… ezreport sample --out postgres://app@127.0.0.1:5432/wallet
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("Where to write the ledger (must not exist).", valueName: "path"))
+        @Option(name: .long, help: ArgumentHelp("Where to write the ledger: a file (must not exist) or an empty PostgreSQL database's URL.", valueName: "path|url"))
         var out: String
+
+        @Option(name: .customLong("out-password-file"), help: ArgumentHelp(
+            "File whose first line is the PostgreSQL password for a postgres:// --out (default: $PGPASSWORD).", valueName: "path"))
+        var outPasswordFile: String?
 
         @Option(name: .long, help: "Number of users.")
         var users: Int = 50
@@ -51,9 +59,21 @@ extension EZReport {
 
         func run() throws {
             let (y, m) = try endMonth()
+            let options = SampleOptions(users: users, months: months, endYear: y, endMonth: m, seed: seed)
             do {
-                let summary = try SampleGenerator.generate(
-                    to: out, options: SampleOptions(users: users, months: months, endYear: y, endMonth: m, seed: seed))
+                guard PostgresLocation.isURL(out) else {
+                    let summary = try SampleGenerator.generate(to: out, options: options)
+                    print("Wrote \(out): \(summary.users) users, \(summary.transactions) transactions")
+                    return
+                }
+                // The same rows as the file would hold: generated into a private file, then copied.
+                let location = try PostgresLocation(url: out, password: PostgresLocation.password(file: outPasswordFile, url: out))
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-sample-\(getpid())").path
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(atPath: folder) }
+                let file = folder + "/ledger.sqlite"
+                let summary = try SampleGenerator.generate(to: file, options: options)
+                _ = try PostgresLedgerLoader.load(sqlite: file, into: location)
                 print("Wrote \(out): \(summary.users) users, \(summary.transactions) transactions")
             } catch {
                 throw fail(error)

@@ -17,8 +17,10 @@ extension EZReport {
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("Path to the ledger SQLite database (opened read-only, never changed).", valueName: "path"))
-        var db: String
+        @OptionGroup var ledger: LedgerOptions
+
+        /// The ledger as given (`--db`).
+        var db: String { ledger.db }
 
         @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "host"))
         var host: String = "127.0.0.1"
@@ -56,6 +58,7 @@ extension EZReport {
                 maxConcurrent: maxConcurrent ?? ProcessInfo.processInfo.activeProcessorCount,
                 logFormat: ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text)
             configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
+            if ledger.isPostgres { configuration.openLedger = try ledger.opener() }
             do { try await ReportServer.run(configuration) } catch { throw fail(error) }
         }
     }

@@ -4,10 +4,16 @@ import EZCore
 import EZLedger
 import Foundation
 
-/// `--db`: the ledger every command reads.
+/// `--db`: the ledger every command reads, and `--db-password-file` for a PostgreSQL one.
 struct LedgerOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Path to the ledger SQLite database (opened read-only, never changed).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The ledger: a SQLite file, or postgres://USER@HOST:PORT/DBNAME[?sslmode=disable|require|verify-full] (read-only, never changed).",
+        valueName: "path|url"))
     var db: String
+
+    @Option(name: .customLong("db-password-file"), help: ArgumentHelp(
+        "File whose first line is the PostgreSQL password (default: $PGPASSWORD).", valueName: "path"))
+    var dbPasswordFile: String?
 }
 
 /// `--period` (required) and `--as-of`, shared by the on-demand report commands; `monthly`

@@ -16,6 +16,11 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// holding exactly the ledger's committed content, WAL included; docs/manifest.md). Absent in
     /// manifests of earlier versions, and in a merged manifest whose shards read different snapshots.
     package var snapshotSha256: String?
+    /// For a PostgreSQL ledger (``ledgerPath`` is then its URL, without password, and
+    /// ``ledgerSha256`` empty): the server's WAL position when the run's one snapshot was taken
+    /// (`pg_current_wal_lsn()`, or `pg_last_wal_replay_lsn()` on a replica), e.g. `0/1A2B3C8`.
+    /// Absent for a SQLite ledger, and in a merged manifest whose shards read different snapshots.
+    package var snapshotLsn: String? = nil
     /// The resolved period's name (also the folder's name) and its first and last dates.
     package var period: String
     package var periodStart: String
@@ -164,6 +169,7 @@ extension Manifest {
         merged.admin = parts.compactMap(\.admin).first
         // Shards run apart read apart: one snapshot is named only when every shard read the same.
         if Set(parts.map(\.snapshotSha256)).count != 1 { merged.snapshotSha256 = nil }
+        if Set(parts.map(\.snapshotLsn)).count != 1 { merged.snapshotLsn = nil }
         merged.shard = nil
         merged.recomputeTotals()
         return merged

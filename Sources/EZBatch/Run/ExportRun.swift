@@ -40,7 +40,7 @@ package enum ExportRun {
         if case .standardOutput = destination, settings.formats.count != 1 || ![.pdf, .xlsx].contains(settings.formats[0]) {
             throw ExportError.notASingleFile(settings.formats.count == 1 ? settings.formats[0] : .csv)
         }
-        let ledger = try Ledger(path: settings.ledgerPath)
+        let ledger = try settings.openLedger()
         let id = try ledger.findUser(idOrName)
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.
         let (figures, quarantined) = try { () throws -> (StatementFigures, [QuarantinedRow]) in
@@ -75,7 +75,7 @@ package enum ExportRun {
 package enum AdminRun {
     /// Writes `admin/usage.pdf`, `usage.xlsx` and `usage.csv` for `settings.period` under `folder`.
     package static func run(settings: ReportSettings, folder: String, currency: Currency = .eur, log: RunLog) throws -> [Manifest.FileEntry] {
-        let ledger = try Ledger(path: settings.ledgerPath)
+        let ledger = try settings.openLedger()
         try MonthlyRun.prepareFolder(folder)
         let usage = try UsagePass.compute(ledger: ledger, period: settings.period, asOf: settings.asOf, currency: currency, log: log)
         let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,

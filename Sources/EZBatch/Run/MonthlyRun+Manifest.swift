@@ -11,9 +11,11 @@ extension MonthlyRun {
         var sum = pass.totals
         sum.add(admin: admin)
         let refsInOrder = pass.refs.compactMap { $0 }
+        // A PostgreSQL snapshot is named by its WAL position (see LedgerSnapshotIdentity.key).
+        let lsn = plan.snapshotSha256.hasPrefix("lsn:") ? String(plan.snapshotSha256.dropFirst(4)) : nil
         let shell = Manifest(
             engineVersion: EngineVersion.current, ledgerPath: settings.ledgerPath, ledgerSha256: settings.ledgerSHA256,
-            snapshotSha256: plan.snapshotSha256,
+            snapshotSha256: lsn == nil ? plan.snapshotSha256 : nil, snapshotLsn: lsn,
             period: settings.period.name, periodStart: settings.period.start.description, periodEnd: settings.period.end.description,
             asOf: settings.asOf.description, formats: settings.formats.map(\.rawValue),
             shard: plan.options.shard.map { "\($0.index)/\($0.count)" }, users: [], admin: admin, totals: sum.totals)

@@ -15,8 +15,9 @@ extension MonthlyRun {
         let lock: RunLock
         /// One read-only connection per worker, all to the same snapshot; the first also serves the
         /// admin report. Empty until ``takeSnapshot()`` (see ``contentUnchanged``).
-        private(set) var connections: [Ledger] = []
-        /// The snapshot the run's reports were read from (the last run's, when nothing had to be read).
+        private(set) var connections: [any LedgerStore] = []
+        /// The snapshot the run's reports were read from (the last run's, when nothing had to be read):
+        /// a SQLite copy's SHA-256, or `lsn:` and a PostgreSQL WAL position (``LedgerSnapshotIdentity/key``).
         private(set) var snapshotSha256: String
         private(set) var snapshotSeconds: Double = 0
         private(set) var ratesDigest: String
@@ -53,7 +54,7 @@ extension MonthlyRun {
             let settings = options.settings
             let periodFolder = options.outFolder + "/" + settings.period.name
             // A ledger that cannot be read fails the run before anything is written.
-            let source = try Ledger(path: settings.ledgerPath)
+            let source = try settings.openLedger()
             try MonthlyRun.prepareFolder(periodFolder)
             let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
             // First the lock: everything below reads or cleans what another run would be writing.
@@ -75,7 +76,8 @@ extension MonthlyRun {
                                          contentKey: ContentKey.of(ledgerPath: settings.ledgerPath),
                                          settings: settings.fingerprintSettings + "|" + ratesDigest + settings.adminLocaleTag, admin: nil)
             let journal = try EntryLog(path: journalPath)
-            let unchangedBytes = !options.force && lastHeader?.snapshotSha256 != nil && lastHeader?.contentKey == header.contentKey
+            let unchangedBytes = !options.force && lastHeader?.snapshotSha256 != nil && header.contentKey != nil
+                && lastHeader?.contentKey == header.contentKey
                 && lastHeader?.settings == header.settings
             var plan = Plan(options: options, periodFolder: periodFolder, shardTag: shardTag, lock: lock,
                             snapshotSha256: lastHeader?.snapshotSha256 ?? "", ratesDigest: ratesDigest,
@@ -95,22 +97,23 @@ extension MonthlyRun {
 
         /// Copies the ledger into one snapshot, opens a connection per worker on it, and re-reads who is
         /// in the run from it. Afterwards ``ledgerUnchanged`` says whether the snapshot is the last run's.
-        mutating func takeSnapshot(of source: Ledger? = nil) throws {
-            let ledger = try source ?? Ledger(path: settings.ledgerPath)
-            let snapshot = try LedgerSnapshot.take(of: ledger, into: periodFolder + "/" + Self.snapshotName(shard: shardTag))
-            let first = try snapshot.open()
+        mutating func takeSnapshot(of source: (any LedgerStore)? = nil) throws {
+            let ledger = try source ?? settings.openLedger()
+            // One reader per worker, but never more than the users the run can have (the plan's list
+            // before the snapshot is an upper bound: only users added since could be missing).
+            let workers = max(1, min(options.jobs, max(users.count, 1)))
+            let snapshot = try ledger.snapshot(connections: workers,
+                                               scratch: periodFolder + "/" + Self.snapshotName(shard: shardTag))
+            let first = snapshot.connections[0]
             users = try Self.selectUsers(first, options)
-            var opened = [first]
-            for _ in 1..<max(1, min(options.jobs, users.count)) { opened.append(try snapshot.open()) }
-            snapshot.release()   // open connections keep the copy; the kernel frees it when they close
-            connections = opened
+            connections = Array(snapshot.connections.prefix(max(1, min(options.jobs, users.count))))
             ratesDigest = try first.exchangeRatesDigest()
             quarantinedRates = first.quarantinedRates.count
-            snapshotSha256 = snapshot.sha256
-            snapshotSeconds = snapshot.copySeconds
-            header.snapshotSha256 = snapshot.sha256
+            snapshotSha256 = snapshot.identity.key
+            snapshotSeconds = snapshot.seconds
+            header.snapshotSha256 = snapshot.identity.key
             header.settings = settings.fingerprintSettings + "|" + ratesDigest
-            ledgerUnchanged = !options.force && lastHeader?.snapshotSha256 == snapshot.sha256 && lastHeader?.settings == header.settings
+            ledgerUnchanged = !options.force && lastHeader?.snapshotSha256 == snapshot.identity.key && lastHeader?.settings == header.settings
         }
 
 
@@ -118,7 +121,7 @@ extension MonthlyRun {
         static func snapshotName(shard: String?) -> String { ".snapshot" + (shard.map { "-" + $0 } ?? "") + ".sqlite" }
 
         /// The live users of `--users` and `--shard`, in id order.
-        private static func selectUsers(_ ledger: Ledger, _ options: Options) throws -> [UserRef] {
+        private static func selectUsers(_ ledger: any LedgerStore, _ options: Options) throws -> [UserRef] {
             var refs = try ledger.userRefs().filter { !$0.deleted }
             if let only = options.userIds {
                 let wanted = Set(only)

@@ -72,7 +72,7 @@ extension MonthlyRun {
 
     /// One user: reuse, skip or render; journal the entry; feed the admin figures; report progress.
     /// Without a connection (no snapshot yet) a user that cannot be reused is only set aside as pending.
-    private static func process(user i: Int, plan: Plan, job: UserJob, connection: Ledger?, state: PassState, log: RunLog) {
+    private static func process(user i: Int, plan: Plan, job: UserJob, connection: (any LedgerStore)?, state: PassState, log: RunLog) {
         let user = plan.users[i]
         // A killed run's journal is newer than the last complete run, but the header vouches only
         // for the latter's entries: journal entries always go through the fingerprint check.

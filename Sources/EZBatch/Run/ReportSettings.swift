@@ -1,4 +1,5 @@
 import EZCore
+import EZLedger
 
 /// What every report of one run shares: which ledger, which period, as of when, in which formats.
 package struct ReportSettings: Sendable {
@@ -14,11 +15,16 @@ package struct ReportSettings: Sendable {
     /// The admin usage report's locale (`--locale`; `en` by default). Statements follow each
     /// user's own locale, so it is not part of a user's fingerprint.
     package var adminLocale: String
+    /// Opens the ledger (a SQLite file by default; the command line passes a PostgreSQL opener for
+    /// a `postgres://` URL). Each call opens a new connection.
+    package var openLedger: @Sendable () throws -> any LedgerStore
 
     package init(ledgerPath: String, ledgerSHA256: String, period: Period, asOf: CivilDate, formats: [OutputFormat],
-                 durable: Bool = false, adminLocale: String = "en") {
+                 durable: Bool = false, adminLocale: String = "en",
+                 openLedger: (@Sendable () throws -> any LedgerStore)? = nil) {
         self.ledgerPath = ledgerPath; self.ledgerSHA256 = ledgerSHA256; self.period = period; self.asOf = asOf
         self.formats = formats; self.durable = durable; self.adminLocale = adminLocale
+        self.openLedger = openLedger ?? { try Ledger(path: ledgerPath) }
     }
 
     /// What a run records of the admin report's language next to its settings, so that an admin

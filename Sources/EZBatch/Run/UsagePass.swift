@@ -5,7 +5,7 @@ import EZLedger
 /// Computes the admin usage figures over every user of the ledger, one user at a time
 /// (memory stays bounded by the largest user), without rendering anyone's statement.
 enum UsagePass {
-    static func compute(ledger: Ledger, period: Period, asOf: CivilDate, currency: Currency = .eur,
+    static func compute(ledger: any LedgerStore, period: Period, asOf: CivilDate, currency: Currency = .eur,
                         log: RunLog? = nil) throws(LedgerError) -> UsageFigures {
         var usage = UsageAccumulator(period: period, asOf: asOf, currency: currency)
         let (users, _) = try ledger.allUsers()

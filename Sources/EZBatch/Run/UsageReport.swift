@@ -14,7 +14,7 @@ package enum UsageReport {
     }
 
     /// The usage figures of `ledger` for `period` as of `asOf`.
-    package static func figures(ledger: Ledger, period: Period, asOf: CivilDate, currency: Currency = .eur) throws -> UsageFigures {
+    package static func figures(ledger: any LedgerStore, period: Period, asOf: CivilDate, currency: Currency = .eur) throws -> UsageFigures {
         try UsagePass.compute(ledger: ledger, period: period, asOf: asOf, currency: currency)
     }
 

@@ -30,7 +30,7 @@ struct UserJob {
     /// Loads, then skips or renders the user. `loaded` is handed the slice as soon as it is read
     /// (for the admin figures), so that the slice need not outlive the figures made from it: a
     /// user with 100,000 rows then holds them once, not twice, while the files are rendered.
-    func run(user ref: UserRef, ledger: Ledger, previous: Manifest.UserEntry?,
+    func run(user ref: UserRef, ledger: any LedgerStore, previous: Manifest.UserEntry?,
              loaded: (UserLedger) -> Void = { _ in }) -> Outcome {
         let folder = "users/" + SafeName.userFolder(id: ref.id, username: ref.username)
         var entry = Manifest.UserEntry(id: ref.id, status: .failed, folder: folder, currency: nil, incomeMinor: nil,

@@ -156,6 +156,9 @@ msgstr "Kohorten-Bindung"
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Berechnet von ezreport {version} aus dem Hauptbuch SHA-256 {hash}… für {period}, Stand {date}."
 
+msgid "Computed by ezreport {version} from the PostgreSQL ledger for {period}, as of {date}."
+msgstr "Berechnet von ezreport {version} aus dem PostgreSQL-Hauptbuch für {period}, Stand {date}."
+
 msgid "Counted"
 msgstr "Gezählt"
 
@@ -344,11 +347,17 @@ msgid_plural "Last {count} months · {currency}"
 msgstr[0] "Letzter Monat · {currency}"
 msgstr[1] "Letzte {count} Monate · {currency}"
 
+msgid "Ledger"
+msgstr "Hauptbuch"
+
 msgid "Ledger file"
 msgstr "Hauptbuchdatei"
 
 msgid "Ledger SHA-256"
 msgstr "SHA-256 des Hauptbuchs"
+
+msgid "Ledger URL"
+msgstr "URL des Hauptbuchs"
 
 msgid "Left"
 msgstr "Übrig"
@@ -1003,6 +1012,9 @@ msgstr "Retención por cohorte"
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calculado por ezreport {version} a partir del registro SHA-256 {hash}… para {period}, a {date}."
 
+msgid "Computed by ezreport {version} from the PostgreSQL ledger for {period}, as of {date}."
+msgstr "Calculado por ezreport {version} a partir del registro PostgreSQL para {period}, a {date}."
+
 msgid "Counted"
 msgstr "Computado"
 
@@ -1191,11 +1203,17 @@ msgid_plural "Last {count} months · {currency}"
 msgstr[0] "Último mes · {currency}"
 msgstr[1] "Últimos {count} meses · {currency}"
 
+msgid "Ledger"
+msgstr "Registro"
+
 msgid "Ledger file"
 msgstr "Archivo del registro"
 
 msgid "Ledger SHA-256"
 msgstr "SHA-256 del registro"
+
+msgid "Ledger URL"
+msgstr "URL del registro"
 
 msgid "Left"
 msgstr "Restante"
@@ -1850,6 +1868,9 @@ msgstr "Rétention par cohorte"
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calculé par ezreport {version} à partir du registre SHA-256 {hash}… pour {period}, au {date}."
 
+msgid "Computed by ezreport {version} from the PostgreSQL ledger for {period}, as of {date}."
+msgstr "Calculé par ezreport {version} à partir du registre PostgreSQL pour {period}, au {date}."
+
 msgid "Counted"
 msgstr "Compté"
 
@@ -2038,11 +2059,17 @@ msgid_plural "Last {count} months · {currency}"
 msgstr[0] "Dernier mois · {currency}"
 msgstr[1] "{count} derniers mois · {currency}"
 
+msgid "Ledger"
+msgstr "Registre"
+
 msgid "Ledger file"
 msgstr "Fichier du registre"
 
 msgid "Ledger SHA-256"
 msgstr "SHA-256 du registre"
+
+msgid "Ledger URL"
+msgstr "URL du registre"
 
 msgid "Left"
 msgstr "Restant"
@@ -2697,6 +2724,9 @@ msgstr "Fidelizzazione per coorte"
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calcolato da ezreport {version} dal registro SHA-256 {hash}… per {period}, al {date}."
 
+msgid "Computed by ezreport {version} from the PostgreSQL ledger for {period}, as of {date}."
+msgstr "Calcolato da ezreport {version} dal registro PostgreSQL per {period}, al {date}."
+
 msgid "Counted"
 msgstr "Conteggiato"
 
@@ -2885,11 +2915,17 @@ msgid_plural "Last {count} months · {currency}"
 msgstr[0] "Ultimo mese · {currency}"
 msgstr[1] "Ultimi {count} mesi · {currency}"
 
+msgid "Ledger"
+msgstr "Registro"
+
 msgid "Ledger file"
 msgstr "File del registro"
 
 msgid "Ledger SHA-256"
 msgstr "SHA-256 del registro"
+
+msgid "Ledger URL"
+msgstr "URL del registro"
 
 msgid "Left"
 msgstr "Rimanente"
@@ -3544,6 +3580,9 @@ msgstr "コホート別の継続率"
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "ezreport {version} が台帳 SHA-256 {hash}… から {period} について {date} 時点で計算しました。"
 
+msgid "Computed by ezreport {version} from the PostgreSQL ledger for {period}, as of {date}."
+msgstr "ezreport {version} が PostgreSQL の台帳から {period} について {date} 時点で計算しました。"
+
 msgid "Counted"
 msgstr "計上額"
 
@@ -3731,11 +3770,17 @@ msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
 msgstr[0] "過去{count}か月 · {currency}"
 
+msgid "Ledger"
+msgstr "台帳"
+
 msgid "Ledger file"
 msgstr "台帳ファイル"
 
 msgid "Ledger SHA-256"
 msgstr "台帳の SHA-256"
+
+msgid "Ledger URL"
+msgstr "台帳の URL"
 
 msgid "Left"
 msgstr "残り"

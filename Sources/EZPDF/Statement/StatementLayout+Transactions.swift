@@ -50,9 +50,13 @@ extension StatementLayout {
     /// Where the figures came from: the ledger's hash, the engine and the as-of date.
     func drawProvenance(_ c: PDFComposer) throws {
         let hash = String(provenance.ledgerSHA256.prefix(16))
-        var line = tr("Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}.", [
-            "version": provenance.engineVersion, "hash": hash, "period": figures.period.name, "date": format.date(provenance.asOf),
-        ])
+        var line = provenance.ledgerIsServer
+            ? tr("Computed by ezreport {version} from the PostgreSQL ledger for {period}, as of {date}.", [
+                "version": provenance.engineVersion, "period": figures.period.name, "date": format.date(provenance.asOf),
+            ])
+            : tr("Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}.", [
+                "version": provenance.engineVersion, "hash": hash, "period": figures.period.name, "date": format.date(provenance.asOf),
+            ])
         let left = provenance.quarantined.count
         if left > 0 {
             line += " " + tr.plural("{count} ledger row was left out because it breaks the ledger contract.",

@@ -77,10 +77,15 @@ struct UsageLayout {
         try drawSizes(c)
         try drawCohorts(c)
         try c.section(tr("About this report"), keepWith: 50)
-        try c.paragraph(tr("Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}.", [
-            "version": provenance.engineVersion, "hash": String(provenance.ledgerSHA256.prefix(16)), "period": usage.period.name,
-            "date": format.date(usage.asOf),
-        ]) + " " + tr("Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}.", [
+        let source = provenance.ledgerIsServer
+            ? tr("Computed by ezreport {version} from the PostgreSQL ledger for {period}, as of {date}.", [
+                "version": provenance.engineVersion, "period": usage.period.name, "date": format.date(usage.asOf),
+            ])
+            : tr("Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}.", [
+                "version": provenance.engineVersion, "hash": String(provenance.ledgerSHA256.prefix(16)), "period": usage.period.name,
+                "date": format.date(usage.asOf),
+            ])
+        try c.paragraph(source + " " + tr("Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}.", [
             "count": String(UsageFigures.minimumUsers), "mark": Self.suppressed, "currency": usage.currency.code,
         ]), font: PDFTheme.font(8), color: PDFTheme.muted)
         return (c.page, try c.finish())

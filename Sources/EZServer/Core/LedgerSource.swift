@@ -10,6 +10,10 @@ import Synchronization
 ///
 /// A ledger that cannot be opened, read or that fails the schema check makes requests answer
 /// 503 and `/readyz` fail; the next request tries again, so the server recovers by itself.
+///
+/// A PostgreSQL ledger (``opener`` set) has no file: it is opened once (each request then reads
+/// in its own `REPEATABLE READ` transaction on a pooled session), reopened after a failed read
+/// and every ``reopenSeconds`` (so that new exchange rates are seen), and has no digest.
 final class LedgerSource: Sendable {
     /// The path as given on the command line.
     let path: String
@@ -19,20 +23,27 @@ final class LedgerSource: Sendable {
     private let logger: Logger
 
     private struct Opened: @unchecked Sendable {
-        let ledger: Ledger
+        let ledger: any LedgerStore
         let device: UInt64
         let inode: UInt64
+        var opened = ContinuousClock.now
     }
+    /// Opens a ledger that is not a file (PostgreSQL); nil for a SQLite file at ``path``.
+    private let opener: (@Sendable () throws -> any LedgerStore)?
+    /// How long a PostgreSQL ledger is used before it is opened afresh.
+    static let reopenSeconds = 60
 
-    init(path: String, logger: Logger) {
+    init(path: String, opener: (@Sendable () throws -> any LedgerStore)? = nil, logger: Logger) {
         self.path = path
+        self.opener = opener
         self.digests = LedgerDigestMemo(path: path)
         self.reopens = Counter(label: "ezreport_ledger_reopens_total")
         self.logger = logger
     }
 
     /// The ledger as the file is now, opened afresh when it was replaced.
-    func current() throws(Problem) -> Ledger {
+    func current() throws(Problem) -> any LedgerStore {
+        if let opener { return try currentServer(opener) }
         var st = stat()
         guard stat(path, &st) == 0 else {
             state.withLock { $0 = nil }
@@ -55,6 +66,19 @@ final class LedgerSource: Sendable {
         }
     }
 
+    private func currentServer(_ opener: @Sendable () throws -> any LedgerStore) throws(Problem) -> any LedgerStore {
+        if let open = state.withLock({ $0 }), ContinuousClock.now - open.opened < .seconds(Self.reopenSeconds) { return open.ledger }
+        do {
+            let ledger = try opener()
+            state.withLock { $0 = Opened(ledger: ledger, device: 0, inode: 0) }
+            logger.info("ledger opened", metadata: ["url": "\(path)"])
+            return ledger
+        } catch {
+            logger.warning("ledger unavailable", metadata: ["reason": "\(error)"])
+            throw Self.unavailable
+        }
+    }
+
     /// Forgets the open ledger after a failed read, so the next request opens the file again.
     func invalidate() {
         state.withLock { $0 = nil }
@@ -62,6 +86,7 @@ final class LedgerSource: Sendable {
 
     /// The ledger's SHA-256 for provenance (hashed again only when its files changed).
     func digest() throws(Problem) -> String {
+        if opener != nil { return "" }   // a server has no file to hash; responses name the URL
         do { return try digests.current() } catch { throw Self.unavailable }
     }
 

@@ -54,7 +54,7 @@ final class ReportService: Sendable {
     }
 
     /// A response for an administrator (403 for anyone else).
-    func adminResponse(caller: TokenSubject, produce: @escaping @Sendable (Ledger, String) throws -> Produced) async throws -> Response {
+    func adminResponse(caller: TokenSubject, produce: @escaping @Sendable (any LedgerStore, String) throws -> Produced) async throws -> Response {
         let outcome = try await pool.run { [self] () throws -> Outcome in
             let ledger = try ledgers.current()
             let digest = try ledgers.digest()
@@ -86,7 +86,7 @@ final class ReportService: Sendable {
     }
 
     /// Runs `body` in one snapshot; a ledger that fails to read is dropped (reopened next time) and answers 503.
-    private func readLedger<T>(_ ledger: Ledger, _ body: (LedgerReadTransaction) throws -> T) throws -> T {
+    private func readLedger<T>(_ ledger: any LedgerStore, _ body: (LedgerReadTransaction) throws -> T) throws -> T {
         do {
             return try ledger.readTransaction(body)
         } catch let problem as Problem {

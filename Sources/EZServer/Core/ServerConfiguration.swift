@@ -1,3 +1,4 @@
+import EZLedger
 import Foundation
 
 /// Everything `ezreport serve` is told on its command line.
@@ -30,6 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Duration
     /// Slows every render down by this much (tests of back-pressure and shutdown only).
     package var renderDelay: Duration = .zero
+    /// Opens the ledger when it is not a SQLite file (a PostgreSQL server): nil for a file at ``ledgerPath``.
+    package var openLedger: (@Sendable () throws -> any LedgerStore)?
 
     /// ``renderDelay`` for the command line's hidden test option.
     public var debugRenderDelay: Duration {

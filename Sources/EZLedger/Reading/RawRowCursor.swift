@@ -1,11 +1,6 @@
 import GRDB
 import GRDBSQLite
 
-/// A column's storage class in the current row, as SQLite's `typeof()` names it.
-enum ColumnType: Equatable {
-    case integer, real, text, blob, null
-}
-
 /// Steps one of GRDB's prepared statements with SQLite's C API and reads the current row's
 /// columns in place: integers as `Int64`, text as the bytes SQLite holds, with no `Row`, no
 /// `DatabaseValue` and no `String` per column.
@@ -20,7 +15,7 @@ enum ColumnType: Equatable {
 /// let rows = try RawRowCursor(db.cachedStatement(sql: "SELECT id, name FROM t WHERE x = ?"), arguments: [1], in: db)
 /// while try rows.next() { let id = rows.int64(0); rows.withText(1) { bytes in ... } }
 /// ```
-final class RawRowCursor {
+package final class RawRowCursor: LedgerRows {
     private let statement: Statement
     private let handle: SQLiteStatement
     private let connection: SQLiteConnection?
@@ -52,7 +47,7 @@ final class RawRowCursor {
     /// Advances to the next row: true when there is one, false after the last.
     ///
     /// - Throws: a `DatabaseError` with SQLite's result code and message and the statement's SQL.
-    func next() throws -> Bool {
+    package func next() throws -> Bool {
         let code = sqlite3_step(handle)
         onRow = code == SQLITE_ROW
         switch code {
@@ -70,7 +65,7 @@ final class RawRowCursor {
     /// The storage class of column `i` in the current row. Ask before reading the column: reading
     /// it as another type converts the value in place.
     @inline(__always)
-    func type(_ i: Int32) -> ColumnType {
+    package func type(_ i: Int32) -> ColumnType {
         assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         switch sqlite3_value_type(values[Int(i)]) {
         case SQLITE_INTEGER: return .integer
@@ -83,12 +78,12 @@ final class RawRowCursor {
 
     /// Column `i` as an integer (SQLite's conversion rules apply to other types).
     @inline(__always)
-    func int64(_ i: Int32) -> Int64 {
+    package func int64(_ i: Int32) -> Int64 {
         assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         return sqlite3_value_int64(values[Int(i)]) }
 
     /// Column `i` as a double (SQLite's conversion rules apply to other types).
-    func double(_ i: Int32) -> Double {
+    package func double(_ i: Int32) -> Double {
         assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         return sqlite3_value_double(values[Int(i)])
     }
@@ -96,7 +91,7 @@ final class RawRowCursor {
     /// Lends column `i`'s text as UTF-8 bytes (not NUL-terminated; empty for NULL) to `body`.
     /// The bytes must not escape `body`.
     @inline(__always)
-    func withText<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withText<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         assert(onRow && i >= 0 && i < width, "column \(i) of \(width), on a row: \(onRow)")
         let value = values[Int(i)]
         guard let text = sqlite3_value_text(value) else {
@@ -104,16 +99,5 @@ final class RawRowCursor {
         }
         let count = Int(sqlite3_value_bytes(value))
         return try body(UnsafeBufferPointer(start: text, count: count))
-    }
-
-    /// Column `i` exactly as GRDB reads a `String?` from a statement row: nil for NULL, else
-    /// SQLite's text form of the value up to its first NUL byte, invalid UTF-8 repaired.
-    /// For rare rows (messages, odd values); ordinary rows use ``withText(_:_:)``.
-    func cString(_ i: Int32) -> String? {
-        guard type(i) != .null else { return nil }
-        return withText(i) { bytes in
-            let end = bytes.firstIndex(of: 0) ?? bytes.count
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
-        }
     }
 }

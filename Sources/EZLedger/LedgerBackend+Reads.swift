@@ -1,0 +1,123 @@
+import EZCore
+
+// The reads every backend shares: the contract's rules, defined once, over any ``LedgerReading``.
+
+extension LedgerBackend {
+    package func userRefs() throws(LedgerError) -> [UserRef] {
+        try withReader { reader in
+            var refs: [UserRef] = []
+            let rows = try reader.rows(.userRefs, [])
+            while try rows.next() {
+                refs.append(UserRef(id: rows.int64(0), username: rows.string(1) ?? "", deleted: rows.int64(2) != 0))
+            }
+            return refs
+        }
+    }
+
+    package func findUser(_ idOrName: String) throws(LedgerError) -> Int64 {
+        let found: Int64? = try withReader { reader in
+            if let id = Int64(idOrName) {
+                let rows = try reader.rows(.liveUserById, [.integer(id)])
+                if try rows.next() { return rows.int64(0) }
+            }
+            let rows = try reader.rows(.liveUserByName, [.text(idOrName)])
+            return try rows.next() ? rows.int64(0) : nil
+        }
+        guard let found else { throw .unknownUser(path: path, user: idOrName) }
+        return found
+    }
+
+    package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
+        let rates = self.rates, path = self.path
+        let result: Result<UserLedger, LedgerError> = try withReader { reader in
+            var loader = UserLoader(reader: reader, rates: rates, through: through, path: path)
+            return try loader.load(userId: id, withChildren: true)
+        }
+        return try result.get()
+    }
+
+    package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
+        let rates = self.rates
+        return try withReader { reader in
+            var validator = RowValidator(rates: rates)
+            var users: [User] = []
+            var bad: [QuarantinedRow] = []
+            let rows = try reader.rows(.allUserRows, [])
+            while try rows.next() {
+                switch validator.user(rows) {
+                case .valid(let u): users.append(u)
+                case .ignored: break
+                case .quarantined(let why): bad.append(QuarantinedRow(table: "users", id: rows.int64(0), reason: why))
+                }
+            }
+            return (users, bad)
+        }
+    }
+
+    package func exchangeRatesDigest() throws(LedgerError) -> String {
+        let bytes: [UInt8] = try withReader { reader in
+            var out: [UInt8] = []
+            let rows = try reader.rows(.exchangeRatesText, [])
+            while try rows.next() {
+                for i: Int32 in 0..<4 { out.append(contentsOf: (rows.string(i) ?? "").utf8); out.append(0) }
+            }
+            return out
+        }
+        return FileDigest.sha256(bytes)
+    }
+
+    package func deliveryContacts() throws(LedgerError) -> [DeliveryContact] {
+        try withReader { reader in
+            let query: LedgerQuery = try reader.hasColumn("users", "statement_email") ? .deliveryContacts : .deliveryContactsWithoutOptIn
+            var out: [DeliveryContact] = []
+            let rows = try reader.rows(query, [])
+            while try rows.next() {
+                out.append(DeliveryContact(id: rows.int64(0), username: rows.string(1) ?? "", email: rows.string(2) ?? "",
+                                           locale: rows.string(3) ?? "en_US", deleted: rows.int64(4) != 0,
+                                           statementEmail: RowValidator.statementEmail(rows, 5)))
+            }
+            return out
+        }
+    }
+
+    package func readTransaction<T>(_ body: (LedgerReadTransaction) throws -> T) throws -> T {
+        let rates = self.rates, path = self.path
+        return try withReader { reader in try body(LedgerReadTransaction(reader: reader, rates: rates, path: path)) }
+    }
+
+    package func health() throws(LedgerError) -> LedgerHealth {
+        let rates = self.rates, path = self.path, quarantinedRates = self.quarantinedRates
+        return try withReader { reader in
+            try LedgerHealth.scan(reader, rates: rates, path: path, quarantinedRates: quarantinedRates)
+        }
+    }
+}
+
+// MARK: - Rates
+
+/// The exchange_rates table read with the contract's rules: valid rows in the table, the others quarantined.
+package func loadExchangeRates<Reader: LedgerReading>(_ reader: Reader) throws -> (RateTable, [QuarantinedRow]) {
+    var table = RateTable()
+    var bad: [QuarantinedRow] = []
+    let rows = try reader.rows(.exchangeRates, [])
+    while try rows.next() {
+        let id = rows.int64(0)
+        guard let dayText = rows.string(1), let day = CivilDate(iso: dayText) else {
+            bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "day '\(rows.shown(1))' is not a date"))
+            continue
+        }
+        let base = rows.string(2), quote = rows.string(3)
+        guard let base, let quote, (try? Currency(base)) != nil, (try? Currency(quote)) != nil else {
+            bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "invalid currency pair '\(base ?? "NULL")'/'\(quote ?? "NULL")'"))
+            continue
+        }
+        let type = rows.type(4)
+        guard type == .real || type == .integer, let rate = DecimalRate(rows.double(4)) else {
+            bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "rate '\(rows.shown(4))' is not a positive number"))
+            continue
+        }
+        table.add(day: day, base: base, quote: quote, rate: rate)
+    }
+    table.finish()
+    return (table, bad)
+}

@@ -1,0 +1,191 @@
+/// Every query the contract's rules run, named once; each backend gives its SQL for it
+/// (``sqlite`` here, PostgreSQL's in EZPostgres), returning the same columns in the same order.
+///
+/// The rules read columns by position, so a case's documentation lists its columns. Text
+/// timestamps and dates come back in the contract's text forms (a PostgreSQL `timestamptz` as
+/// `YYYY-MM-DDTHH:MM:SS.fffZ`, a `date` as `YYYY-MM-DD`) so that one parser reads both.
+/// Arguments are always bound, never spliced into the SQL.
+package enum LedgerQuery: Hashable, Sendable, CaseIterable {
+    // MARK: Users
+    /// `id, username, deleted` (deleted: 1 or 0), every user by id.
+    case userRefs
+    /// `id` of the live user with id `$1`.
+    case liveUserById
+    /// `id` of the live user with username `$1` (text).
+    case liveUserByName
+    /// ``RowValidator/userColumns`` of user `$1`.
+    case userRow
+    /// ``RowValidator/userColumns`` of every user, by id.
+    case allUserRows
+    /// `role` of the live user `$1`.
+    case account
+    /// `1` when `$1` is a parent and `$2` a live child of the same family.
+    case isParent
+    /// `id, username, email, locale, deleted, statement_email` of every user by id.
+    case deliveryContacts
+    /// As ``deliveryContacts`` with NULL for a ledger without `users.statement_email`.
+    case deliveryContactsWithoutOptIn
+
+    // MARK: One user's tables
+    /// `id, user_id, name, kind, currency, opening_minor, created_at` of user `$1`'s live balances.
+    case balancesOfUser
+    /// `id, name, color, important, position` of user `$1`'s live categories.
+    case categoriesOfUser
+    /// ``TransactionRules/select`` of user `$1`'s live transactions before local date `$2` (text) + 1 day margin.
+    case transactionsOfUser
+    /// ``TransactionRules/select`` of group `$1`'s live transactions, bounded as ``transactionsOfUser``.
+    case transactionsOfGroup
+    /// `id, name, owner_id, currency, created_at` of the live groups user `$1` is a member of.
+    case groupsOfUser
+    /// `user_id, joined_at, left_at, username, timezone, users.id` of group `$1`'s members.
+    case groupMembers
+    /// `transaction_id, user_id, share_minor, users.id` of the splits of group `$1`'s live transactions.
+    case groupSplits
+    /// `id, category_id, period, amount_minor, currency, starts_on, ends_on, category id, category user_id, category deleted_at` of user `$1`'s budgets.
+    case budgetsOfUser
+    /// `id, from_category_id, to_category_id, amount_minor, period_start, from user_id, to user_id` of user `$1`'s budget transfers.
+    case budgetTransfersOfUser
+    /// `id, name, target_minor, currency, balance_id, due_on, balance user_id` of user `$1`'s savings goals.
+    case savingsGoalsOfUser
+    /// `row id, at` of user `$1`'s logins.
+    case loginsOfUser
+    /// `family_id, family name, role` of user `$1`'s family membership.
+    case familyOfUser
+    /// `user_id` of family `$1`'s live children, by id.
+    case familyChildren
+
+    // MARK: Rows a transaction refers to
+    /// `timezone, currency, deleted_at` of user `$1`.
+    case owner
+    /// `id, user_id, currency` of user `$1`'s balances (deleted ones too).
+    case balancesOfOwner
+    /// `id, user_id, currency` of balance `$1`.
+    case balanceById
+    /// `id, user_id, name, deleted_at` of user `$1`'s categories (deleted ones too).
+    case categoriesOfOwner
+    /// `id, user_id, name, deleted_at` of category `$1`.
+    case categoryById
+    /// `currency, deleted_at` of group `$1`.
+    case groupById
+
+    // MARK: The whole ledger
+    /// `row id, day, base, quote, rate` of every exchange rate.
+    case exchangeRates
+    /// `day, base, quote, rate as text` of every exchange rate, by day, base and quote (the rates' digest).
+    case exchangeRatesText
+    /// `id, user_id` of live transactions whose user does not exist.
+    case orphanTransactions
+    /// `id, statement_email` of every user (for ledgers that have the column).
+    case statementEmails
+}
+
+/// A value bound to a ``LedgerQuery``'s parameter.
+package enum LedgerArgument: Hashable, Sendable {
+    case integer(Int64)
+    case text(String)
+}
+
+extension LedgerQuery {
+    /// The query's SQLite text (`?` parameters).
+    package var sqlite: String {
+        switch self {
+        case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id"
+        case .liveUserById: return "SELECT id FROM users WHERE id = ? AND deleted_at IS NULL"
+        case .liveUserByName: return "SELECT id FROM users WHERE username = ? AND deleted_at IS NULL"
+        case .userRow: return "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?"
+        case .allUserRows: return "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id"
+        case .account: return "SELECT role FROM users WHERE id = ? AND deleted_at IS NULL"
+        case .isParent:
+            return """
+                SELECT 1 FROM family_members p
+                JOIN family_members c ON c.family_id = p.family_id
+                JOIN users u ON u.id = c.user_id
+                WHERE p.user_id = ? AND p.role = 'parent' AND c.user_id = ? AND c.role = 'child' AND u.deleted_at IS NULL
+                """
+        case .deliveryContacts:
+            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, statement_email FROM users ORDER BY id"
+        case .deliveryContactsWithoutOptIn:
+            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL FROM users ORDER BY id"
+        case .balancesOfUser:
+            return """
+                SELECT id, user_id, name, kind, currency, opening_minor, created_at
+                FROM balances WHERE user_id = ? AND deleted_at IS NULL ORDER BY id
+                """
+        case .categoriesOfUser:
+            return """
+                SELECT id, name, color, important, position FROM categories
+                WHERE user_id = ? AND deleted_at IS NULL ORDER BY position, id
+                """
+        case .transactionsOfUser, .transactionsOfGroup:
+            // `occurred_at < bound` keeps rows up to the bound in any zone (bare dates and timestamps
+            // both start with the date, so text order works with a two-day margin); rows whose text is
+            // not a date at all are kept so that they are quarantined, not silently dropped.
+            return TransactionRules.select + """
+
+                WHERE \(self == .transactionsOfUser ? "t.user_id" : "t.group_id") = ? AND t.deleted_at IS NULL
+                  AND (t.occurred_at < ? OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+                """
+        case .groupsOfUser:
+            return """
+                SELECT g.id, g.name, g.owner_id, g.currency, g.created_at FROM groups g
+                JOIN group_members gm ON gm.group_id = g.id
+                WHERE gm.user_id = ? AND g.deleted_at IS NULL ORDER BY g.id
+                """
+        case .groupMembers:
+            return """
+                SELECT gm.user_id, gm.joined_at, gm.left_at, u.username, u.timezone, u.id
+                FROM group_members gm LEFT JOIN users u ON u.id = gm.user_id
+                WHERE gm.group_id = ? ORDER BY gm.user_id
+                """
+        case .groupSplits:
+            return """
+                SELECT s.transaction_id, s.user_id, s.share_minor, u.id
+                FROM splits s JOIN transactions t ON t.id = s.transaction_id LEFT JOIN users u ON u.id = s.user_id
+                WHERE t.group_id = ? AND t.deleted_at IS NULL ORDER BY s.transaction_id, s.user_id
+                """
+        case .budgetsOfUser:
+            return """
+                SELECT b.id, b.category_id, b.period, b.amount_minor, b.currency, b.starts_on, b.ends_on,
+                       c.id, c.user_id, c.deleted_at
+                FROM budgets b LEFT JOIN categories c ON c.id = b.category_id WHERE b.user_id = ? ORDER BY b.id
+                """
+        case .budgetTransfersOfUser:
+            return """
+                SELECT bt.id, bt.from_category_id, bt.to_category_id, bt.amount_minor, bt.period_start,
+                       f.user_id, t.user_id
+                FROM budget_transfers bt
+                LEFT JOIN categories f ON f.id = bt.from_category_id LEFT JOIN categories t ON t.id = bt.to_category_id
+                WHERE bt.user_id = ? ORDER BY bt.id
+                """
+        case .savingsGoalsOfUser:
+            return """
+                SELECT s.id, s.name, s.target_minor, s.currency, s.balance_id, s.due_on, b.user_id
+                FROM savings_goals s LEFT JOIN balances b ON b.id = s.balance_id WHERE s.user_id = ? ORDER BY s.id
+                """
+        case .loginsOfUser: return "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid"
+        case .familyOfUser:
+            return """
+                SELECT fm.family_id, f.name, fm.role FROM family_members fm LEFT JOIN families f ON f.id = fm.family_id WHERE fm.user_id = ?
+                """
+        case .familyChildren:
+            return """
+                SELECT fm.user_id FROM family_members fm JOIN users u ON u.id = fm.user_id
+                WHERE fm.family_id = ? AND fm.role = 'child' AND u.deleted_at IS NULL ORDER BY fm.user_id
+                """
+        case .owner: return "SELECT timezone, currency, deleted_at FROM users WHERE id = ?"
+        case .balancesOfOwner: return "SELECT id, user_id, currency FROM balances WHERE user_id = ?"
+        case .balanceById: return "SELECT id, user_id, currency FROM balances WHERE id = ?"
+        case .categoriesOfOwner: return "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = ?"
+        case .categoryById: return "SELECT id, user_id, name, deleted_at FROM categories WHERE id = ?"
+        case .groupById: return "SELECT currency, deleted_at FROM groups WHERE id = ?"
+        case .exchangeRates: return "SELECT rowid, day, base, quote, rate FROM exchange_rates ORDER BY rowid"
+        case .exchangeRatesText: return "SELECT day, base, quote, CAST(rate AS TEXT) FROM exchange_rates ORDER BY day, base, quote"
+        case .orphanTransactions:
+            return """
+                SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
+                WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
+                """
+        case .statementEmails: return "SELECT id, statement_email FROM users ORDER BY id"
+        }
+    }
+}

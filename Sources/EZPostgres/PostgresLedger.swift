@@ -1,0 +1,185 @@
+import EZCore
+import EZLedger
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// A ledger in PostgreSQL, read-only and consistent, through the same rules as a SQLite ledger.
+///
+/// Every session is read-only (`default_transaction_read_only = on`); every read runs in one
+/// `REPEATABLE READ READ ONLY` transaction, so a report never sees half of a transfer the app is
+/// writing. A ledger is either *free* — each ``withReader(_:)`` opens its own transaction on an
+/// idle session of a small pool (`serve`'s requests, `export`, `check`) — or *pinned* to one
+/// snapshot that a run's readers share (``snapshot(connections:scratch:)``: the first exports its
+/// snapshot with `pg_export_snapshot()`, the others import it with `SET TRANSACTION SNAPSHOT`).
+/// A role with `SELECT` on the contract's tables is all it needs (docs/ledger-schema.md).
+///
+/// ```swift
+/// let ledger = try PostgresLedger(location: PostgresLocation(url: "postgres://report@127.0.0.1:5432/wallet", password: nil))
+/// let alice = try ledger.loadUser(id: 1, through: CivilDate(year: 2026, month: 10, day: 31))
+/// ```
+package final class PostgresLedger: LedgerBackend {
+    /// The URL as given (it holds no password).
+    package var path: String { location.url }
+    package let location: PostgresLocation
+    package let rates: RateTable
+    package let quarantinedRates: [QuarantinedRow]
+    /// The WAL position of the pinned snapshot (nil for a free ledger).
+    package let snapshotLSN: String?
+
+    /// Idle sessions of a free ledger (at most ``poolSize`` kept).
+    private let idle: Mutex<[PostgresSession]>
+    /// The session that holds the pinned snapshot's transaction, used by one worker at a time.
+    private let pinned: PostgresSession?
+    private let pinnedLock = Mutex(())
+    private static let poolSize = 8
+
+    /// Connects, checks the tables against the ledger contract and loads the exchange rates.
+    ///
+    /// - Throws: ``LedgerError`` naming the URL (without password) and the reason in one line.
+    package convenience init(location: PostgresLocation) throws(LedgerError) {
+        let session = try PostgresSession(location)
+        let (rates, bad) = try Self.inTransaction(session, location: location) { reading in
+            try Self.checkSchema(reading, location: location)
+            return try loadExchangeRates(reading)
+        }
+        self.init(location: location, rates: rates, quarantined: bad, idle: [session], pinned: nil, lsn: nil)
+    }
+
+    private init(location: PostgresLocation, rates: RateTable, quarantined: [QuarantinedRow], idle: [PostgresSession],
+                 pinned: PostgresSession?, lsn: String?) {
+        self.location = location
+        self.rates = rates
+        self.quarantinedRates = quarantined
+        self.idle = Mutex(idle)
+        self.pinned = pinned
+        self.snapshotLSN = lsn
+    }
+
+    // MARK: - Reading
+
+    package func withReader<T>(_ body: (PostgresReading) throws -> T) throws(LedgerError) -> T {
+        if let pinned {
+            do {
+                return try pinnedLock.withLock { _ in try body(PostgresReading(session: pinned)) }
+            } catch {
+                throw Self.classify(error, location: location)
+            }
+        }
+        // A session whose transaction failed may be broken: it is dropped, and a new one opened next time.
+        let session: PostgresSession
+        if let reused = idle.withLock({ $0.popLast() }) { session = reused } else { session = try PostgresSession(location) }
+        let value = try Self.inTransaction(session, location: location, body)
+        idle.withLock { if $0.count < Self.poolSize { $0.append(session) } }
+        return value
+    }
+
+    /// Runs `body` in one `REPEATABLE READ READ ONLY` transaction on `session`.
+    private static func inTransaction<T>(_ session: PostgresSession, location: PostgresLocation,
+                                         _ body: (PostgresReading) throws -> T) throws(LedgerError) -> T {
+        do {
+            try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            let value: T
+            do {
+                value = try body(PostgresReading(session: session))
+            } catch {
+                try? session.execute("ROLLBACK")
+                throw error
+            }
+            try session.execute("COMMIT")
+            return value
+        } catch {
+            throw classify(error, location: location)
+        }
+    }
+
+    package func checkReadable() throws(LedgerError) {
+        let location = self.location
+        try withReader { reading in try Self.checkSchema(reading, location: location) }
+    }
+
+    /// Opens `connections` sessions on one snapshot: the first exports it, the others import it.
+    /// Each comes back as a pinned ledger whose reads all see that snapshot (`scratch` is unused:
+    /// nothing is copied).
+    package func snapshot(connections: Int, scratch: String) throws(LedgerError) -> LedgerSnapshotReaders {
+        let started = Date()
+        let location = self.location
+        let first = try PostgresSession(location)
+        let id: String, lsn: String
+        do {
+            try first.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            // The snapshot is taken by this transaction's first statement; the WAL position is read in it.
+            let rows = try first.rows("""
+                SELECT pg_export_snapshot(),
+                       (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_lsn() END)::text
+                """)
+            guard try rows.next(), let exported = rows.string(0), let position = rows.string(1) else {
+                throw LedgerError.readFailed(path: location.url, reason: "the server exported no snapshot")
+            }
+            id = exported; lsn = position
+        } catch {
+            throw Self.classify(error, location: location)
+        }
+        // SET TRANSACTION SNAPSHOT takes no parameter: the id is the server's own, checked to be
+        // nothing but hex digits and dashes before it is placed in the statement.
+        guard !id.isEmpty, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw .readFailed(path: location.url, reason: "the server exported an unexpected snapshot id")
+        }
+        var sessions = [first]
+        for _ in 1..<max(1, connections) {
+            let session = try PostgresSession(location)
+            do {
+                try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try session.execute("SET TRANSACTION SNAPSHOT '\(id)'")
+            } catch {
+                throw Self.classify(error, location: location)
+            }
+            sessions.append(session)
+        }
+        var readers: [any LedgerStore] = []
+        for session in sessions {
+            let (rates, bad): (RateTable, [QuarantinedRow])
+            do { (rates, bad) = try loadExchangeRates(PostgresReading(session: session)) } catch {
+                throw Self.classify(error, location: location)
+            }
+            readers.append(PostgresLedger(location: location, rates: rates, quarantined: bad, idle: [], pinned: session, lsn: lsn))
+        }
+        return LedgerSnapshotReaders(connections: readers, identity: .walLSN(lsn), seconds: Date().timeIntervalSince(started))
+    }
+
+    // MARK: - Schema and errors
+
+    /// Every contract table and column must be there (in the session's current schema).
+    static func checkSchema(_ reading: PostgresReading, location: PostgresLocation) throws {
+        var present: [String: Set<String>] = [:]
+        let rows = try reading.session.rows("""
+            SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema()
+            """)
+        while try rows.next() { present[rows.string(0) ?? "", default: []].insert(rows.string(1) ?? "") }
+        for (table, columns) in LedgerContract.tables {
+            var wanted = columns
+            // An instant-or-date column of the SQLite contract is two typed columns here.
+            wanted += PostgresSchema.dateTwins[table] ?? []
+            guard let have = present[table] else {
+                throw LedgerError.schemaMismatch(path: location.url, problem: "table '\(table)' is missing")
+            }
+            let missing = wanted.filter { !have.contains($0) }
+            guard missing.isEmpty else {
+                throw LedgerError.schemaMismatch(
+                    path: location.url, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
+            }
+        }
+    }
+
+    static func classify(_ error: any Error, location: PostgresLocation) -> LedgerError {
+        if let error = error as? LedgerError { return error }
+        if let e = error as? PSQLError, let state = e.serverInfo?[.sqlState] {
+            switch state {
+            case "42501": return .cannotOpen(path: location.url, reason: PostgresFailure.describe(error))   // no privilege
+            case "42P01", "42703": return .schemaMismatch(path: location.url, problem: PostgresFailure.describe(error))
+            default: break
+            }
+        }
+        return .readFailed(path: location.url, reason: PostgresFailure.describe(error))
+    }
+}

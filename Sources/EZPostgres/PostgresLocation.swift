@@ -1,0 +1,107 @@
+import EZLedger
+import Foundation
+
+/// Where a PostgreSQL ledger is: `postgres://USER@HOST:PORT/DBNAME` (or `postgresql://`), with
+/// libpq's `sslmode` and `sslrootcert` as query parameters. The password never comes from the
+/// URL (it would show in process lists, shell history and the manifest): it comes from
+/// `PGPASSWORD` or a password file (``password(file:environment:)``).
+///
+/// ```swift
+/// let location = try PostgresLocation(url: "postgres://report@db.internal:5432/wallet?sslmode=verify-full",
+///                                     password: PostgresLocation.password(file: nil))
+/// ```
+package struct PostgresLocation: Sendable, Equatable {
+    /// TLS as libpq's `sslmode` names it.
+    package enum SSLMode: String, Sendable, CaseIterable {
+        /// No TLS.
+        case disable
+        /// TLS when the server offers it, no certificate check (libpq's default).
+        case prefer
+        /// TLS required; the certificate is not checked.
+        case require
+        /// TLS required; the certificate must chain to a trusted root.
+        case verifyCA = "verify-ca"
+        /// TLS required; the certificate must chain to a trusted root and name the host.
+        case verifyFull = "verify-full"
+    }
+
+    package var user: String
+    package var host: String
+    package var port: Int
+    package var database: String
+    package var sslMode: SSLMode
+    /// PEM file of trusted roots for `verify-ca`/`verify-full` (the system's roots otherwise).
+    package var sslRootCert: String?
+    /// The password (from `PGPASSWORD` or a password file), never printed.
+    package var password: String?
+    /// The URL as given: it holds no password, so it names the ledger in errors and manifests.
+    package var url: String
+
+    /// Whether `text` is a PostgreSQL URL rather than a file path.
+    package static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// Parses `url`.
+    ///
+    /// - Throws: ``LedgerError/cannotOpen(path:reason:sqliteCode:)`` naming what is wrong (a
+    ///   password in the URL, a missing user, host or database, an unknown parameter or `sslmode`).
+    package init(url: String, password: String?) throws(LedgerError) {
+        func bad(_ reason: String) -> LedgerError { .cannotOpen(path: Self.withoutPassword(url), reason: reason) }
+        guard Self.isURL(url), let parts = URLComponents(string: url) else {
+            throw bad("not a URL of the form postgres://USER@HOST:PORT/DBNAME")
+        }
+        guard parts.password == nil else {
+            throw bad("the URL holds a password; give it in PGPASSWORD or --db-password-file instead")
+        }
+        guard let user = parts.user, !user.isEmpty else { throw bad("the URL names no user (postgres://USER@HOST:PORT/DBNAME)") }
+        guard let host = parts.host, !host.isEmpty else { throw bad("the URL names no host (postgres://USER@HOST:PORT/DBNAME)") }
+        let database = String(parts.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else { throw bad("the URL names no database (postgres://USER@HOST:PORT/DBNAME)") }
+        var mode = SSLMode.prefer
+        var rootCert: String?
+        for item in parts.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let m = item.value.flatMap(SSLMode.init(rawValue:)) else {
+                    throw bad("sslmode '\(item.value ?? "")' is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                mode = m
+            case "sslrootcert": rootCert = item.value
+            default: throw bad("unknown URL parameter '\(item.name)' (sslmode and sslrootcert are understood)")
+            }
+        }
+        self.user = user
+        self.host = host
+        self.port = parts.port ?? 5432
+        self.database = database.removingPercentEncoding ?? database
+        self.sslMode = mode
+        self.sslRootCert = rootCert
+        self.password = password
+        self.url = url
+    }
+
+    /// The password for the connection: the first line of `file` when given, else `PGPASSWORD`,
+    /// else none (trust or certificate authentication).
+    ///
+    /// - Throws: ``LedgerError/cannotOpen(path:reason:sqliteCode:)`` when the file cannot be read.
+    package static func password(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                 url: String = "") throws(LedgerError) -> String? {
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw .cannotOpen(path: withoutPassword(url), reason: "cannot read the password file '\(file)'")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+        }
+        return environment["PGPASSWORD"]
+    }
+
+    /// `url` with any `user:password@` password removed, for messages about a URL that was refused.
+    static func withoutPassword(_ url: String) -> String {
+        guard var parts = URLComponents(string: url), parts.password != nil else { return url }
+        parts.password = nil
+        return parts.string ?? "postgres://…"
+    }
+}

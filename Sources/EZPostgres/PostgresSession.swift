@@ -1,0 +1,94 @@
+import EZLedger
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// One connection to the PostgreSQL server, used synchronously by one thread at a time: the
+/// engine's readers are synchronous (a batch worker, a render-pool thread), so each query waits
+/// for PostgresNIO's future on the calling thread (never an event-loop thread).
+///
+/// A reading session is opened with `default_transaction_read_only = on` (a startup parameter,
+/// as `SET` would set it), so no statement of it can write even outside the transactions the
+/// readers open. The connection closes in `deinit`.
+final class PostgresSession: @unchecked Sendable {
+    let connection: PostgresConnection
+    let location: PostgresLocation
+    private let logger: Logger
+
+    private static let ids = Mutex<Int>(0)
+
+    /// Connects and authenticates.
+    ///
+    /// - Throws: ``LedgerError/cannotOpen(path:reason:sqliteCode:)`` with the server's or the
+    ///   network's one-line reason (wrong password, connection refused, no such database…).
+    init(_ location: PostgresLocation, readOnly: Bool = true) throws(LedgerError) {
+        var logger = Logger(label: "ezreport.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        self.location = location
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(10)
+        var parameters = [("application_name", "ezreport")]
+        if readOnly { parameters.append(("default_transaction_read_only", "on")) }
+        configuration.options.additionalStartupParameters = parameters
+        do {
+            configuration.tls = try Self.tls(location)
+            if location.sslMode == .verifyFull { configuration.options.tlsServerName = location.host }
+            let id = Self.ids.withLock { $0 += 1; return $0 }
+            connection = try PostgresConnection.connect(
+                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger).wait()
+        } catch {
+            throw .cannotOpen(path: location.url, reason: PostgresFailure.describe(error))
+        }
+    }
+
+    // PostgresNIO requires a connection to be closed before it goes away; sessions are released on
+    // the engine's own threads (never an event loop's), where waiting for the close is allowed.
+    deinit { try? connection.close().wait() }
+
+    private static func tls(_ location: PostgresLocation) throws -> PostgresConnection.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let root = location.sslRootCert { tls.trustRoots = .file(root) }
+        switch location.sslMode {
+        case .disable: return .disable
+        case .prefer:
+            tls.certificateVerification = .none
+            return .prefer(try NIOSSLContext(configuration: tls))
+        case .require:
+            tls.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: tls))
+        case .verifyCA:
+            tls.certificateVerification = .noHostnameVerification
+            return .require(try NIOSSLContext(configuration: tls))
+        case .verifyFull:
+            tls.certificateVerification = .fullVerification
+            return .require(try NIOSSLContext(configuration: tls))
+        }
+    }
+
+    /// Runs `sql` with `arguments` bound as `$1`, `$2`… and receives every row.
+    func rows(_ sql: String, _ arguments: [LedgerArgument] = []) throws -> PostgresRows {
+        var binds = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .integer(let v): binds.append(v)
+            case .text(let t): binds.append(t)
+            }
+        }
+        let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+        return PostgresRows(Array(result.rows))
+    }
+
+    /// Runs one statement that returns no rows we need (`BEGIN`, `COMMIT`, `SET …`).
+    func execute(_ sql: String) throws {
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+    }
+
+    /// Runs `sql` with binds given as PostgresNIO values (for the sample writer's multi-row inserts).
+    func execute(_ sql: String, binds: PostgresBindings) throws {
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import EZLedger
+import EZPostgres
+import Foundation
+
+/// `--db` as a ledger: a SQLite file, or a PostgreSQL server for a `postgres://` URL.
+extension LedgerOptions {
+    /// Whether `--db` names a PostgreSQL server.
+    var isPostgres: Bool { PostgresLocation.isURL(db) }
+
+    /// The PostgreSQL location of `--db` (its password from `--db-password-file` or `PGPASSWORD`).
+    func location() throws(LedgerError) -> PostgresLocation {
+        try PostgresLocation(url: db, password: PostgresLocation.password(file: dbPasswordFile, url: db))
+    }
+
+    /// Opens the ledger `--db` names (a new connection each call).
+    func opener() throws -> @Sendable () throws -> any LedgerStore {
+        guard isPostgres else {
+            let path = db
+            return { try Ledger(path: path) }
+        }
+        do {
+            let location = try location()
+            return { try PostgresLedger(location: location) }
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// The ledger opened now, or a clean exit-1 error.
+    func open() throws -> any LedgerStore {
+        do { return try opener()() } catch let error as ExitStatus { throw error } catch { throw fail(error) }
+    }
+
+    /// What provenance names the ledger's content by: a SQLite file's SHA-256; for PostgreSQL
+    /// nothing here (a run names its snapshot by the WAL position in its manifest).
+    func digest() throws -> String {
+        isPostgres ? "" : try ledgerDigest(db)
+    }
+}

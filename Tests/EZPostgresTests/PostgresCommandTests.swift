@@ -1,0 +1,200 @@
+import EZBatch
+import EZTestSupport
+import Foundation
+import XCTest
+
+/// `ezreport` commands over a PostgreSQL ledger, run as a scheduler runs them, against the
+/// throw-away cluster: the same reports as from the SQLite file, shards, failures and resumes.
+final class PostgresCommandTests: XCTestCase {
+    private var scratch: String!
+
+    override func setUpWithError() throws {
+        scratch = try PostgresFixture.shared().folder + "/" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    private func monthly(_ db: String, out: String, _ extra: [String] = []) throws -> CLI.Outcome {
+        let f = try PostgresFixture.shared()
+        return try CLI.run(["monthly", "--db", db, "--period", f.period, "--as-of", f.asOf, "--out", out, "--quiet"] + extra)
+    }
+
+    /// scripts/compare-trees.py with provenance allowed to differ (the ledger's name and hash).
+    private func assertSameReports(_ a: String, _ b: String, names: (String, String), file: StaticString = #filePath, line: UInt = #line) throws {
+        let script = CLI.packageRoot.appendingPathComponent("scripts/compare-trees.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, a, b, "--provenance", names.0, names.1]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, output, file: file, line: line)
+        XCTAssertTrue(output.contains(" 0 differences"), output, file: file, line: line)
+    }
+
+    func testMonthlyOverPostgresWritesTheSameReportsAsOverSQLite() throws {
+        let f = try PostgresFixture.shared()
+        let fromFile = try monthly(f.sqlite, out: scratch + "/sqlite", ["--jobs", "2"])
+        let fromServer = try monthly(f.url, out: scratch + "/postgres", ["--jobs", "2"])
+        XCTAssertEqual(fromFile.status, 0, fromFile.stderr)
+        XCTAssertEqual(fromServer.status, 0, fromServer.stderr)
+        try assertSameReports(scratch + "/sqlite/" + f.period, scratch + "/postgres/" + f.period, names: (f.sqlite, f.url))
+        let manifest = try OutputTree.manifest(scratch + "/postgres/" + f.period)
+        XCTAssertEqual(manifest.ledgerPath, f.url)
+        XCTAssertFalse(manifest.ledgerPath.contains(try PostgresCluster.shared().password))
+        XCTAssertNil(manifest.snapshotSha256)
+        XCTAssertNotNil(manifest.snapshotLsn)
+        let sqliteManifest = try OutputTree.manifest(scratch + "/sqlite/" + f.period)
+        XCTAssertEqual(manifest.totals.transactionCount, sqliteManifest.totals.transactionCount)
+        XCTAssertEqual(manifest.users.map(\.netMinor), sqliteManifest.users.map(\.netMinor))
+        // Nothing changed: the re-run reuses every user.
+        let again = try monthly(f.url, out: scratch + "/postgres")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try OutputTree.manifest(scratch + "/postgres/" + f.period).users.map(\.fingerprint), manifest.users.map(\.fingerprint))
+    }
+
+    func testFourShardsMergedEqualOneRun() throws {
+        let f = try PostgresFixture.shared()
+        let whole = try monthly(f.url, out: scratch + "/whole", ["--formats", "csv,xlsx"])
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        let shards = try (0..<4).map { k -> Process in
+            try CLI.start(["monthly", "--db", f.url, "--period", f.period, "--as-of", f.asOf, "--out", scratch + "/sharded",
+                           "--formats", "csv,xlsx", "--quiet", "--jobs", "1", "--shard", "\(k)/4"],
+                          stdoutFile: scratch + "/shard\(k).out", stderrFile: scratch + "/shard\(k).err")
+        }
+        for (k, p) in shards.enumerated() {
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0, (try? String(contentsOfFile: scratch + "/shard\(k).err", encoding: .utf8)) ?? "")
+        }
+        let folder = scratch + "/sharded/" + f.period
+        let parts = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("manifest.shard-") }.sorted()
+        XCTAssertEqual(parts.count, 4)
+        let merge = try CLI.run(["manifest", "merge", "--out", folder + "/manifest.json"] + parts.map { folder + "/" + $0 })
+        XCTAssertEqual(merge.status, 0, merge.stderr)
+        let merged = try OutputTree.manifest(folder)
+        let single = try OutputTree.manifest(scratch + "/whole/" + f.period)
+        XCTAssertEqual(merged.users, single.users)
+        XCTAssertEqual(merged.totals, single.totals)
+        try assertSameReports(scratch + "/whole/" + f.period, folder, names: (f.url, f.url))
+    }
+
+    func testWrongPasswordUnreachableServerAndMissingTableAreOneLineErrors() throws {
+        let f = try PostgresFixture.shared()
+        let wrong = scratch + "/wrong-password"
+        try Data("not-the-password\n".utf8).write(to: URL(fileURLWithPath: wrong))
+        let closedPort = try PostgresCluster.freePort()
+        let emptyDatabase = try f.database("empty\(UUID().uuidString.prefix(6).lowercased())", filled: false)
+        let cases: [(args: [String], mentions: String)] = [
+            (["check", "--db", f.url, "--db-password-file", wrong], "password authentication failed"),
+            (["check", "--db", "postgres://ezadmin@127.0.0.1:\(closedPort)/wallet?sslmode=disable"], "connection refused"),
+            (["check", "--db", emptyDatabase], "table 'users' is missing"),
+            (["monthly", "--db", emptyDatabase, "--period", f.period, "--out", scratch + "/x"], "table 'users' is missing"),
+            (["export", "--db", "postgres://ezadmin:secret@127.0.0.1:5432/wallet", "--user", "1", "--period", f.period],
+             "give it in PGPASSWORD or --db-password-file"),
+            (["check", "--db", f.url + "&sslmode=maybe"], "sslmode"),
+        ]
+        for c in cases {
+            let run = try CLI.run(c.args)
+            XCTAssertEqual(run.status, 1, "\(c.args): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, "\(c.args): \(run.stderr)")
+            XCTAssertTrue(run.stderr.lowercased().contains(c.mentions.lowercased()), "\(c.args): \(run.stderr)")
+            XCTAssertFalse(run.stderr.contains(try PostgresCluster.shared().password))
+        }
+    }
+
+    func testCheckAndExportReadTheServer() throws {
+        let f = try PostgresFixture.shared()
+        let fromFile = try CLI.run(["check", "--db", f.sqlite])
+        let fromServer = try CLI.run(["check", "--db", f.url])
+        XCTAssertEqual(fromServer.status, fromFile.status, fromServer.stderr)
+        // Same counts and verdict; only the first line names the ledger.
+        XCTAssertEqual(fromServer.text.split(separator: "\n").dropFirst(), fromFile.text.split(separator: "\n").dropFirst())
+        let a = try CLI.run(["export", "--db", f.sqlite, "--user", "3", "--period", f.period, "--as-of", f.asOf, "--format", "csv",
+                             "--out", scratch + "/export-sqlite"])
+        let b = try CLI.run(["export", "--db", f.url, "--user", "3", "--period", f.period, "--as-of", f.asOf, "--format", "csv",
+                             "--out", scratch + "/export-postgres"])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(b.status, 0, b.stderr)
+        XCTAssertEqual(OutputTree.snapshot(scratch + "/export-postgres"), OutputTree.snapshot(scratch + "/export-sqlite"))
+        XCTAssertFalse(OutputTree.snapshot(scratch + "/export-sqlite").isEmpty)
+    }
+
+    func testAWriterCommittingDuringARunDoesNotChangeItsFigures() throws {
+        let f = try PostgresFixture.shared()
+        let url = try f.database("busy\(UUID().uuidString.prefix(6).lowercased())", filled: true)
+        let name = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let cluster = try PostgresCluster.shared()
+        let users = try cluster.psql("SELECT id FROM users WHERE deleted_at IS NULL ORDER BY id", database: name)
+            .split(separator: "\n").compactMap { Int64($0) }
+        let (first, last) = (try XCTUnwrap(users.first), try XCTUnwrap(users.last))
+        // The app commits, over and over, one expense for the first user the run reads and one for the
+        // last, in one transaction each time: a run that read them at different moments would count
+        // more new rows for the last user than for the first.
+        let run = try CLI.start(["monthly", "--db", url, "--period", f.period, "--as-of", f.asOf, "--out", scratch + "/busy",
+                                 "--formats", "pdf,csv", "--jobs", "1", "--quiet"],
+                                stdoutFile: scratch + "/busy.out", stderrFile: scratch + "/busy.err")
+        var commits = 0
+        repeat {
+            commits += 1
+            try cluster.psql("""
+                INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_on, created_at)
+                SELECT \(995000 + 2 * commits) + (id = \(last))::int, id, 'expense', 777, currency, DATE '\(f.period)-20', now()
+                FROM users WHERE id IN (\(first), \(last))
+                """, database: name)
+        } while run.isRunning
+        run.waitUntilExit()
+        XCTAssertEqual(run.terminationStatus, 0, (try? String(contentsOfFile: scratch + "/busy.err", encoding: .utf8)) ?? "")
+        let quiet = try monthly(f.sqlite, out: scratch + "/quiet", ["--formats", "pdf,csv"])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        let busy = try OutputTree.manifest(scratch + "/busy/" + f.period)
+        let calm = try OutputTree.manifest(scratch + "/quiet/" + f.period)
+        func seen(_ id: Int64) -> Int {
+            (busy.users.first { $0.id == id }?.transactionCount ?? 0) - (calm.users.first { $0.id == id }?.transactionCount ?? 0)
+        }
+        XCTAssertEqual(seen(first), seen(last), "both users read in one snapshot (\(commits) commits during the run)")
+        XCTAssertLessThan(seen(last), commits, "commits landed after the snapshot, and the run did not see them")
+        // Every other user is untouched by the writer: their figures are the quiet run's.
+        for (a, b) in zip(busy.users, calm.users) where a.id != first && a.id != last {
+            XCTAssertEqual(a.netMinor, b.netMinor, "user \(a.id)")
+        }
+    }
+
+    func testServerStoppedMidRunFailsInOneLineAndTheNextRunResumes() throws {
+        let f = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        let url = try f.database("stopping\(UUID().uuidString.prefix(6).lowercased())", filled: true)
+        let out = scratch + "/stopping"
+        let run = try CLI.start(["monthly", "--db", url, "--period", f.period, "--as-of", f.asOf, "--out", out, "--jobs", "1",
+                                 "--log-format", "json"],
+                                stdoutFile: scratch + "/stop.out", stderrFile: scratch + "/stop.err")
+        // Stop the server once the run has written its first user's files.
+        let deadline = Date().addingTimeInterval(120)
+        while run.isRunning, Date() < deadline {
+            let users = (try? FileManager.default.contentsOfDirectory(atPath: out + "/" + f.period + "/users")) ?? []
+            if !users.isEmpty { break }
+            usleep(50_000)
+        }
+        try cluster.stop()
+        run.waitUntilExit()
+        try cluster.start()
+        let stderr = (try? String(contentsOfFile: scratch + "/stop.err", encoding: .utf8)) ?? ""
+        XCTAssertTrue([1, 2].contains(run.terminationStatus), "exit \(run.terminationStatus): \(stderr)")
+        if run.terminationStatus == 1 {
+            let last = stderr.split(separator: "\n").last.map(String.init) ?? ""
+            XCTAssertTrue(last.contains(url) && !last.contains("\n"), stderr)
+        }
+        let resumed = try monthly(url, out: out)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        let manifest = try OutputTree.manifest(out + "/" + f.period)
+        XCTAssertEqual(manifest.totals.failed, 0)
+        XCTAssertEqual(manifest.users.count, try OutputTree.manifest(out + "/" + f.period).users.count)
+        XCTAssertGreaterThan(manifest.users.count, 5)
+    }
+}

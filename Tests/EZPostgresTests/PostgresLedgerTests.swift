@@ -1,0 +1,131 @@
+import EZBatch
+import EZCore
+import EZLedger
+@testable import EZPostgres
+import EZTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// The PostgreSQL reader gives the rules exactly the rows the SQLite reader gives them.
+final class PostgresLedgerTests: XCTestCase {
+    private func open(_ url: String) throws -> PostgresLedger {
+        try PostgresLedger(location: PostgresLocation(url: url, password: PostgresCluster.shared().password))
+    }
+
+    func testSchemaFileIsTheEmbeddedSchema() throws {
+        let file = CLI.packageRoot.appendingPathComponent("samples/schema.postgres.sql")
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), PostgresSchema.createSQL)
+    }
+
+    func testEveryUserLoadsTheSameRowsFromBothBackends() throws {
+        let fixture = try PostgresFixture.shared()
+        let sqlite = try Ledger(path: fixture.sqlite)
+        let postgres = try open(fixture.url)
+        XCTAssertEqual(try postgres.userRefs(), try sqlite.userRefs())
+        XCTAssertEqual(postgres.quarantinedRates, sqlite.quarantinedRates)
+        let through = CivilDate(year: 2026, month: 10, day: 1)
+        var compared = 0
+        for ref in try sqlite.userRefs() where !ref.deleted {
+            let a = try sqlite.loadUser(id: ref.id, through: through)
+            let b = try postgres.loadUser(id: ref.id, through: through)
+            // The fingerprint hashes every row the report reads (user, balances, categories,
+            // transactions, groups and their members and splits, budgets, goals, logins, children).
+            XCTAssertEqual(InputFingerprint.of(b, settings: "", ratesDigest: ""), InputFingerprint.of(a, settings: "", ratesDigest: ""),
+                           "user \(ref.id)")
+            XCTAssertEqual(b.quarantined, a.quarantined)
+            XCTAssertGreaterThan(a.transactions.count, 0)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 10)
+        let (usersA, badA) = try sqlite.allUsers()
+        let (usersB, badB) = try postgres.allUsers()
+        XCTAssertEqual(usersB.map(\.id), usersA.map(\.id))
+        XCTAssertEqual(usersB.map(\.deletedAt), usersA.map(\.deletedAt))
+        XCTAssertEqual(badB, badA)
+        XCTAssertEqual(try postgres.deliveryContacts(), try sqlite.deliveryContacts())
+    }
+
+    func testExchangeRatesAreTheSameTable() throws {
+        let fixture = try PostgresFixture.shared()
+        let sqlite = try Ledger(path: fixture.sqlite)
+        let postgres = try open(fixture.url)
+        let day = CivilDate(year: 2026, month: 3, day: 14)
+        for (from, to) in [("EUR", "USD"), ("USD", "JPY"), ("GBP", "CHF")] {
+            let a = sqlite.rates.rate(from: try Currency(from), to: try Currency(to), on: day)
+            let b = postgres.rates.rate(from: try Currency(from), to: try Currency(to), on: day)
+            XCTAssertNotNil(a)
+            XCTAssertEqual(a.map { "\($0)" }, b.map { "\($0)" }, "\(from)→\(to)")
+        }
+    }
+
+    func testEverySessionIsReadOnly() throws {
+        let fixture = try PostgresFixture.shared()
+        let session = try PostgresSession(PostgresLocation(url: fixture.url, password: PostgresCluster.shared().password))
+        let rows = try session.rows("SHOW default_transaction_read_only")
+        XCTAssertTrue(try rows.next())
+        XCTAssertEqual(rows.string(0), "on")
+        XCTAssertThrowsError(try session.execute("DELETE FROM logins")) { error in
+            XCTAssertTrue(PostgresFailure.describe(error).contains("read-only transaction"), PostgresFailure.describe(error))
+        }
+    }
+
+    func testASnapshotDoesNotSeeLaterCommits() throws {
+        let fixture = try PostgresFixture.shared()
+        let url = try fixture.database("snapshotted", filled: true)
+        let ledger = try open(url)
+        let snapshot = try ledger.snapshot(connections: 2, scratch: "")
+        guard case .walLSN(let lsn) = snapshot.identity else { return XCTFail("a PostgreSQL snapshot is named by its WAL position") }
+        XCTAssertTrue(lsn.contains("/"), lsn)
+        let user = try XCTUnwrap(try ledger.userRefs().first { !$0.deleted })
+        let through = CivilDate(year: 2026, month: 10, day: 1)
+        let before = try snapshot.connections[1].loadUser(id: user.id, through: through).transactions.count
+        // The app commits a new expense after the snapshot was taken.
+        try fixture.cluster.psql("""
+            INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_on, created_at)
+            SELECT 990001, \(user.id), 'expense', 1234, currency, DATE '2026-09-15', now() FROM users WHERE id = \(user.id)
+            """, database: "snapshotted")
+        for reader in snapshot.connections {
+            XCTAssertEqual(try reader.loadUser(id: user.id, through: through).transactions.count, before)
+        }
+        XCTAssertEqual(try open(url).loadUser(id: user.id, through: through).transactions.count, before + 1)
+    }
+
+    func testCheckFindsTheSameBadRowsInBothBackends() throws {
+        let fixture = try PostgresFixture.shared()
+        let url = try fixture.database("broken", filled: true)
+        let copy = fixture.folder + "/broken.sqlite"
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: fixture.sqlite, toPath: copy)
+        // Rows that break the contract but that PostgreSQL's types and keys allow; the same rows in both.
+        let user = try XCTUnwrap(try Ledger(path: copy).userRefs().first { !$0.deleted }).id
+        let other = try XCTUnwrap(try Ledger(path: copy).userRefs().last { !$0.deleted && $0.id != user }).id
+        let bad: [(sqlite: String, postgres: String)] = [
+            ("INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_at, created_at) VALUES (990101, \(user), 'refund', 100, 'EUR', '2026-09-02', '2026-09-02T10:00:00Z')",
+             "INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_on, created_at) VALUES (990101, \(user), 'refund', 100, 'EUR', '2026-09-02', '2026-09-02T10:00:00Z')"),
+            ("INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_at, created_at) VALUES (990102, \(user), 'expense', -5, 'EUR', '2026-09-02T08:00:00+02:00', '2026-09-02T10:00:00Z')",
+             "INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_at, created_at) VALUES (990102, \(user), 'expense', -5, 'EUR', '2026-09-02T08:00:00+02:00', '2026-09-02T10:00:00Z')"),
+            ("INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_at, created_at) VALUES (990103, \(user), 'expense', 5, 'eur', '2026-09-03', '2026-09-03T10:00:00Z')",
+             "INSERT INTO transactions (id, user_id, kind, amount_minor, currency, occurred_on, created_at) VALUES (990103, \(user), 'expense', 5, 'eur', '2026-09-03', '2026-09-03T10:00:00Z')"),
+            ("INSERT INTO transactions (id, user_id, balance_id, kind, amount_minor, currency, occurred_at, created_at) SELECT 990104, \(user), id, 'expense', 5, 'EUR', '2026-09-03', '2026-09-03T10:00:00Z' FROM balances WHERE user_id = \(other) LIMIT 1",
+             "INSERT INTO transactions (id, user_id, balance_id, kind, amount_minor, currency, occurred_on, created_at) SELECT 990104, \(user), id, 'expense', 5, 'EUR', '2026-09-03', '2026-09-03T10:00:00Z' FROM balances WHERE user_id = \(other) LIMIT 1"),
+            ("UPDATE users SET timezone = 'Mars/Olympus' WHERE id = \(other)", "UPDATE users SET timezone = 'Mars/Olympus' WHERE id = \(other)"),
+            ("INSERT INTO budgets (id, user_id, period, amount_minor, currency, starts_on) VALUES (990201, \(user), 'fortnight', 100, 'EUR', '2026-01-01')",
+             "INSERT INTO budgets (id, user_id, period, amount_minor, currency, starts_on) VALUES (990201, \(user), 'fortnight', 100, 'EUR', '2026-01-01')"),
+            ("UPDATE users SET statement_email = 7 WHERE id = \(user)", "SELECT 1"),   // a boolean cannot hold 7
+        ]
+        let sqliteDB = try DatabaseQueue(path: copy)
+        for statement in bad {
+            try sqliteDB.write { try $0.execute(sql: statement.sqlite) }
+            try fixture.cluster.psql(statement.postgres, database: "broken")
+        }
+        let a = try Ledger(path: copy).health()
+        let b = try open(url).health()
+        XCTAssertEqual(b.rowCounts.map(\.rows), a.rowCounts.map(\.rows))
+        let onlySQLite = a.quarantined.filter { $0.table == "users" && $0.reason.hasPrefix("statement_email") }
+        XCTAssertEqual(onlySQLite.count, 1, "the one bad row PostgreSQL's boolean type cannot hold")
+        XCTAssertEqual(b.quarantined, a.quarantined.filter { !onlySQLite.contains($0) })
+        XCTAssertGreaterThanOrEqual(b.quarantined.count, 6)
+        XCTAssertTrue(b.quarantined.contains { $0.id == 990101 && $0.reason == "unknown kind 'refund'" }, "\(b.quarantined)")
+    }
+}

@@ -1,0 +1,57 @@
+import EZLedger
+import EZPostgres
+import Foundation
+import XCTest
+
+/// `--db postgres://…`: what a URL may say, and where the password comes from.
+final class PostgresLocationTests: XCTestCase {
+    func testAURLNamesUserHostPortDatabaseAndTLS() throws {
+        let l = try PostgresLocation(url: "postgresql://report@db.internal:6543/wallet?sslmode=verify-full&sslrootcert=/etc/ca.pem",
+                                     password: nil)
+        XCTAssertEqual(l.user, "report")
+        XCTAssertEqual(l.host, "db.internal")
+        XCTAssertEqual(l.port, 6543)
+        XCTAssertEqual(l.database, "wallet")
+        XCTAssertEqual(l.sslMode, .verifyFull)
+        XCTAssertEqual(l.sslRootCert, "/etc/ca.pem")
+        let defaults = try PostgresLocation(url: "postgres://report@db/wallet", password: nil)
+        XCTAssertEqual(defaults.port, 5432)
+        XCTAssertEqual(defaults.sslMode, .prefer, "libpq's default")
+    }
+
+    func testAPasswordInTheURLIsRefusedAndNeverEchoed() {
+        XCTAssertThrowsError(try PostgresLocation(url: "postgres://report:hunter2@db/wallet", password: nil)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("PGPASSWORD or --db-password-file"), text)
+            XCTAssertFalse(text.contains("hunter2"), text)
+        }
+    }
+
+    func testIncompleteURLsAndUnknownParametersAreOneLineErrors() {
+        for (url, mention) in [("postgres://db/wallet", "no user"), ("postgres://report@db", "no database"),
+                               ("postgres://report@db/wallet?sslmode=sometimes", "sslmode 'sometimes'"),
+                               ("postgres://report@db/wallet?pool=3", "unknown URL parameter 'pool'")] {
+            XCTAssertThrowsError(try PostgresLocation(url: url, password: nil), url) { error in
+                XCTAssertTrue("\(error)".contains(mention), "\(url): \(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+    }
+
+    func testThePasswordFileWinsOverPGPASSWORD() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)").path
+        try Data("from-file\nignored second line\n".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        XCTAssertEqual(try PostgresLocation.password(file: file, environment: ["PGPASSWORD": "from-env"]), "from-file")
+        XCTAssertEqual(try PostgresLocation.password(file: nil, environment: ["PGPASSWORD": "from-env"]), "from-env")
+        XCTAssertNil(try PostgresLocation.password(file: nil, environment: [:]))
+        XCTAssertThrowsError(try PostgresLocation.password(file: file + ".missing", environment: [:]))
+    }
+
+    func testOnlyPostgresURLsAreServers() {
+        XCTAssertTrue(PostgresLocation.isURL("postgres://a@b/c"))
+        XCTAssertTrue(PostgresLocation.isURL("postgresql://a@b/c"))
+        XCTAssertFalse(PostgresLocation.isURL("ledger.sqlite"))
+        XCTAssertFalse(PostgresLocation.isURL("./postgres://x"))
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A throw-away PostgreSQL server for one test process: `initdb` into a temporary folder, started
+/// with `pg_ctl` on 127.0.0.1 at a free port, stopped and its folder removed at the end.
+///
+/// The server refuses to run as root, and CI runs as root: then every server command runs as
+/// `nobody` (through `setpriv`), which owns the data folder. Clients connect over TCP with a
+/// password (SCRAM), so tests exercise real authentication. Debian's `postgresql` package
+/// (installed by `scripts/setup.sh --test`) provides the binaries under /usr/lib/postgresql/N/bin.
+///
+/// ```swift
+/// let cluster = try PostgresCluster.shared()
+/// let url = try cluster.createDatabase("wallet")     // postgres://ezadmin@127.0.0.1:PORT/wallet
+/// ```
+package final class PostgresCluster: @unchecked Sendable {
+    /// The superuser the tests connect as, and its password.
+    package let superuser = "ezadmin"
+    package let password = "ez-" + UUID().uuidString.prefix(8).lowercased()
+    package let port: Int
+    package let folder: String
+    private let bin: String
+    private var data: String { folder + "/data" }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var made: PostgresCluster?
+
+    /// The cluster of this test process, started on first use.
+    package static func shared() throws -> PostgresCluster {
+        lock.lock(); defer { lock.unlock() }
+        if let made { return made }
+        let cluster = try PostgresCluster()
+        made = cluster
+        atexit { PostgresCluster.made?.destroy() }
+        return cluster
+    }
+
+    /// Why the cluster could not be made.
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
+    }
+
+    private init() throws {
+        guard let bin = Self.binaries() else {
+            throw Failure(description: "PostgreSQL's server binaries are not installed (scripts/setup.sh --test installs Debian's postgresql)")
+        }
+        self.bin = bin
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-pg-\(getpid())-\(UUID().uuidString.prefix(6))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let passwordFile = folder + "/pw"
+        try Data(password.utf8).write(to: URL(fileURLWithPath: passwordFile))
+        if getuid() == 0 { try run("/bin/chown", ["-R", "nobody:nogroup", folder]) }
+        try server("initdb", ["-D", data, "-U", superuser, "--pwfile=" + passwordFile, "--auth-host=scram-sha-256",
+                              "--auth-local=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        try start()
+    }
+
+    /// Starts the server (again, after ``stop()``) and waits until it accepts connections.
+    package func start() throws {
+        try server("pg_ctl", ["-D", data, "-l", folder + "/server.log", "-w", "-t", "60", "start", "-o",
+                              "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c full_page_writes=off -c max_connections=60"])
+    }
+
+    /// Stops the server at once (connections are cut, as when a server crashes or is shut down).
+    package func stop() throws {
+        try server("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Stops the server if it runs and removes its folder.
+    func destroy() {
+        try? stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The URL of `database` for `user` (no password: tests give it through PGPASSWORD or a file).
+    package func url(_ database: String, user: String? = nil) -> String {
+        "postgres://\(user ?? superuser)@127.0.0.1:\(port)/\(database)?sslmode=disable"
+    }
+
+    /// Creates an empty database and returns its URL.
+    package func createDatabase(_ name: String) throws -> String {
+        try psql("CREATE DATABASE \(name)")
+        return url(name)
+    }
+
+    /// Runs SQL with psql as the superuser over TCP and returns what it printed (unaligned, tuples only).
+    @discardableResult
+    package func psql(_ sql: String, database: String = "postgres") throws -> String {
+        let out = try run(bin + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)",
+                                          "-U", superuser, "-d", database, "-c", sql],
+                          environment: ["PGPASSWORD": password])
+        return out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    // MARK: - Processes
+
+    /// A server program, as `nobody` when the tests run as root.
+    private func server(_ program: String, _ args: [String]) throws {
+        if getuid() == 0 {
+            try run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", bin + "/" + program] + args)
+        } else {
+            try run(bin + "/" + program, args)
+        }
+    }
+
+    @discardableResult
+    private func run(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        // Files, not pipes: pg_ctl's server inherits them and would keep a pipe open forever.
+        let outFile = folder + "/.out-\(UUID().uuidString)", errFile = folder + "/.err-\(UUID().uuidString)"
+        _ = FileManager.default.createFile(atPath: outFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile, contents: nil)
+        defer { unlink(outFile); unlink(errFile) }
+        process.standardOutput = FileHandle(forWritingAtPath: outFile)
+        process.standardError = FileHandle(forWritingAtPath: errFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let outData = FileManager.default.contents(atPath: outFile) ?? Data()
+        let errData = FileManager.default.contents(atPath: errFile) ?? Data()
+        guard process.terminationStatus == 0 else {
+            let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)).map { " — server log: " + $0.suffix(600) } ?? ""
+            throw Failure(description: "\(path) \(args.prefix(3).joined(separator: " ")) exited \(process.terminationStatus): "
+                          + String(decoding: errData, as: UTF8.self) + log)
+        }
+        return String(decoding: outData, as: UTF8.self)
+    }
+
+    /// The newest installed server's bin folder.
+    private static func binaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        return versions.reversed().map { "\(root)/\($0)/bin" }.first { FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl") }
+    }
+
+    /// A port nothing listens on now (bound to port 0, then released).
+    package static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw Failure(description: "bind() failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw Failure(description: "getsockname() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
