@@ -8,6 +8,11 @@ import PostgresNIO
 /// the server's own message and SQLSTATE, or the network's reason, are what an operator needs.
 /// No password is ever part of them.
 enum PostgresFailure {
+    /// The connection was closed (by the server, the network or a shutdown) before the query's answer.
+    struct Lost: Error, CustomStringConvertible {
+        var description: String { "the server closed the connection" }
+    }
+
     /// One line for `error`: the server's message with its SQLSTATE, or the network's reason.
     static func describe(_ error: any Error) -> String {
         let text: String
@@ -37,6 +42,8 @@ enum PostgresFailure {
             text = "TLS: \(e)"
         } else if let e = error as? LedgerError {
             text = e.description
+        } else if let e = error as? Lost {
+            text = e.description
         } else {
             text = "\(error)"
         }
@@ -45,7 +52,7 @@ enum PostgresFailure {
 
     /// Whether `error` means the connection is gone (the session must not be reused).
     static func isConnectionLost(_ error: any Error) -> Bool {
-        guard let e = error as? PSQLError else { return error is IOError || error is ChannelError }
+        guard let e = error as? PSQLError else { return error is IOError || error is ChannelError || error is Lost }
         return [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(e.code)
     }
 }

@@ -78,17 +78,39 @@ final class PostgresSession: @unchecked Sendable {
             case .text(let t): binds.append(t)
             }
         }
-        let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+        let result = try wait(for: PostgresQuery(unsafeSQL: sql, binds: binds))
         return PostgresRows(Array(result.rows))
     }
 
     /// Runs one statement that returns no rows we need (`BEGIN`, `COMMIT`, `SET …`).
     func execute(_ sql: String) throws {
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+        _ = try wait(for: PostgresQuery(unsafeSQL: sql))
     }
 
     /// Runs `sql` with binds given as PostgresNIO values (for the sample writer's multi-row inserts).
     func execute(_ sql: String, binds: PostgresBindings) throws {
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+        _ = try wait(for: PostgresQuery(unsafeSQL: sql, binds: binds))
+    }
+
+    /// Sends `query` and waits for all its rows on the calling thread. A connection that the server
+    /// (or the network) closed fails at once, and a query still unanswered once the connection is
+    /// seen closed fails within a second: a server stopped mid-run must end the run, never hang it.
+    private func wait(for query: PostgresQuery) throws -> PostgresQueryResult {
+        guard !connection.isClosed else { throw PostgresFailure.Lost() }
+        let future = connection.query(query, logger: logger)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
+        future.whenComplete { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        while done.wait(timeout: .now() + 1) == .timedOut {
+            if connection.isClosed {
+                // Give PostgresNIO a last moment to report the failure itself.
+                if done.wait(timeout: .now() + 1) == .timedOut { throw PostgresFailure.Lost() }
+                break
+            }
+        }
+        return try outcome.withLock { $0! }.get()
     }
 }

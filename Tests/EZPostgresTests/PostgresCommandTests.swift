@@ -24,7 +24,7 @@ final class PostgresCommandTests: XCTestCase {
 
     /// scripts/compare-trees.py with provenance allowed to differ (the ledger's name and hash).
     private func assertSameReports(_ a: String, _ b: String, names: (String, String), file: StaticString = #filePath, line: UInt = #line) throws {
-        let script = CLI.packageRoot.appendingPathComponent("scripts/compare-trees.py").path
+        let script = PostgresFixture.packageRoot.appendingPathComponent("scripts/compare-trees.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, a, b, "--provenance", names.0, names.1]

@@ -14,7 +14,7 @@ final class PostgresLedgerTests: XCTestCase {
     }
 
     func testSchemaFileIsTheEmbeddedSchema() throws {
-        let file = CLI.packageRoot.appendingPathComponent("samples/schema.postgres.sql")
+        let file = PostgresFixture.packageRoot.appendingPathComponent("samples/schema.postgres.sql")
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), PostgresSchema.createSQL)
     }
 

@@ -104,30 +104,38 @@ package final class PostgresCluster: @unchecked Sendable {
         }
     }
 
+    /// Runs a program to completion and returns its standard output.
+    ///
+    /// posix_spawn and waitpid, not Foundation's Process: `pg_ctl start` leaves a daemon behind
+    /// that inherits the child's descriptors, and Process.waitUntilExit then never returns on Linux.
+    /// Output goes to files for the same reason.
     @discardableResult
     private func run(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = args
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let outFile = folder + "/.out-\(UUID().uuidString)", errFile = folder + "/.err-\(UUID().uuidString)"
+        defer { unlink(outFile); unlink(errFile) }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        // Files, not pipes: pg_ctl's server inherits them and would keep a pipe open forever.
-        let outFile = folder + "/.out-\(UUID().uuidString)", errFile = folder + "/.err-\(UUID().uuidString)"
-        _ = FileManager.default.createFile(atPath: outFile, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile, contents: nil)
-        defer { unlink(outFile); unlink(errFile) }
-        process.standardOutput = FileHandle(forWritingAtPath: outFile)
-        process.standardError = FileHandle(forWritingAtPath: errFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let outData = FileManager.default.contents(atPath: outFile) ?? Data()
         let errData = FileManager.default.contents(atPath: errFile) ?? Data()
-        guard process.terminationStatus == 0 else {
+        guard code == 0 else {
             let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)).map { " — server log: " + $0.suffix(600) } ?? ""
-            throw Failure(description: "\(path) \(args.prefix(3).joined(separator: " ")) exited \(process.terminationStatus): "
+            throw Failure(description: "\(path) \(args.prefix(3).joined(separator: " ")) exited \(code): "
                           + String(decoding: errData, as: UTF8.self) + log)
         }
         return String(decoding: outData, as: UTF8.self)
