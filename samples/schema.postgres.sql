@@ -158,4 +158,3 @@ CREATE INDEX budgets_by_user ON budgets(user_id);
 CREATE INDEX budget_transfers_by_user ON budget_transfers(user_id);
 CREATE INDEX savings_goals_by_user ON savings_goals(user_id);
 CREATE INDEX logins_by_user ON logins(user_id, at);
-

@@ -2,14 +2,15 @@
 # Compares two report trees written by `ezreport monthly` from the same ledger, period and as-of date,
 # for refactors that must not change any output: CSV, PNG and every other file byte-identical; each
 # XLSX part and each PDF stream decompressed identical (compression and the PDF's /ID may differ).
-# manifest.json and .entries.jsonl are skipped (they hold file sizes and hashes of the compressed
+# manifests (manifest*.json) and a run's dot-files (.entries*.jsonl, .lock*) are skipped (they hold file sizes and hashes of the compressed
 # files). Usage: scripts/compare-trees.py OLD NEW [--provenance OLD_LEDGER NEW_LEDGER]; exit 0 when
 # equal, 1 otherwise.
 #
 # --provenance: the trees were read from two copies of the same rows in different ledgers (a SQLite
 # file and a PostgreSQL database): only the provenance that names the ledger may differ. Then a PDF
-# must have the same pages with the same text once its provenance sentence is removed, and every
-# page that does not hold that sentence must render (pdftoppm) to the same pixels; an XLSX's cells
+# must have the same pages, every page that does not hold the provenance sentence must have the same
+# text and render (pdftoppm) to the same pixels, and the page that holds it the same words once the
+# sentence is removed; an XLSX's cells
 # must be equal except the rows that name the ledger (its path or URL, its SHA-256) and
 # docProps/core.xml's comment.
 import os,sys,zipfile,zlib,re,hashlib,subprocess
@@ -26,8 +27,9 @@ def files(root):
     return out
 A,B=files(a),files(b)
 bad=0
-if set(A)!=set(B):
-    print("file sets differ:",sorted(set(A)^set(B))[:10]); bad+=1
+def report(k): return not os.path.basename(k).startswith('.') and not (os.path.basename(k).startswith('manifest') and k.endswith('.json'))
+if {k for k in A if report(k)}!={k for k in B if report(k)}:
+    print("file sets differ:",sorted({k for k in set(A)^set(B) if report(k)})[:10]); bad+=1
 def pdf_streams(data):
     out=[]
     for m in re.finditer(rb'(?<!end)stream\r?\n',data):
@@ -51,7 +53,8 @@ def pdf_equal_but_provenance(pa,pb):
     for n,(x,y) in enumerate(zip(ta,tb),1):
         if x==y:
             if x.strip() and render(pa,n)!=render(pb,n): return False
-        elif without_provenance(x)!=without_provenance(y): return False
+        # The page holding the sentence: the same words (pdftotext may order its blocks differently).
+        elif sorted(without_provenance(x).split())!=sorted(without_provenance(y).split()): return False
     return True
 PROVENANCE=re.compile(r'^([0-9a-f]{64}|PostgreSQL|)$')
 def provenance_cell(x,y):
@@ -89,8 +92,8 @@ for k in sorted(set(A)&set(B)):
         elif sa!=sb: print("PDF streams differ:",k); bad+=1
     elif k.endswith('.xlsx'):
         if not xlsx_equal(A[k],B[k]): print("XLSX parts differ:",k); bad+=1
-    elif k.endswith('manifest.json') or k.endswith('.entries.jsonl'):
-        pass
+    elif k.endswith('.json') and os.path.basename(k).startswith('manifest') or os.path.basename(k).startswith('.'):
+        pass   # manifests, and a run's own bookkeeping (.entries*.jsonl, .lock*): not reports
     else:
         if x!=y: print("bytes differ:",k); bad+=1
 print(f"{n} files compared, {bad} differences")
