@@ -21,11 +21,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
 
+msgid "% vs previous"
+msgstr "% ggü. Vorintervall"
+
+msgid "% vs year ago"
+msgstr "% ggü. Vorjahr"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 Monate bis {end} · Stand {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Eine prozentuale Veränderung bezieht sich auf den früheren Betrag; sie fehlt, wo dieser Betrag 0 war."
+
 msgid "a short plan (greedy)"
 msgstr "ein kurzer Plan (Greedy)"
+
+msgid "A year earlier"
+msgstr "Ein Jahr zuvor"
 
 msgid "About this report"
 msgstr "Über diesen Bericht"
@@ -153,6 +165,9 @@ msgstr "Kohorte"
 msgid "Cohort retention"
 msgstr "Kohorten-Bindung"
 
+msgid "Compared with earlier periods"
+msgstr "Vergleich mit früheren Zeiträumen"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Berechnet von ezreport {version} aus dem Hauptbuch SHA-256 {hash}… für {period}, Stand {date}."
 
@@ -276,6 +291,9 @@ msgstr "wenigste Überweisungen"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Zahlen zu weniger als {count} Nutzern werden zurückgehalten und als {mark} gezeigt. Beträge sind in {currency} umgerechnet."
 
+msgid "First day"
+msgstr "Erster Tag"
+
 msgid "From"
 msgstr "Von"
 
@@ -330,6 +348,9 @@ msgstr "Einnahmen und Ausgaben pro Zeitraum"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Einnahmen, Ausgaben und Saldo je Intervall, Ausgaben je Kategorie und Intervall sowie jeder Kontostand am Ende jedes Intervalls."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Einnahmen, Ausgaben, Saldo und jede Kategorie im Vergleich zum vorherigen Zeitraum und zum selben Zeitraum ein Jahr zuvor; die Veränderungen sind Formeln."
+
 msgid "Key figures"
 msgstr "Kennzahlen"
 
@@ -338,6 +359,9 @@ msgstr "Art"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Größte Kategorie: {name} ({percent} der Ausgaben)"
+
+msgid "Last day"
+msgstr "Letzter Tag"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -368,6 +392,9 @@ msgstr "Limit genutzt"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Kennzahl"
 
 msgid "Member"
 msgstr "Mitglied"
@@ -443,6 +470,9 @@ msgstr "Keine Daten für Diagramme in diesem Zeitraum."
 
 msgid "No due date"
 msgstr "Kein Fälligkeitsdatum"
+
+msgid "No expenses in any of these periods"
+msgstr "Keine Ausgaben in diesen Zeiträumen"
 
 msgid "No expenses in this period"
 msgstr "Keine Ausgaben in diesem Zeitraum"
@@ -542,8 +572,14 @@ msgstr "Beginn des Zeitraums"
 msgid "Plan"
 msgstr "Plan"
 
+msgid "Previous period"
+msgstr "Vorheriger Zeitraum"
+
 msgid "Previous period's expenses"
 msgstr "Ausgaben der Vorperiode"
+
+msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Vorheriger Zeitraum: {previous}  ·  Ein Jahr zuvor: {yearAgo}"
 
 msgid "Progress"
 msgstr "Fortschritt"
@@ -669,6 +705,9 @@ msgstr "Die zehn Kategorienamen mit dem größten Ausgabenvolumen und wie viele 
 
 msgid "This page: where the figures came from."
 msgstr "Diese Seite: woher die Zahlen stammen."
+
+msgid "This period"
+msgstr "Dieser Zeitraum"
 
 msgid "Time zone"
 msgstr "Zeitzone"
@@ -868,11 +907,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
 
+msgid "% vs previous"
+msgstr "% vs anterior"
+
+msgid "% vs year ago"
+msgstr "% vs año anterior"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 meses hasta el {end} · a {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Una variación porcentual se calcula sobre el importe anterior; no hay ninguna cuando ese importe era 0."
+
 msgid "a short plan (greedy)"
 msgstr "un plan corto (voraz)"
+
+msgid "A year earlier"
+msgstr "Un año antes"
 
 msgid "About this report"
 msgstr "Acerca de este informe"
@@ -1000,6 +1051,9 @@ msgstr "Cohorte"
 msgid "Cohort retention"
 msgstr "Retención por cohorte"
 
+msgid "Compared with earlier periods"
+msgstr "Comparación con períodos anteriores"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calculado por ezreport {version} a partir del registro SHA-256 {hash}… para {period}, a {date}."
 
@@ -1123,6 +1177,9 @@ msgstr "el menor número de transferencias"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Las cifras sobre menos de {count} usuarios se omiten y se muestran como {mark}. Los importes se convierten a {currency}."
 
+msgid "First day"
+msgstr "Primer día"
+
 msgid "From"
 msgstr "De"
 
@@ -1177,6 +1234,9 @@ msgstr "Ingresos y gastos por período"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Ingresos, gastos y neto por intervalo, gastos por categoría por intervalo y cada saldo al final de cada intervalo."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Ingresos, gastos, neto y cada categoría frente al período anterior y al mismo período un año antes; las variaciones son fórmulas."
+
 msgid "Key figures"
 msgstr "Cifras clave"
 
@@ -1185,6 +1245,9 @@ msgstr "Tipo"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Categoría principal: {name} ({percent} de los gastos)"
+
+msgid "Last day"
+msgstr "Último día"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -1215,6 +1278,9 @@ msgstr "Límite usado"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Concepto"
 
 msgid "Member"
 msgstr "Miembro"
@@ -1290,6 +1356,9 @@ msgstr "No hay datos que representar en este período."
 
 msgid "No due date"
 msgstr "Sin fecha límite"
+
+msgid "No expenses in any of these periods"
+msgstr "No hay gastos en ninguno de estos períodos"
 
 msgid "No expenses in this period"
 msgstr "No hay gastos en este período"
@@ -1389,8 +1458,14 @@ msgstr "Inicio del período"
 msgid "Plan"
 msgstr "Plan"
 
+msgid "Previous period"
+msgstr "Período anterior"
+
 msgid "Previous period's expenses"
 msgstr "Gastos del período anterior"
+
+msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Período anterior: {previous}  ·  Un año antes: {yearAgo}"
 
 msgid "Progress"
 msgstr "Progreso"
@@ -1516,6 +1591,9 @@ msgstr "Los diez nombres de categoría con mayor volumen de gastos y cuántos us
 
 msgid "This page: where the figures came from."
 msgstr "Esta página: de dónde proceden las cifras."
+
+msgid "This period"
+msgstr "Este período"
 
 msgid "Time zone"
 msgstr "Zona horaria"
@@ -1715,11 +1793,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n > 1);\n"
 
+msgid "% vs previous"
+msgstr "% vs précédent"
+
+msgid "% vs year ago"
+msgstr "% vs an dernier"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 mois jusqu'au {end} · au {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Une évolution en pourcentage est calculée par rapport au montant antérieur ; il n'y en a pas lorsque ce montant était 0."
+
 msgid "a short plan (greedy)"
 msgstr "un plan court (glouton)"
+
+msgid "A year earlier"
+msgstr "Un an plus tôt"
 
 msgid "About this report"
 msgstr "À propos de ce relevé"
@@ -1847,6 +1937,9 @@ msgstr "Cohorte"
 msgid "Cohort retention"
 msgstr "Rétention par cohorte"
 
+msgid "Compared with earlier periods"
+msgstr "Comparaison avec les périodes précédentes"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calculé par ezreport {version} à partir du registre SHA-256 {hash}… pour {period}, au {date}."
 
@@ -1970,6 +2063,9 @@ msgstr "le moins de virements"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Les chiffres portant sur moins de {count} utilisateurs sont masqués et notés {mark}. Les montants sont convertis en {currency}."
 
+msgid "First day"
+msgstr "Premier jour"
+
 msgid "From"
 msgstr "De"
 
@@ -2024,6 +2120,9 @@ msgstr "Revenus et dépenses par période"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Revenus, dépenses et solde net par intervalle, dépenses par catégorie par intervalle, et chaque solde à la fin de chaque intervalle."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Revenus, dépenses, solde net et chaque catégorie comparés à la période précédente et à la même période un an plus tôt ; les évolutions sont des formules."
+
 msgid "Key figures"
 msgstr "Chiffres clés"
 
@@ -2032,6 +2131,9 @@ msgstr "Type"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Catégorie principale : {name} ({percent} des dépenses)"
+
+msgid "Last day"
+msgstr "Dernier jour"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -2062,6 +2164,9 @@ msgstr "Plafond utilisé"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Indicateur"
 
 msgid "Member"
 msgstr "Membre"
@@ -2137,6 +2242,9 @@ msgstr "Aucune donnée à représenter pour cette période."
 
 msgid "No due date"
 msgstr "Sans échéance"
+
+msgid "No expenses in any of these periods"
+msgstr "Aucune dépense sur aucune de ces périodes"
 
 msgid "No expenses in this period"
 msgstr "Aucune dépense sur cette période"
@@ -2236,8 +2344,14 @@ msgstr "Début de période"
 msgid "Plan"
 msgstr "Plan"
 
+msgid "Previous period"
+msgstr "Période précédente"
+
 msgid "Previous period's expenses"
 msgstr "Dépenses de la période précédente"
+
+msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Période précédente : {previous}  ·  Un an plus tôt : {yearAgo}"
 
 msgid "Progress"
 msgstr "Progression"
@@ -2363,6 +2477,9 @@ msgstr "Les dix noms de catégorie au plus fort volume de dépenses, et le nombr
 
 msgid "This page: where the figures came from."
 msgstr "Cette page : d'où viennent les chiffres."
+
+msgid "This period"
+msgstr "Cette période"
 
 msgid "Time zone"
 msgstr "Fuseau horaire"
@@ -2562,11 +2679,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
 
+msgid "% vs previous"
+msgstr "% sul precedente"
+
+msgid "% vs year ago"
+msgstr "% sull'anno prima"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 mesi fino al {end} · al {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Una variazione percentuale è calcolata sull'importo precedente; manca dove quell'importo era 0."
+
 msgid "a short plan (greedy)"
 msgstr "un piano breve (greedy)"
+
+msgid "A year earlier"
+msgstr "Un anno prima"
 
 msgid "About this report"
 msgstr "Informazioni su questo report"
@@ -2694,6 +2823,9 @@ msgstr "Coorte"
 msgid "Cohort retention"
 msgstr "Fidelizzazione per coorte"
 
+msgid "Compared with earlier periods"
+msgstr "Confronto con i periodi precedenti"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calcolato da ezreport {version} dal registro SHA-256 {hash}… per {period}, al {date}."
 
@@ -2817,6 +2949,9 @@ msgstr "meno trasferimenti possibile"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Le cifre relative a meno di {count} utenti sono omesse e indicate come {mark}. Gli importi sono convertiti in {currency}."
 
+msgid "First day"
+msgstr "Primo giorno"
+
 msgid "From"
 msgstr "Da"
 
@@ -2871,6 +3006,9 @@ msgstr "Entrate e spese per periodo"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Entrate, spese e netto per intervallo, spese per categoria per intervallo e ogni saldo alla fine di ciascun intervallo."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Entrate, spese, netto e ogni categoria rispetto al periodo precedente e allo stesso periodo di un anno prima; le variazioni sono formule."
+
 msgid "Key figures"
 msgstr "Cifre principali"
 
@@ -2879,6 +3017,9 @@ msgstr "Tipo"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Categoria principale: {name} ({percent} delle spese)"
+
+msgid "Last day"
+msgstr "Ultimo giorno"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -2909,6 +3050,9 @@ msgstr "Limite utilizzato"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Voce"
 
 msgid "Member"
 msgstr "Membro"
@@ -2984,6 +3128,9 @@ msgstr "Nessun dato da rappresentare per questo periodo."
 
 msgid "No due date"
 msgstr "Nessuna scadenza"
+
+msgid "No expenses in any of these periods"
+msgstr "Nessuna spesa in nessuno di questi periodi"
 
 msgid "No expenses in this period"
 msgstr "Nessuna spesa in questo periodo"
@@ -3083,8 +3230,14 @@ msgstr "Inizio periodo"
 msgid "Plan"
 msgstr "Piano"
 
+msgid "Previous period"
+msgstr "Periodo precedente"
+
 msgid "Previous period's expenses"
 msgstr "Spese del periodo precedente"
+
+msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Periodo precedente: {previous}  ·  Un anno prima: {yearAgo}"
 
 msgid "Progress"
 msgstr "Avanzamento"
@@ -3210,6 +3363,9 @@ msgstr "I dieci nomi di categoria con il maggior volume di spesa e quanti utenti
 
 msgid "This page: where the figures came from."
 msgstr "Questa pagina: da dove vengono le cifre."
+
+msgid "This period"
+msgstr "Questo periodo"
 
 msgid "Time zone"
 msgstr "Fuso orario"
@@ -3409,11 +3565,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=1; plural=0;\n"
 
+msgid "% vs previous"
+msgstr "前区間比（%）"
+
+msgid "% vs year ago"
+msgstr "前年比（%）"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "{end}までの12か月 · {date}現在 · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "増減率は以前の金額に対する割合です。以前の金額が0の場合は表示しません。"
+
 msgid "a short plan (greedy)"
 msgstr "簡易プラン（貪欲法）"
+
+msgid "A year earlier"
+msgstr "前年同期間"
 
 msgid "About this report"
 msgstr "このレポートについて"
@@ -3541,6 +3709,9 @@ msgstr "コホート"
 msgid "Cohort retention"
 msgstr "コホート別の継続率"
 
+msgid "Compared with earlier periods"
+msgstr "過去の期間との比較"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "ezreport {version} が台帳 SHA-256 {hash}… から {period} について {date} 時点で計算しました。"
 
@@ -3664,6 +3835,9 @@ msgstr "最少の送金回数"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "{count}人未満に関する数値は非表示とし {mark} と表示します。金額は{currency}に換算しています。"
 
+msgid "First day"
+msgstr "初日"
+
 msgid "From"
 msgstr "送金元"
 
@@ -3718,6 +3892,9 @@ msgstr "期間別の収入と支出"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "区間ごとの収入・支出・差引、区間ごとのカテゴリ別支出、各区間末の各残高。"
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "収入・支出・差引と各カテゴリを前期間および前年同期間と比較します。増減は数式です。"
+
 msgid "Key figures"
 msgstr "主要な数値"
 
@@ -3726,6 +3903,9 @@ msgstr "種類"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "最大のカテゴリ: {name}（支出の{percent}）"
+
+msgid "Last day"
+msgstr "最終日"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -3755,6 +3935,9 @@ msgstr "上限の使用率"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "項目"
 
 msgid "Member"
 msgstr "メンバー"
@@ -3830,6 +4013,9 @@ msgstr "この期間にグラフにするデータはありません。"
 
 msgid "No due date"
 msgstr "期限なし"
+
+msgid "No expenses in any of these periods"
+msgstr "いずれの期間にも支出はありません"
 
 msgid "No expenses in this period"
 msgstr "この期間の支出はありません"
@@ -3928,8 +4114,14 @@ msgstr "期間開始"
 msgid "Plan"
 msgstr "プラン"
 
+msgid "Previous period"
+msgstr "前期間"
+
 msgid "Previous period's expenses"
 msgstr "前期間の支出"
+
+msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "前期間: {previous}  ·  前年同期間: {yearAgo}"
 
 msgid "Progress"
 msgstr "進捗"
@@ -4055,6 +4247,9 @@ msgstr "支出額の多い上位10のカテゴリ名と、それぞれに支出�
 
 msgid "This page: where the figures came from."
 msgstr "このページ：数値の出典。"
+
+msgid "This period"
+msgstr "この期間"
 
 msgid "Time zone"
 msgstr "タイムゾーン"
