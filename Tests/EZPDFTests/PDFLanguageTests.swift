@@ -48,17 +48,29 @@ final class PDFLanguageTests: XCTestCase {
         let text = plain(try tools.text())
         let tr = Translator(locale: "de_DE")
         let format = LocaleFormat(locale: "de_DE")
-        for label in ["Compared with earlier periods", "This period", "Previous period", "A year earlier", "Measure"] {
+        for label in ["Compared with earlier periods", "Previous period", "A year earlier", "Measure"] {
             XCTAssertTrue(text.contains(tr(label)) || text.contains(tr(label).uppercased()), "'\(tr(label))' in the German statement")
             XCTAssertFalse(text.contains(label) || text.contains(label.uppercased()), "English '\(label)' left in the German statement")
         }
         let c = figures.comparison
-        // Expenses: 153,48 € against 100,00 € (+53,48 €, +53,5 %) and 92,00 € a year earlier.
-        let expensesChange = "+" + format.money(c.expenses.vsPrevious.absolute, .eur) + " (+" + format.percent(c.expenses.vsPrevious.percent!) + ")"
+        // The columns name the months in German: "SEPT. 2025" and "GGÜ. SEPT. 2025"-like headers.
+        for earlier in [c.previous, c.yearAgo] {
+            let label = format.monthYearLabel(earlier.end)
+            XCTAssertTrue(text.contains(plain(tr("vs {period}", ["period": label]).uppercased())), "'vs \(label)' header in \(text)")
+        }
+        // Amounts in the table go without their currency, which the note names once.
+        // (The note may wrap: compared with every run of spaces and line breaks as one space.)
+        func words(_ s: String) -> String { plain(s).split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
+        XCTAssertTrue(words(text).contains(words(tr("Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}",
+            ["currency": "EUR", "previous": "\(format.date(c.previous.start)) – \(format.date(c.previous.end))",
+             "yearAgo": "\(format.date(c.yearAgo.start)) – \(format.date(c.yearAgo.end))"]))), text)
+        // Expenses: 153,48 against 100,00 (+53,48, +53,5 %) and 92,00 a year earlier.
+        let expensesChange = "+" + format.decimal(c.expenses.vsPrevious.absolute, fractionDigits: 2) + " (+"
+            + format.percent(c.expenses.vsPrevious.percent!) + ")"
         XCTAssertTrue(text.contains(plain(expensesChange)), "\(expensesChange) in \(text)")
         // Income: nothing last month, so the change has no percent.
         XCTAssertNil(c.income.vsPrevious.percent)
-        let incomeChange = plain("+" + format.money(c.income.vsPrevious.absolute, .eur))
+        let incomeChange = plain("+" + format.decimal(c.income.vsPrevious.absolute, fractionDigits: 2))
         let line = try XCTUnwrap(text.components(separatedBy: "\n").first { $0.contains(incomeChange) }, text)
         XCTAssertFalse(line.contains(incomeChange + " ("), "no percent against an earlier 0: \(line)")
         XCTAssertTrue(text.contains("Travel"), "a category with expenses only a year earlier is listed")

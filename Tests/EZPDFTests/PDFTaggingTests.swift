@@ -72,7 +72,9 @@ final class PDFTaggingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(elements.filter { $0.type == "Table" }.count, 5)
         XCTAssertTrue(elements.contains { $0.type == "TH" && $0.text == tr("Description").uppercased() })
         // The comparison is a table like the others: its column headers are TH cells.
-        XCTAssertTrue(elements.contains { $0.type == "TH" && $0.text == tr("A year earlier").uppercased() })
+        let yearAgo = LocaleFormat(locale: "fr_FR").monthYearLabel(figures.comparison.yearAgo.end)
+        XCTAssertTrue(elements.contains { $0.type == "TH" && $0.text == tr("vs {period}", ["period": yearAgo]).uppercased() },
+                      "\(elements.filter { $0.type == "TH" }.map(\.text))")
         XCTAssertTrue(elements.contains { $0.type == "H2" && $0.text == tr("Expenses by category") }, "the comparison's categories")
         XCTAssertTrue(elements.contains { $0.type == "TD" && $0.text == LocaleFormat(locale: "fr_FR").money(figures.kpis.net, .eur) }
                       || elements.contains { $0.type == "TD" && $0.text.contains(LocaleFormat(locale: "fr_FR").money(figures.kpis.net, .eur)) })

@@ -117,7 +117,7 @@ final class XLSXStatementTests: XCTestCase {
 
     // MARK: - Comparison
 
-    /// The fixture's Comparison sheet: rows 5–7 are income, expenses and net; row 10 on, categories.
+    /// The fixture's Comparison sheet: rows 5–7 are income, expenses and net; row 11 on, categories.
     func testComparisonChangesAreFormulasOverTheCellsCachedWithTheEnginesValues() throws {
         let figures = RenderFixtures.figures()
         let cmp = figures.comparison
@@ -125,8 +125,8 @@ final class XLSXStatementTests: XCTestCase {
         let formulas = try cells(path, sheet: "Comparison")
         let cached = try cells(path, sheet: "Comparison", dataOnly: true)
         let rows: [(Int, ComparedAmount)] = [(4, cmp.income), (5, cmp.expenses), (6, cmp.net)]
-            + cmp.categories.enumerated().map { (9 + $0.offset, $0.element.amounts) }
-        XCTAssertEqual(formulas[9].compactMap(\.v).first, "Shopping", "categories start under their header")
+            + cmp.categories.enumerated().map { (10 + $0.offset, $0.element.amounts) }
+        XCTAssertEqual(formulas[10].compactMap(\.v).first, "Shopping", "categories start under their header")
         for (r, a) in rows {
             let n = r + 1
             XCTAssertEqual(formulas[r][3], Cell(t: "f", v: "=ROUND(B\(n)-C\(n),2)"), "row \(n)")
@@ -190,7 +190,9 @@ final class XLSXStatementTests: XCTestCase {
             XCTAssertEqual(Decimal(string: fields[6]), Decimal(a.vsYearAgo.absolute) / 100, "\(label) change vs year ago: \(fields)")
             for (column, change) in [(4, a.vsPrevious), (7, a.vsYearAgo)] {
                 if let percent = change.percent {
-                    let ratio = try XCTUnwrap(Double(fields[column]), "\(label) column \(column): \(fields)")
+                    // LibreOffice writes the unrounded ratio in percent: "4.16666666666667%".
+                    let ratio = try XCTUnwrap(fields[column].hasSuffix("%") ? Double(fields[column].dropLast()).map { $0 / 100 } : nil,
+                                              "\(label) column \(column): \(fields)")
                     XCTAssertEqual(ratio * 1000, Double(percent.tenths), accuracy: 0.5, "\(label) column \(column)")
                 } else {
                     XCTAssertEqual(fields[column], "", "\(label): no percent when the earlier value is 0")

@@ -81,6 +81,9 @@ msgstr "Der Betrag ist das Grundbudget plus hierher verschobenes Budget, minus w
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Beträge zeigen, was jede Zeile zu Ihren Einnahmen oder Ausgaben in {currency} beiträgt; bei einer geteilten Gruppenausgabe ist das Ihr Anteil (der volle Betrag in Klammern). Umbuchungen sind grau und zählen als null."
 
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Beträge in {currency}  ·  Vorheriger Zeitraum: {previous}  ·  Ein Jahr zuvor: {yearAgo}"
+
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Jede Zahl zu weniger als {count} Nutzern zeigt '{mark}'."
 
@@ -176,6 +179,10 @@ msgstr "Gezählt"
 
 msgid "Currency"
 msgstr "Währung"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Aktuell"
 
 msgid "Date"
 msgstr "Datum"
@@ -572,14 +579,15 @@ msgstr "Beginn des Zeitraums"
 msgid "Plan"
 msgstr "Plan"
 
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Vorher"
+
 msgid "Previous period"
 msgstr "Vorheriger Zeitraum"
 
 msgid "Previous period's expenses"
 msgstr "Ausgaben der Vorperiode"
-
-msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
-msgstr "Vorheriger Zeitraum: {previous}  ·  Ein Jahr zuvor: {yearAgo}"
 
 msgid "Progress"
 msgstr "Fortschritt"
@@ -781,6 +789,9 @@ msgstr "GGÜ. VORMONAT"
 msgid "VS LAST PERIOD"
 msgstr "GGÜ. VORPERIODE"
 
+msgid "vs {period}"
+msgstr "ggü. {period}"
+
 msgid "WARNING"
 msgstr "WARNUNG"
 
@@ -801,6 +812,10 @@ msgstr "Zeitraum ab"
 
 msgid "Within limit"
 msgstr "Im Limit"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Vorjahr"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Auszug {period}"
@@ -967,6 +982,9 @@ msgstr "El importe es el presupuesto base más el presupuesto transferido a él,
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Los importes indican lo que cada fila suma a tus ingresos o gastos en {currency}; en un gasto de grupo compartido es tu parte (el importe total entre paréntesis). Las transferencias aparecen en gris y cuentan como cero."
 
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Importes en {currency}  ·  Período anterior: {previous}  ·  Un año antes: {yearAgo}"
+
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Toda cifra sobre menos de {count} usuarios muestra '{mark}'."
 
@@ -1062,6 +1080,10 @@ msgstr "Computado"
 
 msgid "Currency"
 msgstr "Moneda"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Actual"
 
 msgid "Date"
 msgstr "Fecha"
@@ -1458,14 +1480,15 @@ msgstr "Inicio del período"
 msgid "Plan"
 msgstr "Plan"
 
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Anterior"
+
 msgid "Previous period"
 msgstr "Período anterior"
 
 msgid "Previous period's expenses"
 msgstr "Gastos del período anterior"
-
-msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
-msgstr "Período anterior: {previous}  ·  Un año antes: {yearAgo}"
 
 msgid "Progress"
 msgstr "Progreso"
@@ -1667,6 +1690,9 @@ msgstr "VS MES ANTERIOR"
 msgid "VS LAST PERIOD"
 msgstr "VS PERÍODO ANTERIOR"
 
+msgid "vs {period}"
+msgstr "vs {period}"
+
 msgid "WARNING"
 msgstr "AVISO"
 
@@ -1687,6 +1713,10 @@ msgstr "Inicio del intervalo"
 
 msgid "Within limit"
 msgstr "Dentro del límite"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Año antes"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Extracto {period}"
@@ -1853,6 +1883,9 @@ msgstr "Le montant est le budget de base plus le budget transféré vers celui-c
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Les montants indiquent ce que chaque ligne ajoute à vos revenus ou dépenses en {currency} ; pour une dépense de groupe partagée, c'est votre part (le montant total entre parenthèses). Les virements sont en gris et comptent pour zéro."
 
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Montants en {currency}  ·  Période précédente : {previous}  ·  Un an plus tôt : {yearAgo}"
+
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Tout chiffre portant sur moins de {count} utilisateurs affiche « {mark} »."
 
@@ -1948,6 +1981,10 @@ msgstr "Compté"
 
 msgid "Currency"
 msgstr "Devise"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Actuelle"
 
 msgid "Date"
 msgstr "Date"
@@ -2344,14 +2381,15 @@ msgstr "Début de période"
 msgid "Plan"
 msgstr "Plan"
 
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Précédente"
+
 msgid "Previous period"
 msgstr "Période précédente"
 
 msgid "Previous period's expenses"
 msgstr "Dépenses de la période précédente"
-
-msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
-msgstr "Période précédente : {previous}  ·  Un an plus tôt : {yearAgo}"
 
 msgid "Progress"
 msgstr "Progression"
@@ -2553,6 +2591,9 @@ msgstr "VS MOIS DERNIER"
 msgid "VS LAST PERIOD"
 msgstr "VS PÉRIODE PASSÉE"
 
+msgid "vs {period}"
+msgstr "vs {period}"
+
 msgid "WARNING"
 msgstr "ALERTE"
 
@@ -2573,6 +2614,10 @@ msgstr "Début de période"
 
 msgid "Within limit"
 msgstr "Dans la limite"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Un an avant"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Relevé {period}"
@@ -2739,6 +2784,9 @@ msgstr "L'importo è il budget di base più il budget trasferito in entrata, men
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Gli importi indicano quanto ogni riga aggiunge alle tue entrate o spese in {currency}; per una spesa di gruppo condivisa è la tua quota (l'importo intero tra parentesi). I trasferimenti sono in grigio e contano zero."
 
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Importi in {currency}  ·  Periodo precedente: {previous}  ·  Un anno prima: {yearAgo}"
+
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Ogni cifra relativa a meno di {count} utenti mostra '{mark}'."
 
@@ -2834,6 +2882,10 @@ msgstr "Conteggiato"
 
 msgid "Currency"
 msgstr "Valuta"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Attuale"
 
 msgid "Date"
 msgstr "Data"
@@ -3230,14 +3282,15 @@ msgstr "Inizio periodo"
 msgid "Plan"
 msgstr "Piano"
 
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Precedente"
+
 msgid "Previous period"
 msgstr "Periodo precedente"
 
 msgid "Previous period's expenses"
 msgstr "Spese del periodo precedente"
-
-msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
-msgstr "Periodo precedente: {previous}  ·  Un anno prima: {yearAgo}"
 
 msgid "Progress"
 msgstr "Avanzamento"
@@ -3439,6 +3492,9 @@ msgstr "SUL MESE SCORSO"
 msgid "VS LAST PERIOD"
 msgstr "SUL PERIODO PRECEDENTE"
 
+msgid "vs {period}"
+msgstr "vs {period}"
+
 msgid "WARNING"
 msgstr "ATTENZIONE"
 
@@ -3459,6 +3515,10 @@ msgstr "Inizio intervallo"
 
 msgid "Within limit"
 msgstr "Entro il limite"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Anno prima"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Estratto conto {period}"
@@ -3625,6 +3685,9 @@ msgstr "金額は基本予算に移入された予算を加え、移出された
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "金額は各行が{currency}建ての収入または支出に加える額です。グループで分担した支出ではあなたの負担分です（全額は括弧内）。振替は灰色で表示され、ゼロとして数えます。"
 
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "金額の単位: {currency}  ·  前期間: {previous}  ·  前年同期間: {yearAgo}"
+
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "{count}人未満に関する数値は「{mark}」と表示します。"
 
@@ -3720,6 +3783,10 @@ msgstr "計上額"
 
 msgid "Currency"
 msgstr "通貨"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "当期"
 
 msgid "Date"
 msgstr "日付"
@@ -4114,14 +4181,15 @@ msgstr "期間開始"
 msgid "Plan"
 msgstr "プラン"
 
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "前期"
+
 msgid "Previous period"
 msgstr "前期間"
 
 msgid "Previous period's expenses"
 msgstr "前期間の支出"
-
-msgid "Previous period: {previous}  ·  A year earlier: {yearAgo}"
-msgstr "前期間: {previous}  ·  前年同期間: {yearAgo}"
 
 msgid "Progress"
 msgstr "進捗"
@@ -4323,6 +4391,9 @@ msgstr "前月比"
 msgid "VS LAST PERIOD"
 msgstr "前期間比"
 
+msgid "vs {period}"
+msgstr "{period}比"
+
 msgid "WARNING"
 msgstr "注意"
 
@@ -4343,6 +4414,10 @@ msgstr "期間開始"
 
 msgid "Within limit"
 msgstr "上限内"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "前年"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · 明細書 {period}"
