@@ -139,7 +139,18 @@ package final class Ledger: LedgerBackend {
 
     /// Runs `body` inside one read transaction, through the rules' SQLite reader.
     package func withReader<T>(_ body: (SQLiteReading) throws -> T) throws(LedgerError) -> T {
-        try read { db in try body(SQLiteReading(db)) }
+        try read { db in
+            let reader = SQLiteReading(db)
+            defer { reader.finish() }
+            return try body(reader)
+        }
+    }
+
+    /// SQLite's and GRDB's errors, as ``LedgerError``s naming the file (nil for any other error).
+    package func classify(_ error: any Error) -> LedgerError? {
+        if let error = error as? LedgerError { return error }
+        guard error is DatabaseError else { return nil }
+        return Ledger.classify(error, path: path, busyTimeout: busyTimeout)
     }
 
     package func checkReadable() throws(LedgerError) {

@@ -80,9 +80,22 @@ extension LedgerBackend {
         }
     }
 
+    /// Errors the body throws on its own (a server's "not found" answer) come out unchanged; the
+    /// backend's errors as ``LedgerError``s.
     package func readTransaction<T>(_ body: (LedgerReadTransaction) throws -> T) throws -> T {
         let rates = self.rates, path = self.path
-        return try withReader { reader in try body(LedgerReadTransaction(reader: reader, rates: rates, path: path)) }
+        var own: (any Error)?
+        let value: T? = try withReader { reader -> T? in
+            do {
+                return try body(LedgerReadTransaction(reader: reader, rates: rates, path: path))
+            } catch {
+                if error is LedgerError || classify(error) != nil { throw error }
+                own = error
+                return nil
+            }
+        }
+        if let own { throw own }
+        return value!
     }
 
     package func health() throws(LedgerError) -> LedgerHealth {

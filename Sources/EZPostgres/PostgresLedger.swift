@@ -171,6 +171,14 @@ package final class PostgresLedger: LedgerBackend {
         }
     }
 
+    /// PostgresNIO's, SwiftNIO's and the session's errors as ``LedgerError``s (nil for any other error).
+    package func classify(_ error: any Error) -> LedgerError? {
+        if let error = error as? LedgerError { return error }
+        let ours = error is PSQLError || error is IOError || error is ChannelError || error is NIOConnectionError
+            || error is PostgresFailure.Lost || error is NIOSSLError
+        return ours ? Self.classify(error, location: location) : nil
+    }
+
     static func classify(_ error: any Error, location: PostgresLocation) -> LedgerError {
         if let error = error as? LedgerError { return error }
         if let e = error as? PSQLError, let state = e.serverInfo?[.sqlState] {

@@ -59,7 +59,7 @@ final class CheckCommandTests: XCTestCase {
     func testMissingDbOptionIsAUsageError() throws {
         let check = try CLI.run(["check"])
         XCTAssertEqual(check.status, 64)
-        XCTAssertTrue(check.stderr.contains("Missing expected argument '--db <db>'"), check.stderr)
+        XCTAssertTrue(check.stderr.contains("Missing expected argument '--db <path|url>'"), check.stderr)
     }
 
     // MARK: - Helpers

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// One read transaction of a ledger, whichever database holds it: the contract's rules run
 /// their ``LedgerQuery``s through it, so they are written once for every backend.
@@ -18,8 +19,13 @@ package protocol LedgerReading {
 /// A read transaction of a SQLite ledger: each query through the connection's statement cache (a
 /// user's load runs about a dozen queries, and preparing them anew each time cost more than
 /// running them), its rows read in place by a ``RawRowCursor``.
+///
+/// A rule may stop reading a query after its first row; such a statement would keep SQLite's read
+/// lock on the file after the transaction ends (keeping the app's writers out), so every statement
+/// a reader ran is reset when its transaction's body returns (``finish()``).
 package struct SQLiteReading: LedgerReading {
     let db: Database
+    private let used = StatementsUsed()
 
     package init(_ db: Database) { self.db = db }
 
@@ -30,8 +36,13 @@ package struct SQLiteReading: LedgerReading {
             case .text(let t): return t
             }
         }
-        return try RawRowCursor(db.cachedStatement(sql: query.sqlite), arguments: StatementArguments(values), in: db)
+        let statement = try db.cachedStatement(sql: query.sqlite)
+        used.add(statement)
+        return try RawRowCursor(statement, arguments: StatementArguments(values), in: db)
     }
+
+    /// Resets every statement this reader ran, releasing what an unfinished one still holds.
+    func finish() { used.resetAll() }
 
     package func hasColumn(_ table: String, _ column: String) throws -> Bool {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?", arguments: [table, column]) == 1
@@ -40,5 +51,17 @@ package struct SQLiteReading: LedgerReading {
     package func count(_ table: String) throws -> Int {
         precondition(LedgerContract.tables.contains { $0.name == table }, "not a contract table: \(table)")
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+    }
+}
+
+/// The statements one ``SQLiteReading`` ran (each once), to reset when its transaction ends.
+private final class StatementsUsed {
+    private var statements: [ObjectIdentifier: Statement] = [:]
+
+    func add(_ statement: Statement) { statements[ObjectIdentifier(statement)] = statement }
+
+    func resetAll() {
+        for statement in statements.values { sqlite3_reset(statement.sqliteStatement) }
+        statements.removeAll()
     }
 }
