@@ -33,6 +33,19 @@ extension LedgerQuery {
         """
     }
 
+    /// Whether the query reads a whole table (every user, every rate) rather than one user's rows:
+    /// such a query is read through a server-side cursor, a batch at a time, so that a million
+    /// users never sit in memory as one result.
+    var readsWholeTable: Bool {
+        switch self {
+        case .userRefs, .allUserRows, .deliveryContacts, .deliveryContactsWithoutOptIn, .exchangeRates, .exchangeRatesText,
+             .orphanTransactions, .statementEmails:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The query's PostgreSQL text.
     package var postgres: String {
         switch self {

@@ -7,7 +7,7 @@ package struct PostgresReading: LedgerReading {
     let session: PostgresSession
 
     package func rows(_ query: LedgerQuery, _ arguments: [LedgerArgument]) throws -> PostgresRows {
-        try session.rows(query.postgres, arguments)
+        query.readsWholeTable ? try session.cursor(query.postgres, arguments) : try session.rows(query.postgres, arguments)
     }
 
     package func hasColumn(_ table: String, _ column: String) throws -> Bool {

@@ -6,18 +6,29 @@ import PostgresNIO
 /// `smallint` and `boolean` are integers, `double precision`, `real` and `numeric` reals, `bytea`
 /// a blob, anything else text) and values convert as SQLite converts them.
 ///
-/// A query's rows are all received before the first is read (one user's rows at most: memory
-/// stays bounded by the largest user), so queries may nest freely on the one connection.
+/// A per-user query's rows are all received before the first is read (one user's rows at most:
+/// memory stays bounded by the largest user); a whole-table query (every user, every rate) is read
+/// through a server-side cursor, a batch at a time (``init(cursor:)``). Either way other queries
+/// may run on the one connection between two rows.
 package final class PostgresRows: LedgerRows {
-    private let rows: [PostgresRow]
+    private var rows: [PostgresRow]
     private var position = -1
     /// The current row's cells (binary format: integers big-endian, text as UTF-8).
     private var cells: [PostgresCell] = []
+    /// Fetches the next batch of a cursor's rows (empty at the end); nil for a query received whole.
+    private let fetch: (() throws -> [PostgresRow])?
 
-    init(_ rows: [PostgresRow]) { self.rows = rows }
+    init(_ rows: [PostgresRow]) { self.rows = rows; self.fetch = nil }
+
+    /// Rows read a batch at a time with `fetch`.
+    init(cursor fetch: @escaping () throws -> [PostgresRow]) { self.rows = []; self.fetch = fetch }
 
     package func next() throws -> Bool {
         position += 1
+        if position >= rows.count, let fetch {
+            rows = try fetch()
+            position = 0
+        }
         guard position < rows.count else { cells = []; return false }
         cells = Array(rows[position])
         return true

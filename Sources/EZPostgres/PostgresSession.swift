@@ -82,6 +82,36 @@ final class PostgresSession: @unchecked Sendable {
         return PostgresRows(Array(result.rows))
     }
 
+    /// Runs `sql` through a server-side cursor (inside the open transaction) and reads its rows
+    /// ``cursorBatch`` at a time; the cursor is closed after its last row.
+    func cursor(_ sql: String, _ arguments: [LedgerArgument] = []) throws -> PostgresRows {
+        cursors += 1
+        let name = "ezreport_\(cursors)"
+        var binds = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .integer(let v): binds.append(v)
+            case .text(let t): binds.append(t)
+            }
+        }
+        _ = try wait(for: PostgresQuery(unsafeSQL: "DECLARE \(name) NO SCROLL CURSOR FOR " + sql, binds: binds))
+        var open = true
+        return PostgresRows(cursor: { [self] in
+            guard open else { return [] }
+            let batch = Array(try wait(for: PostgresQuery(unsafeSQL: "FETCH \(Self.cursorBatch) FROM \(name)")).rows)
+            if batch.count < Self.cursorBatch {
+                open = false
+                _ = try wait(for: PostgresQuery(unsafeSQL: "CLOSE \(name)"))
+            }
+            return batch
+        })
+    }
+
+    /// Rows per `FETCH` of a cursor.
+    static let cursorBatch = 2000
+    /// Cursors declared on this session (each gets a new name).
+    private var cursors = 0
+
     /// Runs one statement that returns no rows we need (`BEGIN`, `COMMIT`, `SET …`).
     func execute(_ sql: String) throws {
         _ = try wait(for: PostgresQuery(unsafeSQL: sql))
