@@ -4,6 +4,7 @@
 #
 #   scripts/bench-postgres.sh            1,000 users x 24 months, release build, median of BENCH_RUNS (3)
 #   BENCH_USERS=50 scripts/bench-postgres.sh   a quicker look
+#   BENCH_EZREPORT=path/to/ezreport           use that binary instead of building one
 #
 # Starts a throw-away PostgreSQL cluster (initdb into a temporary folder, 127.0.0.1, a free port,
 # run as nobody when this script runs as root; stopped and removed at the end), fills it with
@@ -20,8 +21,12 @@ PERIOD=2026-10
 ASOF=2026-11-01
 mkdir -p "$DATA"
 
-swift build -c "$CONFIG" --product ezreport >&2
-EZ="$(swift build -c "$CONFIG" --show-bin-path)/ezreport"
+if [[ -n ${BENCH_EZREPORT:-} ]]; then
+  EZ=$BENCH_EZREPORT   # an ezreport built elsewhere (e.g. --scratch-path), used as is
+else
+  swift build -c "$CONFIG" --product ezreport >&2
+  EZ="$(swift build -c "$CONFIG" --show-bin-path)/ezreport"
+fi
 LEDGER="$DATA/ledger-$USERS.sqlite"
 [[ -f $LEDGER ]] || "$EZ" sample --out "$LEDGER" --users "$USERS" --months 24 --end 2026-10 --seed 1 >&2
 
