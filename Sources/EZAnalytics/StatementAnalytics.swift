@@ -30,19 +30,14 @@ package enum StatementAnalytics {
         let now = try view.totals(from: period.start, through: period.end)
         let before = try view.totals(from: previous.start, through: previous.end)
         let (budgets, limit) = try BudgetAnalytics.build(view: view, ledger: ledger, period: period, asOf: asOf)
-        let rows = view.rows.sorted { a, b in
-            if a.date != b.date { return a.date < b.date }
-            if a.time.sortKey != b.time.sortKey { return a.time.sortKey < b.time.sortKey }
-            return a.id < b.id
-        }
+        let rows = view.rows.sorted(by: rowOrder)
         let net = now.income &- now.expenses
         let kpis = KPIs(income: now.income, expenses: now.expenses, net: net, savingsRate: Percent.of(net, now.income),
                         previousExpenses: before.expenses,
                         expensesChange: Apportion.change(from: before.expenses, to: now.expenses),
                         transactionCount: rows.count, limit: limit)
         return StatementFigures(
-            user: ReportUser(id: user.id, username: user.username, bookName: user.bookName, locale: user.locale,
-                             timeZone: zone.identifier, chartStyle: user.chartStyle),
+            user: ReportUser(user),
             period: period, asOf: asOf, currency: user.currency, kpis: kpis, trend: trend,
             balances: try BalanceAnalytics.series(ledger: ledger, days: view.ownDays, ends: trend.points.map(\.end)),
             categories: try CategorySharesBuilder.build(view: view, from: period.start, through: period.end),
@@ -51,6 +46,13 @@ package enum StatementAnalytics {
             groups: try GroupAnalytics.build(ledger: ledger, zone: zone, period: period),
             family: try FamilyAnalytics.build(for: ledger, period: period, asOf: asOf),
             transactions: rows, quarantined: ledger.quarantined.sorted())
+    }
+
+    /// transactions.csv's order: by local date, then the stored time, then id.
+    static func rowOrder(_ a: StatementRow, _ b: StatementRow) -> Bool {
+        if a.date != b.date { return a.date < b.date }
+        if a.time.sortKey != b.time.sortKey { return a.time.sortKey < b.time.sortKey }
+        return a.id < b.id
     }
 
     /// The trend of `ledger` over `range` in `bucket`s (the general form the statement uses).

@@ -6,4 +6,9 @@ extension StatementCSV {
     package static func transactionsFile(for figures: StatementFigures) -> CSVFile {
         transactions(figures)
     }
+
+    /// `transactions.csv` for a filtered transaction list: the statement's columns, its rows.
+    package static func transactionsFile(for list: TransactionList) -> CSVFile {
+        transactions(list.rows, currency: list.currency)
+    }
 }

@@ -47,9 +47,14 @@ package enum StatementCSV {
     // MARK: - Files
 
     static func transactions(_ f: StatementFigures) -> CSVFile {
-        var w = CSVWriter(header: transactionColumns, reserving: 160 + f.transactions.count * 120)
-        let reportExponent = f.currency.exponent
-        for row in f.transactions {
+        transactions(f.transactions, currency: f.currency)
+    }
+
+    /// transactions.csv for `rows`, `counted` in the report currency `currency`.
+    static func transactions(_ rows: [StatementRow], currency: Currency) -> CSVFile {
+        var w = CSVWriter(header: transactionColumns, reserving: 160 + rows.count * 120)
+        let reportExponent = currency.exponent
+        for row in rows {
             w.integer(row.id)
             w.date(row.date)
             w.raw(row.kind.rawValue)
@@ -60,7 +65,7 @@ package enum StatementCSV {
             w.amount(row.amount, exponent: row.currency.exponent)
             w.raw(row.currency.code)
             w.amount(row.counted, exponent: reportExponent)
-            w.raw(f.currency.code)
+            w.raw(currency.code)
             w.text(row.group)
             w.text(row.paidBy)
             w.endRow()

@@ -38,6 +38,28 @@ package struct LedgerReadTransaction {
         var loader = UserLoader(db: db, rates: ledger.rates, through: through, path: ledger.path)
         return try loader.load(userId: id, withChildren: true).get()
     }
+
+    /// User `id`'s own rows that can fall on local dates `from...through` in any time zone (a
+    /// two-day margin each side): their transactions and group expenses, categories and
+    /// balances, without budgets, savings goals, logins or children. Much less than
+    /// ``loadUser(id:through:)`` reads for a long-standing user, and enough for a transaction
+    /// list or statistics over the window (not for a statement's running balances).
+    package func loadWindow(id: Int64, from: CivilDate, through: CivilDate) throws -> UserLedger {
+        var loader = UserLoader(db: db, rates: ledger.rates, through: through, path: ledger.path)
+        loader.lowerBound = from.adding(days: -2).description
+        return try loader.loadWindow(userId: id).get()
+    }
+
+    /// Every user row, deleted ones included (as ``Ledger/allUsers()``), in this snapshot.
+    package func allUsers() throws -> (users: [User], quarantined: [QuarantinedRow]) {
+        try Ledger.allUsers(db, rates: ledger.rates)
+    }
+
+    /// The ledger's exchange rates (loaded when it was opened).
+    package var rates: RateTable { ledger.rates }
+
+    /// The ledger's path, as given.
+    package var path: String { ledger.path }
 }
 
 extension Ledger {

@@ -52,20 +52,23 @@ extension Ledger {
     /// Users whose row breaks the contract are returned as quarantined rows instead.
     package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
         let rates = self.rates
-        return try read { db in
-            var validator = RowValidator(rates: rates)
-            var users: [User] = []
-            var bad: [QuarantinedRow] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
-            while let row = try rows.next() {
-                switch validator.user(row) {
-                case .valid(let u): users.append(u)
-                case .ignored: break
-                case .quarantined(let why): bad.append(QuarantinedRow(table: "users", id: row[0], reason: why))
-                }
+        return try read { db in try Ledger.allUsers(db, rates: rates) }
+    }
+
+    /// ``allUsers()`` inside an open read transaction.
+    static func allUsers(_ db: Database, rates: RateTable) throws -> (users: [User], quarantined: [QuarantinedRow]) {
+        var validator = RowValidator(rates: rates)
+        var users: [User] = []
+        var bad: [QuarantinedRow] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
+        while let row = try rows.next() {
+            switch validator.user(row) {
+            case .valid(let u): users.append(u)
+            case .ignored: break
+            case .quarantined(let why): bad.append(QuarantinedRow(table: "users", id: row[0], reason: why))
             }
-            return (users, bad)
         }
+        return (users, bad)
     }
 }
 
@@ -85,6 +88,10 @@ struct UserLoader {
     var userCurrency = Currency.eur
     /// Reads transaction rows in place and applies the contract's transaction rules.
     var decoder: TransactionDecoder
+    /// When set (a window's load, see ``LedgerReadTransaction/loadWindow(id:from:through:)``),
+    /// `occurred_at >= lowerBound` leaves out rows well before the window (the same two-day
+    /// text margin as `bound`); nil loads from the ledger's beginning.
+    var lowerBound: String? = nil
 
     init(db: Database, rates: RateTable, through: CivilDate, path: String) {
         self.db = db
@@ -161,6 +168,31 @@ struct UserLoader {
         return .success(ledger)
     }
 
+    /// The user's own rows for a window only: the user, their balances (for names), categories,
+    /// transactions and group expenses between ``lowerBound`` and `through`; no budgets, savings,
+    /// logins, family or children. Enough for a transaction list or statistics over the window,
+    /// not for a statement (whose running balances need every row from the beginning).
+    mutating func loadWindow(userId: Int64) throws -> Result<UserLedger, LedgerError> {
+        guard let row = try self.row(sql: "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
+            return .failure(.unknownUser(path: path, user: String(userId)))
+        }
+        let user: User
+        switch validator.user(row) {
+        case .valid(let u): user = u
+        case .ignored: return .failure(.unknownUser(path: path, user: String(userId)))
+        case .quarantined(let why): return .failure(.readFailed(path: path, reason: "user \(userId) is quarantined: \(why)"))
+        }
+        if user.deletedAt != nil { return .failure(.unknownUser(path: path, user: String(userId))) }
+        userCurrency = user.currency
+        var ledger = UserLedger(user: user, rates: validator.rates)
+        ledger.balances = try balances(userId)
+        ledger.categories = try categories(userId)
+        ledger.transactions = try transactions(where: "t.user_id = ?", userId)
+        ledger.groups = try groups(userId)
+        ledger.quarantined = Array(Set(quarantined)).sorted()
+        return .success(ledger)
+    }
+
     // MARK: Tables
 
     mutating func balances(_ userId: Int64) throws -> [Balance] {
@@ -200,15 +232,18 @@ struct UserLoader {
 
     mutating func transactions(where condition: String, _ argument: Int64) throws -> [Transaction] {
         var out: [Transaction] = []
+        let window = lowerBound == nil ? "t.occurred_at < ?" : "t.occurred_at < ? AND t.occurred_at >= ?"
         let filter = """
 
             WHERE \(condition) AND t.deleted_at IS NULL
-              AND (t.occurred_at < ? OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+              AND ((\(window)) OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
             """
         let through = self.through
         let keep = { (t: Transaction) in t.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through }
+        var arguments: StatementArguments = [argument, bound]
+        if let lowerBound { arguments += [lowerBound] }
         let rows = try RawRowCursor(db.cachedStatement(sql: TransactionDecoder.select + filter),
-                                    arguments: [argument, bound], in: db)
+                                    arguments: arguments, in: db)
         while try rows.next() {
             switch try decoder.decode(rows) {
             case .valid(let t): if keep(t) { out.append(t) }
@@ -258,11 +293,14 @@ struct UserLoader {
             let candidates = try transactions(where: "t.group_id = ?", gid)
             // Explicit splits of those expenses, validated per transaction.
             var shares: [Int64: [(userId: Int64, share: Int64?, userExists: Bool)]] = [:]
+            var splitArguments: StatementArguments = [gid]
+            if let lowerBound { splitArguments += [lowerBound] }
             let splitRows = try self.cursor(sql: """
                 SELECT s.transaction_id, s.user_id, s.share_minor, typeof(s.share_minor), u.id
                 FROM splits s JOIN transactions t ON t.id = s.transaction_id LEFT JOIN users u ON u.id = s.user_id
-                WHERE t.group_id = ? AND t.deleted_at IS NULL ORDER BY s.transaction_id, s.user_id
-                """, arguments: [gid])
+                WHERE t.group_id = ? AND t.deleted_at IS NULL\(lowerBound == nil ? "" : " AND t.occurred_at >= ?")
+                ORDER BY s.transaction_id, s.user_id
+                """, arguments: splitArguments)
             while let s = try splitRows.next() {
                 let isInt = (s[3] as String) == "integer"
                 shares[s[0], default: []].append((s[1], isInt ? s[2] : nil, !s.hasNull(atIndex: 4)))

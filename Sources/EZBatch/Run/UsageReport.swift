@@ -18,6 +18,13 @@ package enum UsageReport {
         try UsagePass.compute(ledger: ledger, period: period, asOf: asOf, currency: currency)
     }
 
+    /// The usage figures of the ledger as `snapshot` sees it (one read transaction: every user
+    /// and row as of one moment) for `period` as of `asOf`.
+    package static func figures(in snapshot: LedgerReadTransaction, period: Period, asOf: CivilDate,
+                                currency: Currency = .eur) throws -> UsageFigures {
+        try UsagePass.compute(in: snapshot, period: period, asOf: asOf, currency: currency)
+    }
+
     /// The bytes of `file` for `usage`.
     package static func render(_ usage: UsageFigures, provenance: ReportProvenance, file: File) throws -> [UInt8] {
         switch file {
