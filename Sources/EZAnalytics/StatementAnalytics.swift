@@ -14,13 +14,17 @@ package enum StatementAnalytics {
     /// All figures of one user's statement for `period`, computed at `asOf`.
     ///
     /// The trend is ``trendRange(for:)`` of the period; `kpis.previousExpenses` is the expenses of
-    /// `period.previous`; `transactions` are the rows of transactions.csv ordered by (date, time, id).
+    /// `period.previous`; `comparison` sets the period against `period.previous` and
+    /// `period.yearEarlier`; `transactions` are the rows of transactions.csv ordered by (date, time, id).
     package static func statement(for ledger: UserLedger, period: Period, asOf: CivilDate) throws -> StatementFigures {
         let user = ledger.user
         let zone = user.zone
         let range = trendRange(for: period)
         let previous = period.previous
-        let lo = [TrendBuilder.spanStart(from: range.from, bucket: range.bucket), previous.start,
+        // The user's rows are loaded from the ledger's beginning; the view reads every date the
+        // figures need: the trend's buckets (and theirs a year back), the compared periods, and
+        // the year and week the budgets' windows may start in.
+        let lo = [TrendBuilder.spanStart(from: range.from, bucket: range.bucket), previous.start, period.yearEarlier.start,
                   CivilDate(year: period.start.year, month: 1, day: 1), period.start.startOfISOWeek].min()!
         let hi = max(range.through, period.end)
         let view = try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: lo, through: hi, rowsPeriod: period)
@@ -41,6 +45,7 @@ package enum StatementAnalytics {
             period: period, asOf: asOf, currency: user.currency, kpis: kpis, trend: trend,
             balances: try BalanceAnalytics.series(ledger: ledger, days: view.ownDays, ends: trend.points.map(\.end)),
             categories: try CategorySharesBuilder.build(view: view, from: period.start, through: period.end),
+            comparison: try ComparisonBuilder.build(view: view, period: period),
             budgets: budgets,
             savings: try SavingsAnalytics.build(ledger: ledger, zone: zone, days: view.ownDays, period: period),
             groups: try GroupAnalytics.build(ledger: ledger, zone: zone, period: period),
