@@ -18,7 +18,8 @@ CREATE TABLE users (
     chart_style TEXT NOT NULL DEFAULT 'pie',
     created_at TEXT NOT NULL,
     deleted_at TEXT,
-    statement_email INTEGER
+    statement_email INTEGER,
+    month_start_day INTEGER
 );
 
 CREATE TABLE balances (

@@ -35,7 +35,7 @@ package struct LedgerReadTransaction {
 
     /// Everything one user's report may draw on, through local date `through` (as ``Ledger/loadUser(id:through:)``).
     package func loadUser(id: Int64, through: CivilDate) throws -> UserLedger {
-        var loader = UserLoader(db: db, rates: ledger.rates, through: through, path: ledger.path)
+        var loader = UserLoader(db: db, rates: ledger.rates, features: ledger.features, through: through, path: ledger.path)
         return try loader.load(userId: id, withChildren: true).get()
     }
 }

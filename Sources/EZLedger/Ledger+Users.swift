@@ -42,7 +42,7 @@ extension Ledger {
     ///   deleted; ``UserQuarantined`` (wrapped as `.readFailed`) when the user's own row breaks the contract.
     package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
         let result: Result<UserLedger, LedgerError> = try read { db in
-            var loader = UserLoader(db: db, rates: rates, through: through, path: path)
+            var loader = UserLoader(db: db, rates: rates, features: features, through: through, path: path)
             return try loader.load(userId: id, withChildren: true)
         }
         return try result.get()
@@ -51,12 +51,12 @@ extension Ledger {
     /// The bare user rows of every user, including deleted ones (for the admin report's counts).
     /// Users whose row breaks the contract are returned as quarantined rows instead.
     package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
-        let rates = self.rates
+        let rates = self.rates, features = self.features
         return try read { db in
-            var validator = RowValidator(rates: rates)
+            var validator = RowValidator(rates: rates, features: features)
             var users: [User] = []
             var bad: [QuarantinedRow] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(validator.userColumns) FROM users u ORDER BY u.id")
             while let row = try rows.next() {
                 switch validator.user(row) {
                 case .valid(let u): users.append(u)
@@ -86,9 +86,9 @@ struct UserLoader {
     /// Reads transaction rows in place and applies the contract's transaction rules.
     var decoder: TransactionDecoder
 
-    init(db: Database, rates: RateTable, through: CivilDate, path: String) {
+    init(db: Database, rates: RateTable, features: LedgerFeatures, through: CivilDate, path: String) {
         self.db = db
-        self.validator = RowValidator(rates: rates)
+        self.validator = RowValidator(rates: rates, features: features)
         self.decoder = TransactionDecoder(db: db, rates: rates)
         self.through = through
         self.path = path
@@ -122,7 +122,7 @@ struct UserLoader {
     }
 
     mutating func load(userId: Int64, withChildren: Bool) throws -> Result<UserLedger, LedgerError> {
-        guard let row = try self.row(sql: "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
+        guard let row = try self.row(sql: "SELECT \(validator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
             return .failure(.unknownUser(path: path, user: String(userId)))
         }
         let user: User
@@ -150,7 +150,7 @@ struct UserLoader {
                 WHERE fm.family_id = ? AND fm.role = 'child' AND u.deleted_at IS NULL ORDER BY fm.user_id
                 """, arguments: [family.familyId])
             for childId in childIds where childId != userId {
-                var childLoader = UserLoader(db: db, rates: validator.rates, through: through, path: path)
+                var childLoader = UserLoader(db: db, rates: validator.rates, features: validator.features, through: through, path: path)
                 if case .success(let child) = try childLoader.load(userId: childId, withChildren: false) {
                     ledger.children.append(child)
                 }

@@ -15,7 +15,7 @@ final class SampleWriter {
             let marks = columns.split(separator: ",").map { _ in "?" }.joined(separator: ",")
             return try db.makeStatement(sql: "INSERT INTO \(table) (\(columns)) VALUES (\(marks))")
         }
-        users = try insert("users", "id,username,email,password_hash,role,currency,timezone,locale,book_name,monthly_limit_minor,chart_style,created_at,deleted_at,statement_email")
+        users = try insert("users", "id,username,email,password_hash,role,currency,timezone,locale,book_name,monthly_limit_minor,chart_style,created_at,deleted_at,statement_email,month_start_day")
         balances = try insert("balances", "id,user_id,name,kind,currency,opening_minor,created_at,deleted_at")
         categories = try insert("categories", "id,user_id,name,color,important,position,deleted_at")
         groups = try insert("groups", "id,name,owner_id,currency,created_at,deleted_at")
@@ -35,9 +35,9 @@ final class SampleWriter {
 
     func user(id: Int64, username: String, email: String, passwordHash: String, role: String, currency: String,
               timezone: String, locale: String, bookName: String?, monthlyLimitMinor: Int64?, chartStyle: String,
-              createdAt: String, deletedAt: String?, statementEmail: Bool) throws {
+              createdAt: String, deletedAt: String?, statementEmail: Bool, monthStartDay: Int?) throws {
         try users.execute(arguments: [id, username, email, passwordHash, role, currency, timezone, locale, bookName,
-                                      monthlyLimitMinor, chartStyle, createdAt, deletedAt, statementEmail ? 1 : 0])
+                                      monthlyLimitMinor, chartStyle, createdAt, deletedAt, statementEmail ? 1 : 0, monthStartDay])
         summary.users += 1
     }
 

@@ -31,15 +31,36 @@ final class LedgerReconciliationTests: XCTestCase {
     /// amount converted to the viewer's currency, and the viewer's category name.
     private struct Entry { var day: String; var income: Bool; var amount: Int64; var category: String }
 
+    /// An inclusive range of local dates as `YYYY-MM-DD` text (which sorts like the dates).
+    private struct Days { var first: String; var last: String; func contains(_ d: String) -> Bool { d >= first && d <= last } }
+
     private struct Expected {
         var entries: [Entry] = []
-        func income(_ prefix: String) -> Int64 { entries.filter { $0.income && $0.day.hasPrefix(prefix) }.reduce(0) { $0 + $1.amount } }
-        func expenses(_ prefix: String) -> Int64 { entries.filter { !$0.income && $0.day.hasPrefix(prefix) }.reduce(0) { $0 + $1.amount } }
-        func byCategory(_ prefix: String) -> [String: Int64] {
+        /// The day the user's months start on (`users.month_start_day`, read with plain SQL; 1 when NULL).
+        var monthStartDay = 1
+        func income(_ r: Days) -> Int64 { entries.filter { $0.income && r.contains($0.day) }.reduce(0) { $0 + $1.amount } }
+        func expenses(_ r: Days) -> Int64 { entries.filter { !$0.income && r.contains($0.day) }.reduce(0) { $0 + $1.amount } }
+        func byCategory(_ r: Days) -> [String: Int64] {
             var out: [String: Int64] = [:]
-            for e in entries where !e.income && e.day.hasPrefix(prefix) && e.amount > 0 { out[e.category, default: 0] += e.amount }
+            for e in entries where !e.income && r.contains(e.day) && e.amount > 0 { out[e.category, default: 0] += e.amount }
             return out
         }
+    }
+
+    /// The month named `year`-`month` for a user whose months start on `day`, worked out with
+    /// Foundation's Calendar: from `day` of the month before (the 1st of the month itself when
+    /// `day` is 1) to the day before the next such start.
+    private func month(_ year: Int, _ month: Int, startDay day: Int) -> Days {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        let first = cal.date(from: DateComponents(year: year, month: day == 1 ? month : month - 1, day: day))!
+        let next = cal.date(byAdding: .month, value: 1, to: first)!
+        let last = cal.date(byAdding: .day, value: -1, to: next)!
+        func text(_ d: Date) -> String {
+            let c = cal.dateComponents([.year, .month, .day], from: d)
+            return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        }
+        return Days(first: text(first), last: text(last))
     }
 
     private func localDate(_ text: String, zone: TimeZone) -> String {
@@ -73,11 +94,12 @@ final class LedgerReconciliationTests: XCTestCase {
     }
 
     private func expected(user: Int64, _ db: Database) throws -> Expected {
-        let u = try Row.fetchOne(db, sql: "SELECT currency, timezone FROM users WHERE id = ?", arguments: [user])!
+        let u = try Row.fetchOne(db, sql: "SELECT currency, timezone, month_start_day FROM users WHERE id = ?", arguments: [user])!
         let currency: String = u[0]
         let zone = TimeZone(identifier: u[1])!
         let liveNames = Set(try String.fetchAll(db, sql: "SELECT name FROM categories WHERE user_id = ? AND deleted_at IS NULL", arguments: [user]))
         var out = Expected()
+        out.monthStartDay = u[2] ?? 1
         for row in try Row.fetchAll(db, sql: """
             SELECT t.kind, t.amount_minor, t.currency, t.occurred_at, CASE WHEN c.deleted_at IS NULL THEN c.name END
             FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
@@ -135,34 +157,47 @@ final class LedgerReconciliationTests: XCTestCase {
         var checked = 0
         var nonZero = 0
         var budgetsChecked = 0
+        var paydayUsers = 0
         for ref in try ledger.userRefs() where !ref.deleted {
             let slice = try ledger.loadUser(id: ref.id, through: period.end)
             XCTAssertTrue(slice.quarantined.isEmpty, "the sample ledger should be clean")
             let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: CivilDate(year: 2026, month: 11, day: 1))
             let want = try queue.read { try expected(user: ref.id, $0) }
-            XCTAssertEqual(figures.kpis.income, want.income("2026-09"), "income of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.expenses, want.expenses("2026-09"), "expenses of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.net, want.income("2026-09") - want.expenses("2026-09"), "net of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.previousExpenses, want.expenses("2026-08"), "previous month of user \(ref.id)")
-            XCTAssertEqual(Dictionary(uniqueKeysWithValues: figures.categories.rows.map { ($0.name, $0.amount) }), want.byCategory("2026-09"),
+            // September and August as this user's months: calendar ones, or from payday to payday.
+            let september = month(2026, 9, startDay: want.monthStartDay), august = month(2026, 8, startDay: want.monthStartDay)
+            XCTAssertEqual(figures.period.start.description, september.first, "period start of user \(ref.id)")
+            XCTAssertEqual(figures.period.end.description, september.last, "period end of user \(ref.id)")
+            XCTAssertEqual(figures.period.name, "2026-09")
+            if want.monthStartDay != 1 { paydayUsers += 1 }
+            XCTAssertEqual(figures.kpis.income, want.income(september), "income of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.expenses, want.expenses(september), "expenses of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.net, want.income(september) - want.expenses(september), "net of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.previousExpenses, want.expenses(august), "previous month of user \(ref.id)")
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: figures.categories.rows.map { ($0.name, $0.amount) }), want.byCategory(september),
                            "categories of user \(ref.id)")
-            for point in figures.trend.points {
-                let prefix = String(point.start.description.prefix(7))
-                XCTAssertEqual(point.expenses, want.expenses(prefix), "trend \(prefix) of user \(ref.id)")
-                XCTAssertEqual(point.income, want.income(prefix), "trend income \(prefix) of user \(ref.id)")
+            // The 12 trend buckets are this user's months, October 2025 … September 2026.
+            XCTAssertEqual(figures.trend.points.count, 12, "trend buckets of user \(ref.id)")
+            for (i, point) in figures.trend.points.enumerated() {
+                let bucket = month(2025 + (9 + i) / 12, (9 + i) % 12 + 1, startDay: want.monthStartDay)
+                XCTAssertEqual(point.start.description, bucket.first, "trend bucket \(i) start of user \(ref.id)")
+                XCTAssertEqual(point.end.description, bucket.last, "trend bucket \(i) end of user \(ref.id)")
+                XCTAssertEqual(point.expenses, want.expenses(bucket), "trend \(bucket.first) of user \(ref.id)")
+                XCTAssertEqual(point.income, want.income(bucket), "trend income \(bucket.first) of user \(ref.id)")
             }
-            // Monthly category budgets: spent is the category's expenses in the month.
+            // Monthly category budgets: spent is the category's expenses in the user's month.
             let monthly = try queue.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT b.id, c.name FROM budgets b JOIN categories c ON c.id = b.category_id
                     WHERE b.user_id = ? AND b.period = 'month' AND c.deleted_at IS NULL
-                      AND b.starts_on <= '2026-09-01' AND (b.ends_on IS NULL OR b.ends_on >= '2026-09-30')
-                    """, arguments: [ref.id]).map { ($0[0] as Int64, $0[1] as String) }
+                      AND b.starts_on <= ? AND (b.ends_on IS NULL OR b.ends_on >= ?)
+                    """, arguments: [ref.id, september.first, september.last]).map { ($0[0] as Int64, $0[1] as String) }
             }
             for (budgetId, name) in monthly {
                 let line = figures.budgets.first { $0.budgetId == budgetId }
                 XCTAssertNotNil(line, "budget \(budgetId) of user \(ref.id) missing")
-                XCTAssertEqual(line?.spent, want.byCategory("2026-09")[name] ?? 0, "budget \(budgetId) spent of user \(ref.id)")
+                XCTAssertEqual(line?.windowStart.description, september.first, "budget \(budgetId) window of user \(ref.id)")
+                XCTAssertEqual(line?.windowEnd.description, september.last, "budget \(budgetId) window of user \(ref.id)")
+                XCTAssertEqual(line?.spent, want.byCategory(september)[name] ?? 0, "budget \(budgetId) spent of user \(ref.id)")
                 budgetsChecked += 1
             }
             XCTAssertEqual(figures.categories.total, figures.kpis.expenses, "category total of user \(ref.id)")
@@ -175,6 +210,7 @@ final class LedgerReconciliationTests: XCTestCase {
         XCTAssertGreaterThan(checked, 30)
         XCTAssertGreaterThan(nonZero, 25, "the reconciliation must cover real spending, not empty statements")
         XCTAssertGreaterThan(budgetsChecked, 20, "the reconciliation must cover real budgets")
+        XCTAssertGreaterThanOrEqual(paydayUsers, 3, "the reconciliation must cover users whose months start on payday")
     }
 
     func testGroupNetsAddUpToZeroAndMatchEveryMembersView() throws {

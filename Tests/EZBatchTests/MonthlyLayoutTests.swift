@@ -139,7 +139,8 @@ final class MonthlyLayoutTests: XCTestCase {
 
     /// For users whose rows are all in their own currency and who share nothing in groups, the
     /// manifest's income and expenses equal plain SQL sums over the rows whose local date (in the
-    /// user's zone, computed here with Foundation's time zones) falls in September 2026.
+    /// user's zone, computed here with Foundation's time zones) falls in September 2026 — the user's
+    /// own September when their months start on payday (`users.month_start_day`).
     func testIncomeAndExpensesReconcileWithSQLSumsForSingleCurrencyUsers() throws {
         let manifest = try OutputTree.manifest(folder)
         let db = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
@@ -148,16 +149,20 @@ final class MonthlyLayoutTests: XCTestCase {
             let rows = try db.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT kind, amount_minor, currency, occurred_at, group_id FROM transactions
-                    WHERE user_id = ? AND deleted_at IS NULL AND occurred_at >= '2026-08-25' AND occurred_at < '2026-10-08'
+                    WHERE user_id = ? AND deleted_at IS NULL AND occurred_at >= '2026-07-25' AND occurred_at < '2026-10-08'
                     """, arguments: [u.id])
             }
+            let startDay = try db.read { try Int.fetchOne($0, sql: "SELECT month_start_day FROM users WHERE id = ?", arguments: [u.id]) } ?? 1
+            // September from the start day: 1–30 Sep, or from that day of August to the day before it in September.
+            let first = startDay == 1 ? "2026-09-01" : String(format: "2026-08-%02d", startDay)
+            let last = startDay == 1 ? "2026-09-30" : String(format: "2026-09-%02d", startDay - 1)
             let inGroups = try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM group_members WHERE user_id = ?", arguments: [u.id])! }
             guard inGroups == 0, rows.allSatisfy({ ($0["currency"] as String) == u.currency }) else { continue }
             let zone = try XCTUnwrap(TimeZone(identifier: u.timezone))
             var income: Int64 = 0, expenses: Int64 = 0, count = 0
             for r in rows {
                 let date = try XCTUnwrap(Self.localDate(r["occurred_at"], in: zone), "unparsable \(r["occurred_at"] as String)")
-                guard date.hasPrefix("2026-09-") else { continue }
+                guard date >= first, date <= last else { continue }
                 count += 1
                 switch r["kind"] as String {
                 case "income": income += r["amount_minor"] as Int64

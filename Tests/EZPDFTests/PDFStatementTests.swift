@@ -181,4 +181,14 @@ final class PDFStatementTests: XCTestCase {
         XCTAssertFalse(text.contains("Family"), "no family section for a non-parent")
         XCTAssertTrue(text.contains("Page 1 of"))
     }
+
+    func testAMonthFromPaydayIsTitledByItsDates() throws {
+        var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 12)
+        figures.period = try Period.parse("2026-10", asOf: figures.asOf).startingMonths(onDay: 25)
+        let bytes = try StatementPDF.render(figures, provenance: PDFFixtures.provenance())
+        let tools = try PDFToolRunner(bytes: bytes, name: "statement-payday.pdf")
+        defer { tools.cleanUp() }
+        let text = try tools.text()
+        XCTAssertTrue(text.contains("25 Sep – 24 Oct 2026"), "the month is named by its dates")
+    }
 }

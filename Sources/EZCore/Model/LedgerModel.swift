@@ -29,14 +29,17 @@ package struct User: Hashable, Sendable {
     package var createdAt: LedgerTime
     /// Set for soft-deleted users (kept for the admin report's counts only).
     package var deletedAt: LedgerTime?
+    /// The day (1…28) the user's months start on, in their time zone: their payday
+    /// (`users.month_start_day`; 1 when the ledger has none).
+    package var monthStartDay: Int
 
     package init(id: Int64, username: String, email: String, role: Role, currency: Currency, zone: ZoneRules,
                 locale: String, bookName: String, monthlyLimitMinor: Int64?, chartStyle: ChartStyle,
-                createdAt: LedgerTime, deletedAt: LedgerTime? = nil) {
+                createdAt: LedgerTime, deletedAt: LedgerTime? = nil, monthStartDay: Int = 1) {
         self.id = id; self.username = username; self.email = email; self.role = role
         self.currency = currency; self.zone = zone; self.locale = locale; self.bookName = bookName
         self.monthlyLimitMinor = monthlyLimitMinor; self.chartStyle = chartStyle
-        self.createdAt = createdAt; self.deletedAt = deletedAt
+        self.createdAt = createdAt; self.deletedAt = deletedAt; self.monthStartDay = monthStartDay
     }
 
     package static func == (a: User, b: User) -> Bool { a.id == b.id && a.username == b.username }
