@@ -92,6 +92,15 @@ extension Ledger {
             for o in orphans {
                 bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: TransactionDecoder.missingUser(o[1] as Int64? ?? 0)))
             }
+            // Settle-up payments of a group that does not exist: no member's report reaches them.
+            if features.groupPayments {
+                for o in try Row.fetchAll(db, sql: """
+                    SELECT p.id, p.group_id FROM group_payments p LEFT JOIN groups g ON g.id = p.group_id
+                    WHERE p.deleted_at IS NULL AND g.id IS NULL ORDER BY p.id
+                    """) {
+                    bad.insert(QuarantinedRow(table: "group_payments", id: o[0], reason: RowValidator.paymentOfMissingGroup(o[1] as Int64? ?? 0)))
+                }
+            }
             return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
         }
     }

@@ -235,6 +235,7 @@ struct UserLoader {
             }
             let group = Group(id: gid, name: row[1] ?? "", ownerId: row[2] ?? 0, currency: cur, createdAt: created)
             var members: [GroupMember] = []
+            var zones: [Int64: ZoneRules] = [:]
             for m in try self.rows(sql: """
                 SELECT gm.user_id, gm.joined_at, gm.left_at, u.username, u.timezone, u.id
                 FROM group_members gm LEFT JOIN users u ON u.id = gm.user_id
@@ -254,6 +255,7 @@ struct UserLoader {
                     left = t.localDate(in: zone)
                 }
                 members.append(GroupMember(groupId: gid, userId: uid, username: m[3] ?? "", joinedOn: joined.localDate(in: zone), leftOn: left))
+                zones[uid] = zone
             }
             let candidates = try transactions(where: "t.group_id = ?", gid)
             // Explicit splits of those expenses, validated per transaction.
@@ -281,8 +283,30 @@ struct UserLoader {
                 }
                 expenses.append(tx)
             }
-            out.append(GroupLedger(group: group, members: members, expenses: expenses, splits: splits))
+            let payments = validator.features.groupPayments ? try groupPayments(of: group, zones: zones) : []
+            out.append(GroupLedger(group: group, members: members, expenses: expenses, splits: splits, payments: payments))
         }
+        return out
+    }
+
+    /// The group's live settle-up payments through the loaded window, each checked by
+    /// ``RowValidator/groupPayment(_:group:zones:)``; `zones` holds each member's time zone.
+    mutating func groupPayments(of group: Group, zones: [Int64: ZoneRules]) throws -> [GroupPayment] {
+        var out: [GroupPayment] = []
+        let through = self.through
+        for row in try self.rows(sql: RowValidator.groupPaymentSelect + """
+
+            WHERE p.group_id = ? AND p.deleted_at IS NULL
+              AND (p.occurred_at < ? OR p.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+            ORDER BY p.id
+            """, arguments: [group.id, bound]) {
+            switch validator.groupPayment(row, group: group, zones: zones) {
+            case .valid(let p): if p.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through { out.append(p) }
+            case .ignored: break
+            case .quarantined(let why): quarantine("group_payments", row[0], why)
+            }
+        }
+        out.sort { ($0.occurredAt.sortKey, $0.id) < ($1.occurredAt.sortKey, $1.id) }
         return out
     }
 

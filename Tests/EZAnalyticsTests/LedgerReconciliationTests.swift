@@ -231,6 +231,108 @@ final class LedgerReconciliationTests: XCTestCase {
         XCTAssertGreaterThan(groups, 2)
     }
 
+    /// Every member's outstanding balance (expenses paid minus shares, plus settle-up payments made
+    /// minus received, up to the period's end) and `settled` (the period's payments) in every
+    /// group, recomputed from plain SQL rows in the group's currency, as each member sees them.
+    func testGroupBalancesAndSettleUpPaymentsReconcileWithIndependentSQL() throws {
+        let ledger = try Ledger(path: Self.path)
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let period = try Period.parse("2026-10", asOf: asOf)
+        let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        var membersChecked = 0, paymentsListed = 0
+        for ref in try ledger.userRefs() where !ref.deleted {
+            let figures = try StatementAnalytics.statement(for: try ledger.loadUser(id: ref.id, through: period.end), period: period, asOf: asOf)
+            try queue.read { db in
+                let u = try Row.fetchOne(db, sql: "SELECT timezone, month_start_day FROM users WHERE id = ?", arguments: [ref.id])!
+                let zone = TimeZone(identifier: u[0])!
+                let days = month(2026, 10, startDay: u[1] ?? 1)
+                for g in figures.groups {
+                    var outstanding: [Int64: Int64] = [:], settled: [Int64: Int64] = [:]
+                    var listed = 0
+                    let members = try Row.fetchAll(db, sql: """
+                        SELECT gm.user_id, gm.joined_at, gm.left_at, mu.timezone FROM group_members gm JOIN users mu ON mu.id = gm.user_id
+                        WHERE gm.group_id = ? ORDER BY gm.user_id
+                        """, arguments: [g.groupId])
+                    for e in try Row.fetchAll(db, sql: """
+                        SELECT t.id, t.user_id, t.amount_minor, t.currency, t.occurred_at, pu.timezone, g.currency
+                        FROM transactions t JOIN users pu ON pu.id = t.user_id JOIN groups g ON g.id = t.group_id
+                        WHERE t.group_id = ? AND t.deleted_at IS NULL AND pu.deleted_at IS NULL AND t.kind = 'expense'
+                        """, arguments: [g.groupId]) {
+                        guard localDate(e[4], zone: zone) <= days.last else { continue }
+                        XCTAssertEqual(e[3] as String, e[6] as String, "the sample's group expenses are in the group's currency")
+                        let amount: Int64 = e[2]
+                        outstanding[e[1], default: 0] += amount
+                        let payerDay = localDate(e[4], zone: TimeZone(identifier: e[5])!)
+                        let splits = try Row.fetchAll(db, sql: "SELECT user_id, share_minor FROM splits WHERE transaction_id = ?", arguments: [e[0] as Int64])
+                        if !splits.isEmpty {
+                            for sp in splits { outstanding[sp[0], default: 0] -= sp[1] as Int64 }
+                        } else {
+                            let sharing = members.filter { m in
+                                let mz = TimeZone(identifier: m[3])!
+                                return localDate(m[1], zone: mz) <= payerDay && ((m[2] as String?).map { payerDay < localDate($0, zone: mz) } ?? true)
+                            }.map { $0[0] as Int64 }
+                            let n = Int64(sharing.count)
+                            for (rank, m) in sharing.enumerated() { outstanding[m, default: 0] -= amount / n + (Int64(rank) < amount % n ? 1 : 0) }
+                        }
+                    }
+                    for p in try Row.fetchAll(db, sql: """
+                        SELECT p.from_user_id, p.to_user_id, p.amount_minor, p.currency, p.occurred_at, fu.timezone, g.currency
+                        FROM group_payments p JOIN groups g ON g.id = p.group_id JOIN users fu ON fu.id = p.from_user_id
+                        WHERE p.group_id = ? AND p.deleted_at IS NULL
+                        """, arguments: [g.groupId]) {
+                        let day = localDate(p[4], zone: zone)
+                        guard day <= days.last else { continue }
+                        let amount = try convert(p[2], p[3], p[6], on: localDate(p[4], zone: TimeZone(identifier: p[5])!), db)
+                        outstanding[p[0], default: 0] += amount
+                        outstanding[p[1], default: 0] -= amount
+                        if days.contains(day) {
+                            settled[p[0], default: 0] += amount
+                            settled[p[1], default: 0] -= amount
+                            listed += 1
+                        }
+                    }
+                    for m in g.members {
+                        XCTAssertEqual(m.outstanding, outstanding[m.userId] ?? 0, "outstanding of \(m.userId) in group \(g.groupId), seen by \(ref.id)")
+                        XCTAssertEqual(m.settled, settled[m.userId] ?? 0, "settled of \(m.userId) in group \(g.groupId), seen by \(ref.id)")
+                        membersChecked += 1
+                    }
+                    XCTAssertEqual(g.payments.count, listed, "payments listed in group \(g.groupId), seen by \(ref.id)")
+                    paymentsListed += listed
+                }
+            }
+        }
+        XCTAssertGreaterThan(membersChecked, 10)
+        XCTAssertGreaterThan(paymentsListed, 0, "the sample's groups settle up, so October has payments")
+    }
+
+    /// The sample's groups settle up: a group that pays back owes no member more than its last
+    /// three months of shared spending, instead of everything since it began.
+    func testSettlingGroupsOweAMonthOrTwoNotTheirWholeHistory() throws {
+        let ledger = try Ledger(path: Self.path)
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let period = try Period.parse("2026-10", asOf: asOf)
+        let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        var seen = Set<Int64>()
+        for ref in try ledger.userRefs() where !ref.deleted {
+            let figures = try StatementAnalytics.statement(for: try ledger.loadUser(id: ref.id, through: period.end), period: period, asOf: asOf)
+            for g in figures.groups where seen.insert(g.groupId).inserted {
+                let (payments, recent, all) = try queue.read { db -> (Int, Int64, Int64) in
+                    (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_payments WHERE group_id = ? AND deleted_at IS NULL", arguments: [g.groupId])!,
+                     try Int64.fetchOne(db, sql: """
+                        SELECT COALESCE(SUM(amount_minor), 0) FROM transactions WHERE group_id = ? AND deleted_at IS NULL
+                          AND occurred_at >= '2026-08-01'
+                        """, arguments: [g.groupId])!,
+                     try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(amount_minor), 0) FROM transactions WHERE group_id = ? AND deleted_at IS NULL",
+                                        arguments: [g.groupId])!)
+                }
+                guard payments > 0, all > 0 else { continue }
+                let worst = g.members.map { abs($0.outstanding) }.max() ?? 0
+                XCTAssertLessThanOrEqual(worst, max(recent, all / 4), "group \(g.groupId) still owes \(worst) of \(all) spent")
+            }
+        }
+        XCTAssertFalse(seen.isEmpty)
+    }
+
     func testQuarantinedRowsNeverReachAFigure() throws {
         // Copy the sample and break one expense of a user; their figures must drop exactly that row.
         let copy = Self.folder.appendingPathComponent("broken.sqlite").path

@@ -66,6 +66,14 @@ struct ByteSink {
                 add(splits.count)
                 for s in splits { add(s.userId); add(s.shareMinor) }
             }
+            // Added only when there are any, so that fingerprints of groups without payments stay what they were.
+            if !g.payments.isEmpty {
+                add("group_payments"); add(g.payments.count)
+                for p in g.payments {
+                    add(p.id); add(p.fromUserId); add(p.toUserId); add(p.fromBalanceId); add(p.toBalanceId)
+                    add(p.amountMinor); add(p.currency.code); add(p.occurredAt); add(p.payerDate)
+                }
+            }
         }
         add(l.budgets.count)
         for b in l.budgets {

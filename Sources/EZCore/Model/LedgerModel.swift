@@ -152,6 +152,36 @@ package struct Split: Hashable, Sendable {
     }
 }
 
+/// A settle-up payment: one member of a group paying another back (`group_payments`).
+///
+/// Neither income nor expense for either member (like a transfer): it moves both members'
+/// outstanding balances in the group and, where a balance is named, that balance over time.
+package struct GroupPayment: Hashable, Sendable {
+    package var id: Int64
+    package var groupId: Int64
+    /// The member who pays.
+    package var fromUserId: Int64
+    /// The member who is paid.
+    package var toUserId: Int64
+    /// The payer's balance the money leaves, when given (one of the payer's balances).
+    package var fromBalanceId: Int64?
+    /// The payee's balance the money reaches, when given (one of the payee's balances).
+    package var toBalanceId: Int64?
+    package var amountMinor: Int64
+    package var currency: Currency
+    package var occurredAt: LedgerTime
+    /// `occurredAt` as a date in the payer's time zone: the date its exchange rates are taken on.
+    package var payerDate: CivilDate
+    package var createdAt: LedgerTime
+
+    package init(id: Int64, groupId: Int64, fromUserId: Int64, toUserId: Int64, fromBalanceId: Int64?, toBalanceId: Int64?,
+                amountMinor: Int64, currency: Currency, occurredAt: LedgerTime, payerDate: CivilDate, createdAt: LedgerTime) {
+        self.id = id; self.groupId = groupId; self.fromUserId = fromUserId; self.toUserId = toUserId
+        self.fromBalanceId = fromBalanceId; self.toBalanceId = toBalanceId; self.amountMinor = amountMinor
+        self.currency = currency; self.occurredAt = occurredAt; self.payerDate = payerDate; self.createdAt = createdAt
+    }
+}
+
 /// A family and a member's role in it.
 package struct FamilyMember: Hashable, Sendable {
     package enum Role: String, Sendable { case parent, child }

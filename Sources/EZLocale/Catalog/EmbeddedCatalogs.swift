@@ -852,6 +852,15 @@ msgstr "Größte Kategorie"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Diese Nachricht wurde automatisch versandt; das angehängte PDF ist Ihr vollständiger Auszug."
+
+msgid "Settled"
+msgstr "Ausgeglichen"
+
+msgid "Settle-up payments"
+msgstr "Ausgleichszahlungen"
+
+msgid "No settle-up payments in this period"
+msgstr "Keine Ausgleichszahlungen in diesem Zeitraum"
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1699,6 +1708,15 @@ msgstr "Categoría principal"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Este mensaje se ha enviado automáticamente; el PDF adjunto es tu extracto completo."
+
+msgid "Settled"
+msgstr "Liquidado"
+
+msgid "Settle-up payments"
+msgstr "Pagos de liquidación"
+
+msgid "No settle-up payments in this period"
+msgstr "Ningún pago de liquidación en este periodo"
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2546,6 +2564,15 @@ msgstr "Catégorie principale"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Ce message a été envoyé automatiquement ; le PDF joint est votre relevé complet."
+
+msgid "Settled"
+msgstr "Réglé"
+
+msgid "Settle-up payments"
+msgstr "Paiements de règlement"
+
+msgid "No settle-up payments in this period"
+msgstr "Aucun paiement de règlement sur cette période"
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -3393,6 +3420,15 @@ msgstr "Categoria principale"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Questo messaggio è stato inviato automaticamente; il PDF allegato è il tuo estratto conto completo."
+
+msgid "Settled"
+msgstr "Saldato"
+
+msgid "Settle-up payments"
+msgstr "Pagamenti di saldo"
+
+msgid "No settle-up payments in this period"
+msgstr "Nessun pagamento di saldo in questo periodo"
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -4231,6 +4267,15 @@ msgstr "最大のカテゴリ"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "このメッセージは自動送信されています。添付のPDFが明細書の全文です。"
+
+msgid "Settled"
+msgstr "精算済み"
+
+msgid "Settle-up payments"
+msgstr "精算の支払い"
+
+msgid "No settle-up payments in this period"
+msgstr "この期間の精算の支払いはありません"
 """#,
     ]
 }
