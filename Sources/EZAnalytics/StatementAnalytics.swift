@@ -16,14 +16,19 @@ package enum StatementAnalytics {
     /// A month period is first moved to the user's month start (``Period/startingMonths(onDay:)``:
     /// for a user paid on the 25th, `2026-10` is 25 Sep … 24 Oct); the figures carry that period.
     /// The trend is ``trendRange(for:)`` of the period; `kpis.previousExpenses` is the expenses of
-    /// `period.previous`; `transactions` are the rows of transactions.csv ordered by (date, time, id).
+    /// `period.previous`; `comparison` sets the period against `period.previous` and
+    /// `period.yearEarlier`; `transactions` are the rows of transactions.csv ordered by (date, time, id).
     package static func statement(for ledger: UserLedger, period asked: Period, asOf: CivilDate) throws -> StatementFigures {
         let user = ledger.user
         let zone = user.zone
         let period = asked.startingMonths(onDay: user.monthStartDay)
         let range = trendRange(for: period)
         let previous = period.previous
+        // The user's rows are loaded from the ledger's beginning; the view reads every date the
+        // figures need: the trend's buckets (and theirs a year back), the compared periods, and
+        // the year and week the budgets' windows may start in.
         let lo = [TrendBuilder.spanStart(from: range.from, bucket: range.bucket, monthStartDay: range.monthStartDay), previous.start,
+                  period.yearEarlier.start,
                   CivilDate(year: period.start.year, month: 1, day: 1), period.start.startOfISOWeek].min()!
         let hi = max(range.through, period.end)
         let view = try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: lo, through: hi, rowsPeriod: period)
@@ -49,6 +54,7 @@ package enum StatementAnalytics {
             period: period, asOf: asOf, currency: user.currency, kpis: kpis, trend: trend,
             balances: try BalanceAnalytics.series(ledger: ledger, days: view.ownDays, ends: trend.points.map(\.end)),
             categories: try CategorySharesBuilder.build(view: view, from: period.start, through: period.end),
+            comparison: try ComparisonBuilder.build(view: view, period: period),
             budgets: budgets,
             savings: try SavingsAnalytics.build(ledger: ledger, zone: zone, days: view.ownDays, period: period),
             groups: try GroupAnalytics.build(ledger: ledger, zone: zone, period: period),

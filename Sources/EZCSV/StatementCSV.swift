@@ -14,7 +14,7 @@ package enum StatementCSV {
     /// The file names in the order ``files(for:)`` returns them.
     package static let fileNames = [
         "transactions.csv", "categories.csv", "trends.csv", "category-trends.csv",
-        "budgets.csv", "groups.csv", "settlements.csv", "savings.csv",
+        "budgets.csv", "groups.csv", "settlements.csv", "savings.csv", "comparison.csv",
     ]
 
     /// Every statement CSV file for `figures`, in the order of ``fileNames``.
@@ -23,7 +23,7 @@ package enum StatementCSV {
     package static func files(for figures: StatementFigures) -> [CSVFile] {
         [
             transactions(figures), categories(figures), trends(figures), categoryTrends(figures),
-            budgets(figures), groups(figures), settlements(figures), savings(figures),
+            budgets(figures), groups(figures), settlements(figures), savings(figures), comparison(figures),
         ]
     }
 
@@ -33,7 +33,8 @@ package enum StatementCSV {
         "id", "date", "kind", "category", "balance", "method", "description", "amount", "currency",
         "counted", "report_currency", "group", "paid_by",
     ]
-    static let categoryColumns = ["category", "count", "amount", "percent", "currency"]
+    /// `previous_amount` and `year_ago_amount` were appended for the comparison (issue 16).
+    static let categoryColumns = ["category", "count", "amount", "percent", "currency", "previous_amount", "year_ago_amount"]
     static let trendColumns = ["bucket_start", "income", "expenses", "net", "transaction_count", "currency"]
     static let categoryTrendColumns = ["bucket_start", "category", "expenses", "currency"]
     static let budgetColumns = [
@@ -44,6 +45,7 @@ package enum StatementCSV {
                                "settled"]
     static let settlementColumns = ["group_id", "group", "from", "to", "amount", "currency", "plan"]
     static let savingsColumns = ["goal", "target", "saved", "percent", "due_on", "monthly_needed", "currency"]
+    static let comparisonColumns = ["measure", "current", "previous", "year_ago", "currency"]
 
     // MARK: - Files
 
@@ -69,14 +71,20 @@ package enum StatementCSV {
         return w.file(named: "transactions.csv")
     }
 
+    /// The period's categories (as before the comparison: every category with expenses in the
+    /// period), each with its expenses in the previous period and a year earlier appended.
     static func categories(_ f: StatementFigures) -> CSVFile {
-        var w = CSVWriter(header: categoryColumns, reserving: 64 + f.categories.rows.count * 48)
+        var w = CSVWriter(header: categoryColumns, reserving: 64 + f.categories.rows.count * 64)
+        var earlier: [String: ComparedAmount] = [:]
+        for c in f.comparison.categories { earlier[c.name] = c.amounts }
         for c in f.categories.rows {
             w.text(c.name)
             w.integer(c.count)
             w.amount(c.amount, exponent: f.currency.exponent)
             w.percent(tenths: c.percent.tenths)
             w.raw(f.currency.code)
+            w.amount(earlier[c.name]?.previous ?? 0, exponent: f.currency.exponent)
+            w.amount(earlier[c.name]?.yearAgo ?? 0, exponent: f.currency.exponent)
             w.endRow()
         }
         return w.file(named: "categories.csv")
@@ -186,5 +194,21 @@ package enum StatementCSV {
             w.endRow()
         }
         return w.file(named: "savings.csv")
+    }
+
+    /// Income, expenses and net in the period, the previous period of the same length and the
+    /// same period a year earlier: always these three rows.
+    static func comparison(_ f: StatementFigures) -> CSVFile {
+        var w = CSVWriter(header: comparisonColumns, reserving: 160)
+        let e = f.currency.exponent
+        for (measure, a) in [("income", f.comparison.income), ("expenses", f.comparison.expenses), ("net", f.comparison.net)] {
+            w.raw(measure)
+            w.amount(a.current, exponent: e)
+            w.amount(a.previous, exponent: e)
+            w.amount(a.yearAgo, exponent: e)
+            w.raw(f.currency.code)
+            w.endRow()
+        }
+        return w.file(named: "comparison.csv")
     }
 }

@@ -49,6 +49,7 @@ extension StatementWorkbook {
             ("Budgets", tr("Each budget window: base, transfers, effective budget, spent, remaining, pace and status (red over, amber warning).")),
             ("Groups", tr("Each member's balance in each group, and the transfers that settle them.")),
             ("Savings", tr("Each savings goal's progress and what must be saved each month to reach it.")),
+            ("Comparison", tr("Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas.")),
             ("About", tr("This page: where the figures came from.")),
         ]
         for (name, what) in sheets {

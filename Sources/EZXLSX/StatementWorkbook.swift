@@ -6,8 +6,9 @@ import EZLocale
 ///
 /// Sheets, in order: Summary (KPIs, a pie of category shares and a line chart of the trend),
 /// Transactions (continued on 'Transactions (2)', … past Excel's 1,048,576 rows), Categories
-/// (with a SUM total), Trends, Budgets, Groups, Savings and About (provenance). Every text is
-/// written as a string, never a formula; the only formulas are the Categories totals. The same
+/// (with a SUM total), Trends, Budgets, Groups, Savings, Comparison (against the previous period
+/// and a year earlier) and About (provenance). Every text is written as a string, never a
+/// formula; the only formulas are the Categories totals and the Comparison's changes. The same
 /// figures and provenance give a byte-identical file: the created date is the as-of date.
 ///
 /// ```swift
@@ -48,6 +49,7 @@ package enum StatementWorkbook {
         try writeBudgets(figures, to: book.addWorksheet("Budgets"), styles: styles)
         try writeGroups(figures, to: book.addWorksheet("Groups"), styles: styles)
         try writeSavings(figures, to: book.addWorksheet("Savings"), styles: styles)
+        try writeComparison(figures, to: book.addWorksheet("Comparison"), styles: styles)
         try writeAbout(figures, provenance: provenance, transactionSheets: names, to: book.addWorksheet("About"), styles: styles)
         try writeSummary(figures, to: summary, trendSheet: trends.name, styles: styles)
         try book.close()

@@ -56,6 +56,16 @@ final class Worksheet {
             .check("write formula", reference(row, column))
     }
 
+    /// Writes a formula whose cached result is text (`""` for a formula that shows nothing), so
+    /// that readers that do not recalculate see that text rather than 0.
+    func writeFormula(_ formula: String, cachedText: String, row: Int, column: Int, format: Format? = nil) throws(XLSXError) {
+        try workbook.checkOpen("write formula")
+        let (r, c) = try cell(row, column)
+        try formula.withCString { f in
+            cachedText.withCString { worksheet_write_formula_str(handle, r, c, f, format?.handle, $0) }
+        }.check("write formula", reference(row, column))
+    }
+
     // MARK: - Layout
 
     /// Sets the width (in characters) of columns `columns`, with an optional default format.
@@ -140,6 +150,9 @@ final class Worksheet {
     func reference(_ row: Int, _ column: Int) -> String {
         "\(workbook.path) \(name)!\(Worksheet.columnLetters(column))\(row + 1)"
     }
+
+    /// `B12` for zero-based row 11, column 1: a cell in a formula on the same sheet.
+    static func cellName(_ row: Int, _ column: Int) -> String { "\(columnLetters(column))\(row + 1)" }
 
     /// `A`, `B`, … `Z`, `AA`, … for a zero-based column.
     static func columnLetters(_ column: Int) -> String {

@@ -40,6 +40,15 @@ final class LedgerReconciliationTests: XCTestCase {
         var monthStartDay = 1
         func income(_ r: Days) -> Int64 { entries.filter { $0.income && r.contains($0.day) }.reduce(0) { $0 + $1.amount } }
         func expenses(_ r: Days) -> Int64 { entries.filter { !$0.income && r.contains($0.day) }.reduce(0) { $0 + $1.amount } }
+        /// Income, expenses and expenses per category over the local dates `from...through` (ISO text compares as dates).
+        func window(_ from: String, _ through: String) -> (income: Int64, expenses: Int64, byCategory: [String: Int64]) {
+            var income: Int64 = 0, expenses: Int64 = 0
+            var categories: [String: Int64] = [:]
+            for e in entries where e.day >= from && e.day <= through {
+                if e.income { income += e.amount } else if e.amount > 0 { expenses += e.amount; categories[e.category, default: 0] += e.amount }
+            }
+            return (income, expenses, categories)
+        }
         func byCategory(_ r: Days) -> [String: Int64] {
             var out: [String: Int64] = [:]
             for e in entries where !e.income && r.contains(e.day) && e.amount > 0 { out[e.category, default: 0] += e.amount }
@@ -211,6 +220,70 @@ final class LedgerReconciliationTests: XCTestCase {
         XCTAssertGreaterThan(nonZero, 25, "the reconciliation must cover real spending, not empty statements")
         XCTAssertGreaterThan(budgetsChecked, 20, "the reconciliation must cover real budgets")
         XCTAssertGreaterThanOrEqual(paydayUsers, 3, "the reconciliation must cover users whose months start on payday")
+    }
+
+    /// The comparison's three columns, for a month and a quarter, against the same independent
+    /// SQL: this period, the previous one of the same length and the same period a year earlier,
+    /// income, expenses, net and every category; and each earlier column is what the statement
+    /// for that earlier period shows.
+    func testComparisonsWithThePreviousPeriodAndAYearEarlierReconcileWithIndependentSQLForEveryUser() throws {
+        let ledger = try Ledger(path: Self.path)
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        var checked = 0, yearAgoSpending = 0, categoryRows = 0, paydayUsers = 0
+        for ref in try ledger.userRefs() where !ref.deleted {
+            let want = try queue.read { try expected(user: ref.id, $0) }
+            // Written out, not derived from Period: 2026-10 against 2026-09 and 2025-10 (the user's own
+            // months, from their payday, worked out with Foundation); 2026-Q3 against 2026-Q2 and 2025-Q3.
+            let months = [month(2026, 10, startDay: want.monthStartDay), month(2026, 9, startDay: want.monthStartDay),
+                          month(2025, 10, startDay: want.monthStartDay)]
+            if want.monthStartDay != 1 { paydayUsers += 1 }
+            let cases: [(period: String, windows: [(String, String)])] = [
+                ("2026-10", months.map { ($0.first, $0.last) }),
+                ("2026-Q3", [("2026-07-01", "2026-09-30"), ("2026-04-01", "2026-06-30"), ("2025-07-01", "2025-09-30")]),
+            ]
+            for (name, windows) in cases {
+                let period = try Period.parse(name, asOf: asOf)
+                let slice = try ledger.loadUser(id: ref.id, through: period.end)
+                let c = try StatementAnalytics.statement(for: slice, period: period, asOf: asOf).comparison
+                let w = windows.map { want.window($0.0, $0.1) }
+                let who = "user \(ref.id) \(name)"
+                XCTAssertEqual(c.income, ComparedAmount(current: w[0].income, previous: w[1].income, yearAgo: w[2].income), "income of \(who)")
+                XCTAssertEqual(c.expenses, ComparedAmount(current: w[0].expenses, previous: w[1].expenses, yearAgo: w[2].expenses),
+                               "expenses of \(who)")
+                XCTAssertEqual(c.net, ComparedAmount(current: w[0].income - w[0].expenses, previous: w[1].income - w[1].expenses,
+                                                     yearAgo: w[2].income - w[2].expenses), "net of \(who)")
+                let names = Set(w.flatMap { $0.byCategory.keys })
+                XCTAssertEqual(Set(c.categories.map(\.name)), names, "categories of \(who)")
+                for cat in c.categories {
+                    XCTAssertEqual(cat.amounts, ComparedAmount(current: w[0].byCategory[cat.name] ?? 0, previous: w[1].byCategory[cat.name] ?? 0,
+                                                               yearAgo: w[2].byCategory[cat.name] ?? 0), "\(cat.name) of \(who)")
+                    // The change and its percent, from the SQL's figures.
+                    let base = w[1].byCategory[cat.name] ?? 0, now = w[0].byCategory[cat.name] ?? 0
+                    XCTAssertEqual(cat.amounts.vsPrevious.absolute, now - base)
+                    if base == 0 { XCTAssertNil(cat.amounts.vsPrevious.percent) } else {
+                        let exact = Decimal(now - base) * 100 / Decimal(base)
+                        var rounded = Decimal(), value = exact
+                        NSDecimalRound(&rounded, &value, 1, .bankers)
+                        XCTAssertEqual(Decimal(cat.amounts.vsPrevious.percent!.tenths) / 10, rounded, "\(cat.name) percent of \(who)")
+                    }
+                    categoryRows += 1
+                }
+                // Each earlier column is the figure the statement for that earlier period shows.
+                for (earlier, column) in [(c.previous, \ComparedAmount.previous), (c.yearAgo, \ComparedAmount.yearAgo)] {
+                    let other = try StatementAnalytics.statement(for: try ledger.loadUser(id: ref.id, through: earlier.end),
+                                                                 period: earlier, asOf: asOf)
+                    XCTAssertEqual(c.income[keyPath: column], other.kpis.income, "\(earlier) income of \(who)")
+                    XCTAssertEqual(c.expenses[keyPath: column], other.kpis.expenses, "\(earlier) expenses of \(who)")
+                }
+                if c.expenses.yearAgo > 0 { yearAgoSpending += 1 }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 60)
+        XCTAssertGreaterThan(yearAgoSpending, 40, "the year-ago windows must hold real spending, not zeros")
+        XCTAssertGreaterThan(categoryRows, 300)
+        XCTAssertGreaterThanOrEqual(paydayUsers, 3, "the comparison must cover users whose months start on payday")
     }
 
     func testGroupNetsAddUpToZeroAndMatchEveryMembersView() throws {

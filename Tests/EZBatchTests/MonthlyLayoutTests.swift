@@ -36,7 +36,7 @@ final class MonthlyLayoutTests: XCTestCase {
         for name in userFolders {
             let ownFiles = Set(files.keys.filter { $0.hasPrefix("users/\(name)/") }.map { String($0.dropFirst("users/\(name)/".count)) })
             for required in ["statement.pdf", "statement.xlsx", "transactions.csv", "categories.csv", "trends.csv",
-                             "category-trends.csv", "budgets.csv", "groups.csv", "settlements.csv", "savings.csv"] {
+                             "category-trends.csv", "budgets.csv", "groups.csv", "settlements.csv", "savings.csv", "comparison.csv"] {
                 XCTAssertTrue(ownFiles.contains(required), "\(name) lacks \(required)")
             }
             let charts = ownFiles.filter { $0.hasPrefix("charts/") }
@@ -178,6 +178,75 @@ final class MonthlyLayoutTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThanOrEqual(checked, 3, "too few single-currency users outside groups to make the check meaningful")
+    }
+
+    /// comparison.csv and the appended columns of categories.csv, as the monthly run wrote them,
+    /// against SQL sums of September 2026, August 2026 and September 2025 — each user's own months,
+    /// from their payday when `users.month_start_day` is set (single-currency users outside groups,
+    /// whose figures are plain sums of their own rows).
+    func testComparisonCSVAndCategoryColumnsReconcileWithSQLSumsOfTheThreeMonths() throws {
+        let db = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let months = [(2026, 9), (2026, 8), (2025, 9)]   // this period, the previous month, a year earlier
+        var checked = 0, yearAgoSpending = 0
+        for u in try liveUsers() {
+            let startDay = try db.read { try Int.fetchOne($0, sql: "SELECT month_start_day FROM users WHERE id = ?", arguments: [u.id]) } ?? 1
+            // A month named Y-M: the calendar month, or from `startDay` of the month before to the day before it in Y-M.
+            let windows = months.map { y, m -> (String, String) in
+                if startDay == 1 { return (String(format: "%04d-%02d-01", y, m), String(format: "%04d-%02d-31", y, m)) }
+                let (py, pm) = m == 1 ? (y - 1, 12) : (y, m - 1)
+                return (String(format: "%04d-%02d-%02d", py, pm, startDay), String(format: "%04d-%02d-%02d", y, m, startDay - 1))
+            }
+            let rows = try db.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT t.kind, t.amount_minor, t.currency, t.occurred_at, CASE WHEN c.deleted_at IS NULL THEN c.name END
+                    FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
+                    WHERE t.user_id = ? AND t.deleted_at IS NULL AND t.occurred_at >= '2025-07-25' AND t.occurred_at < '2026-10-08'
+                    """, arguments: [u.id])
+            }
+            let inGroups = try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM group_members WHERE user_id = ?", arguments: [u.id])! }
+            // Amounts written with two decimals below; rows in another currency would need conversion.
+            guard inGroups == 0, !["JPY", "KRW", "BHD", "KWD"].contains(u.currency) else { continue }
+            let zone = try XCTUnwrap(TimeZone(identifier: u.timezone))
+            var inMonths: [(Int, Row)] = []
+            for r in rows {
+                let date = try XCTUnwrap(Self.localDate(r[3], in: zone))
+                if let k = windows.firstIndex(where: { date >= $0.0 && date <= $0.1 }) { inMonths.append((k, r)) }
+            }
+            guard inMonths.allSatisfy({ ($0.1[2] as String) == u.currency }) else { continue }
+            var income = [Int64](repeating: 0, count: 3), expenses = [Int64](repeating: 0, count: 3)
+            var byCategory = [[String: Int64]](repeating: [:], count: 3)
+            for (k, r) in inMonths {
+                switch r[0] as String {
+                case "income": income[k] += r[1] as Int64
+                case "expense":
+                    expenses[k] += r[1] as Int64
+                    byCategory[k][r[4] ?? "Others", default: 0] += r[1] as Int64
+                default: break
+                }
+            }
+            func cents(_ v: Int64) -> String {
+                let m = v.magnitude
+                return (v < 0 ? "-" : "") + "\(m / 100)." + (m % 100 < 10 ? "0" : "") + "\(m % 100)"
+            }
+            let userFolder = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder + "/users").first { $0.hasPrefix("\(u.id)-") })
+            let comparison = try String(contentsOfFile: "\(folder!)/users/\(userFolder)/comparison.csv", encoding: .utf8)
+            XCTAssertEqual(comparison, "measure,current,previous,year_ago,currency\r\n"
+                + "income,\(income.map(cents).joined(separator: ",")),\(u.currency)\r\n"
+                + "expenses,\(expenses.map(cents).joined(separator: ",")),\(u.currency)\r\n"
+                + "net,\((0..<3).map { cents(income[$0] - expenses[$0]) }.joined(separator: ",")),\(u.currency)\r\n", "user \(u.id)")
+            let categories = CSVReader.records(try String(contentsOfFile: "\(folder!)/users/\(userFolder)/categories.csv", encoding: .utf8))
+                .dropFirst().filter { $0 != [""] }
+            XCTAssertEqual(Set(categories.map { $0[0] }), Set(byCategory[0].keys), "user \(u.id) categories")
+            for c in categories {
+                XCTAssertEqual(c[2], cents(byCategory[0][c[0]] ?? 0), "user \(u.id) \(c[0]) amount")
+                XCTAssertEqual(c[5], cents(byCategory[1][c[0]] ?? 0), "user \(u.id) \(c[0]) previous_amount")
+                XCTAssertEqual(c[6], cents(byCategory[2][c[0]] ?? 0), "user \(u.id) \(c[0]) year_ago_amount")
+            }
+            if expenses[2] > 0 { yearAgoSpending += 1 }
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 3, "too few single-currency users outside groups to make the check meaningful")
+        XCTAssertGreaterThanOrEqual(yearAgoSpending, 2, "the year-ago month must hold real spending")
     }
 
     /// `YYYY-MM-DD` of an ISO-8601 timestamp in `zone`; a bare date is already local.

@@ -12,13 +12,14 @@ final class CSVStatementTests: XCTestCase {
     /// The contract of docs/exports.md, spelled out independently of the implementation.
     let contract: [(String, String)] = [
         ("transactions.csv", "id,date,kind,category,balance,method,description,amount,currency,counted,report_currency,group,paid_by"),
-        ("categories.csv", "category,count,amount,percent,currency"),
+        ("categories.csv", "category,count,amount,percent,currency,previous_amount,year_ago_amount"),
         ("trends.csv", "bucket_start,income,expenses,net,transaction_count,currency"),
         ("category-trends.csv", "bucket_start,category,expenses,currency"),
         ("budgets.csv", "category,window_start,window_end,base,transfers_in,transfers_out,effective,spent,remaining,percent,expected_percent,projected,status,currency"),
         ("groups.csv", "group_id,group,member_id,member,paid,share,net,outstanding,currency,settled"),
         ("settlements.csv", "group_id,group,from,to,amount,currency,plan"),
         ("savings.csv", "goal,target,saved,percent,due_on,monthly_needed,currency"),
+        ("comparison.csv", "measure,current,previous,year_ago,currency"),
     ]
 
     /// Writes the files to a directory and returns it.
@@ -47,14 +48,17 @@ final class CSVStatementTests: XCTestCase {
         }
     }
 
-    func testEmptyFiguresGiveHeaderOnlyFiles() throws {
+    func testEmptyFiguresGiveHeaderOnlyFilesAndAllZeroComparison() throws {
         let files = StatementCSV.files(for: RenderFixtures.emptyFigures())
         XCTAssertEqual(files.map(\.name), contract.map(\.0))
+        // comparison.csv always has its three measures, zeros for a user with nothing.
+        let zeros = "income,0.00,0.00,0.00,EUR\r\nexpenses,0.00,0.00,0.00,EUR\r\nnet,0.00,0.00,0.00,EUR\r\n"
         for (file, (_, header)) in zip(files, contract) {
-            XCTAssertEqual(String(decoding: file.bytes, as: UTF8.self), header + "\r\n", file.name)
+            XCTAssertEqual(String(decoding: file.bytes, as: UTF8.self), header + "\r\n" + (file.name == "comparison.csv" ? zeros : ""),
+                           file.name)
         }
         let dir = try writeFiles(files)
-        for (name, header) in contract {
+        for (name, header) in contract where name != "comparison.csv" {
             XCTAssertEqual(try pythonRows("\(dir)/\(name)"), [header.components(separatedBy: ",")], name)
         }
     }
@@ -66,6 +70,55 @@ final class CSVStatementTests: XCTestCase {
         XCTAssertEqual(groups[2], ["3", "Trip, \"Rome\"", "8", "'=bob", "0.00", "15.00", "-15.00", "-10.00", "EUR", "5.00"])
         let settlements = try pythonRows("\(dir)/settlements.csv")
         XCTAssertEqual(settlements[1], ["3", "Trip, \"Rome\"", "'=bob", "ana", "10.00", "EUR", "exact"])
+    }
+
+    // MARK: - Comparison
+
+    /// categories.csv as it was before the comparison columns, written here from the figures
+    /// independently: the appended columns must leave every earlier byte of each line as it was.
+    func testCategoriesKeepTheirOriginalColumnsByteForByteWithTheComparisonAppended() throws {
+        let figures = RenderFixtures.figures()
+        let file = try XCTUnwrap(StatementCSV.files(for: figures).first { $0.name == "categories.csv" })
+        let lines = String(decoding: file.bytes, as: UTF8.self).components(separatedBy: "\r\n").dropLast()
+        XCTAssertEqual(lines.first, "category,count,amount,percent,currency,previous_amount,year_ago_amount")
+        XCTAssertEqual(lines.count, figures.categories.rows.count + 1, "the period's categories, and only they")
+        for (line, c) in zip(lines.dropFirst(), figures.categories.rows) {
+            let name = RenderFixtures.startsLikeAFormula(c.name) ? "'" + c.name : c.name
+            let original = "\(name),\(c.count),\(MinorUnits.plainDecimal(c.amount, exponent: 2)),\(c.percent),EUR"
+            let earlier = RenderFixtures.earlierByCategory[c.name]!
+            XCTAssertEqual(line, original + ",\(MinorUnits.plainDecimal(earlier.previous, exponent: 2)),"
+                + MinorUnits.plainDecimal(earlier.yearAgo, exponent: 2), c.name)
+        }
+    }
+
+    func testCategoryComparisonColumnsReadBackAsTheFixturesEarlierAmounts() throws {
+        let dir = try writeFiles(StatementCSV.files(for: RenderFixtures.figures()))
+        let rows = try pythonRows("\(dir)/categories.csv")
+        XCTAssertEqual(rows[1], ["Shopping", "2", "78.83", "51.4", "EUR", "40.00", "0.00"])
+        XCTAssertEqual(rows[2], ["'=Games", "2", "34.69", "22.6", "EUR", "0.00", "12.00"])
+        XCTAssertEqual(rows[3], ["Food", "3", "29.77", "19.4", "EUR", "60.00", "30.00"])
+        XCTAssertFalse(rows.contains { $0[0] == "Travel" }, "a category with expenses only a year ago is not one of the period's")
+    }
+
+    func testComparisonHasIncomeExpensesAndNetInThreePeriods() throws {
+        let figures = RenderFixtures.figures()
+        let file = try XCTUnwrap(StatementCSV.files(for: figures).first { $0.name == "comparison.csv" })
+        // Income 2500.00 now, 0 last month, 2400.00 a year ago; expenses 153.48 / 100.00 / 92.00.
+        XCTAssertEqual(String(decoding: file.bytes, as: UTF8.self), """
+            measure,current,previous,year_ago,currency\r
+            income,2500.00,0.00,2400.00,EUR\r
+            expenses,153.48,100.00,92.00,EUR\r
+            net,2346.52,-100.00,2308.00,EUR\r
+
+            """)
+        let dir = try writeFiles([file])
+        let rows = try pythonRows("\(dir)/comparison.csv")
+        XCTAssertEqual(rows.map { $0[0] }, ["measure", "income", "expenses", "net"])
+        // Each row's net is income − expenses, in every period, to the cent.
+        func cents(_ s: String) -> Int64 { Int64(s.replacingOccurrences(of: ".", with: ""))! }
+        for column in 1...3 {
+            XCTAssertEqual(cents(rows[3][column]), cents(rows[1][column]) - cents(rows[2][column]), "column \(rows[0][column])")
+        }
     }
 
     func testTrickyDescriptionsSurviveAPythonCSVRoundTrip() throws {

@@ -102,4 +102,37 @@ final class PeriodTests: XCTestCase {
         XCTAssertEqual(BucketKind.month.starts(from: d("2026-09-25"), through: d("2026-12-24"), monthStartDay: 25),
                        [d("2026-09-25"), d("2026-10-25"), d("2026-11-25")])
     }
+
+    // MARK: - The same period a year earlier
+
+    func testAYearEarlierKeepsTheKindAndWholeMonths() throws {
+        XCTAssertEqual(try p("2026-10").yearEarlier, Period(kind: .month, start: d("2025-10-01"), end: d("2025-10-31")))
+        XCTAssertEqual(try p("2026-10").yearEarlier.name, "2025-10")
+        XCTAssertEqual(try p("2026-Q3").yearEarlier, Period(kind: .quarter, start: d("2025-07-01"), end: d("2025-09-30")))
+        XCTAssertEqual(try p("2026").yearEarlier, try p("2025"))
+        // A whole February stays whole: 28 days against the 29 of a leap year, and back.
+        XCTAssertEqual(try p("2029-02").yearEarlier.end, d("2028-02-29"))
+        XCTAssertEqual(try p("2028-02").yearEarlier.end, d("2027-02-28"))
+        XCTAssertEqual(try p("2028-02-29").yearEarlier, Period(kind: .day, start: d("2027-02-28"), end: d("2027-02-28")))
+        XCTAssertEqual(try p("2026-01-15..2026-03-31").yearEarlier,
+                       Period(kind: .range, start: d("2025-01-15"), end: d("2025-03-31")))
+    }
+
+    func testAWeekAYearEarlierIs52WeeksBackSoWeekdaysLineUp() throws {
+        let week = try p("2026-W05")
+        let before = week.yearEarlier
+        XCTAssertEqual(before.kind, .week)
+        XCTAssertEqual(before.start.days(to: week.start), 364)
+        XCTAssertEqual(before.start.startOfISOWeek, before.start, "still starts on a Monday")
+        XCTAssertEqual(before.dayCount, 7)
+    }
+
+    /// A month that starts on another day (a payday month) is compared with the same days a year
+    /// earlier, from its own dates.
+    func testAMonthStartingOnAnotherDayKeepsItsDaysAYearEarlier() {
+        let payday = Period(kind: .month, start: d("2026-09-25"), end: d("2026-10-24"))
+        XCTAssertEqual(payday.yearEarlier, Period(kind: .month, start: d("2025-09-25"), end: d("2025-10-24")))
+        let overFebruary = Period(kind: .month, start: d("2028-02-25"), end: d("2028-03-24"))
+        XCTAssertEqual(overFebruary.yearEarlier, Period(kind: .month, start: d("2027-02-25"), end: d("2027-03-24")))
+    }
 }

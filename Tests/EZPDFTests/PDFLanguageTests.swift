@@ -9,8 +9,8 @@ import XCTest
 /// and none of the English ones.
 final class PDFLanguageTests: XCTestCase {
     /// The section titles (and the footer's page word) as English writes them.
-    static let englishTitles = ["Charts", "Spending by category", "Budgets", "Groups", "Savings goals", "Transactions",
-                                "About this report"]
+    static let englishTitles = ["Charts", "Spending by category", "Compared with earlier periods", "Budgets", "Groups",
+                                "Savings goals", "Transactions", "About this report"]
 
     func testEachLanguagesStatementHasItsOwnSectionTitlesAndNoEnglishOnes() throws {
         for locale in ["it_IT", "fr_FR", "es_ES", "de_DE", "ja_JP", "en_US"] {
@@ -33,6 +33,49 @@ final class PDFLanguageTests: XCTestCase {
             if tr.language != "en" { XCTAssertFalse(text.contains("Page 1 of"), "\(locale): English footer") }
             XCTAssertTrue(text.contains(tr("Income and expenses")), "\(locale): a chart's title")
         }
+    }
+
+    /// The comparison section in German, from the render fixtures' figures: its title, columns and
+    /// the changes in the reader's number format, with no percent where the earlier value is 0.
+    func testTheComparisonSectionReadsInTheUsersLanguageWithItsChanges() throws {
+        var figures = RenderFixtures.figures()
+        figures.user.locale = "de_DE"
+        let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: RenderFixtures.provenance()),
+                                      name: "comparison-de.pdf")
+        defer { tools.cleanUp() }
+        // pdftotext writes no-break spaces as spaces; so does this comparison.
+        func plain(_ s: String) -> String { s.replacingOccurrences(of: "\u{00A0}", with: " ").replacingOccurrences(of: "\u{202F}", with: " ") }
+        let text = plain(try tools.text())
+        let tr = Translator(locale: "de_DE")
+        let format = LocaleFormat(locale: "de_DE")
+        for label in ["Compared with earlier periods", "Previous period", "A year earlier", "Measure"] {
+            XCTAssertTrue(text.contains(tr(label)) || text.contains(tr(label).uppercased()), "'\(tr(label))' in the German statement")
+            XCTAssertFalse(text.contains(label) || text.contains(label.uppercased()), "English '\(label)' left in the German statement")
+        }
+        let c = figures.comparison
+        // The columns name the months in German: "SEPT. 2025" and "GGÜ. SEPT. 2025"-like headers.
+        for earlier in [c.previous, c.yearAgo] {
+            let label = format.monthYearLabel(earlier.end)
+            XCTAssertTrue(text.contains(plain(tr("vs {period}", ["period": label]).uppercased())), "'vs \(label)' header in \(text)")
+        }
+        // Amounts in the table go without their currency, which the note names once.
+        // (The note may wrap: compared with every run of spaces and line breaks as one space.)
+        func words(_ s: String) -> String { plain(s).split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
+        XCTAssertTrue(words(text).contains(words(tr("Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}",
+            ["currency": "EUR", "previous": "\(format.date(c.previous.start)) – \(format.date(c.previous.end))",
+             "yearAgo": "\(format.date(c.yearAgo.start)) – \(format.date(c.yearAgo.end))"]))), text)
+        // Expenses: 153,48 against 100,00 (+53,48, +53,5 %) and 92,00 a year earlier.
+        let expensesChange = "+" + format.decimal(c.expenses.vsPrevious.absolute, fractionDigits: 2) + " (+"
+            + format.percent(c.expenses.vsPrevious.percent!) + ")"
+        XCTAssertTrue(text.contains(plain(expensesChange)), "\(expensesChange) in \(text)")
+        // Income: nothing last month, so the change has no percent.
+        XCTAssertNil(c.income.vsPrevious.percent)
+        let incomeChange = plain("+" + format.decimal(c.income.vsPrevious.absolute, fractionDigits: 2))
+        let line = try XCTUnwrap(text.components(separatedBy: "\n").first { $0.contains(incomeChange) }, text)
+        XCTAssertFalse(line.contains(incomeChange + " ("), "no percent against an earlier 0: \(line)")
+        XCTAssertTrue(text.contains("Travel"), "a category with expenses only a year earlier is listed")
+        let outline = try tools.outlineTitles()
+        XCTAssertTrue(outline.contains(tr("Compared with earlier periods")), "a bookmark for the section: \(outline)")
     }
 
     func testAnUnsupportedLanguageGetsEnglishWordsWithItsOwnNumbers() throws {

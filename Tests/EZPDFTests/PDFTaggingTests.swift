@@ -63,7 +63,7 @@ final class PDFTaggingTests: XCTestCase {
         XCTAssertEqual(elements.first?.type, "Document")
         XCTAssertEqual(elements.first?.depth, 0)
         let headings = elements.filter { $0.type == "H1" }.map(\.text)
-        XCTAssertEqual(headings, [tr("Charts"), tr("Spending by category"), tr("Budgets"), tr("Groups"),
+        XCTAssertEqual(headings, [tr("Charts"), tr("Spending by category"), tr("Compared with earlier periods"), tr("Budgets"), tr("Groups"),
                                   tr("Family · {name}", ["name": "Famiglia Rossi"]), tr("Savings goals"), tr("Transactions"),
                                   tr("About this report")], "sections in reading order")
         XCTAssertTrue(elements.contains { $0.type == "H2" && $0.text.hasPrefix("Viaggio a Kyōto") },
@@ -71,6 +71,11 @@ final class PDFTaggingTests: XCTestCase {
         // Every table: one per table of the statement, each with header cells and data cells.
         XCTAssertGreaterThanOrEqual(elements.filter { $0.type == "Table" }.count, 5)
         XCTAssertTrue(elements.contains { $0.type == "TH" && $0.text == tr("Description").uppercased() })
+        // The comparison is a table like the others: its column headers are TH cells.
+        let yearAgo = LocaleFormat(locale: "fr_FR").monthYearLabel(figures.comparison.yearAgo.end)
+        XCTAssertTrue(elements.contains { $0.type == "TH" && $0.text == tr("vs {period}", ["period": yearAgo]).uppercased() },
+                      "\(elements.filter { $0.type == "TH" }.map(\.text))")
+        XCTAssertTrue(elements.contains { $0.type == "H2" && $0.text == tr("Expenses by category") }, "the comparison's categories")
         XCTAssertTrue(elements.contains { $0.type == "TD" && $0.text == LocaleFormat(locale: "fr_FR").money(figures.kpis.net, .eur) }
                       || elements.contains { $0.type == "TD" && $0.text.contains(LocaleFormat(locale: "fr_FR").money(figures.kpis.net, .eur)) })
         // The charts are figures, in the order they are drawn, each with its data in words.

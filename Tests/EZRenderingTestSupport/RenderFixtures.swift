@@ -92,6 +92,30 @@ package enum RenderFixtures {
         return Trend(bucket: .month, points: points, categoryNames: ["Shopping", "=Games", "Food", "Transport"])
     }
 
+    /// Earlier expenses per category (previous month, a year earlier), chosen so that every case
+    /// shows: a rise and a fall, an earlier 0 (no percent), and a category with expenses only a
+    /// year ago ('Travel', absent from categories.csv).
+    package static let earlierByCategory: [String: (previous: Int64, yearAgo: Int64)] = [
+        "Shopping": (4_000, 0), "=Games": (0, 1_200), "Food": (6_000, 3_000), "Transport": (0, 0), "Travel": (0, 5_000),
+    ]
+
+    /// The comparison that goes with ``figures()``: income 0 last month, expenses 0 a year ago.
+    package static func comparison(kpis: KPIs, categories: CategoryShares) -> ComparisonFigures {
+        var rows = categories.rows.map { c in
+            CategoryComparison(name: c.name, color: c.color, amounts: ComparedAmount(
+                current: c.amount, previous: earlierByCategory[c.name]?.previous ?? 0, yearAgo: earlierByCategory[c.name]?.yearAgo ?? 0))
+        }
+        rows.append(CategoryComparison(name: "Travel", color: "#56B4E9", amounts: ComparedAmount(current: 0, previous: 0, yearAgo: 5_000)))
+        let previousExpenses = earlierByCategory.values.reduce(0) { $0 + $1.previous }
+        let yearAgoExpenses = earlierByCategory.values.reduce(0) { $0 + $1.yearAgo }
+        return ComparisonFigures(
+            period: october, previous: october.previous, yearAgo: october.yearEarlier,
+            income: ComparedAmount(current: kpis.income, previous: 0, yearAgo: 240_000),
+            expenses: ComparedAmount(current: kpis.expenses, previous: previousExpenses, yearAgo: yearAgoExpenses),
+            net: ComparedAmount(current: kpis.net, previous: -previousExpenses, yearAgo: 240_000 - yearAgoExpenses),
+            categories: rows)
+    }
+
     package static func figures() -> StatementFigures {
         let total = expensesTotal
         let kpis = KPIs(income: 250_000, expenses: total, net: 250_000 - total, savingsRate: Percent.of(250_000 - total, 250_000),
@@ -123,7 +147,8 @@ package enum RenderFixtures {
         ]
         let balances = [BalanceSeries(balanceId: 1, name: "Bank", kind: .bank, currency: eur, values: [100_000, 98_750, 330_000])]
         return StatementFigures(user: user, period: october, asOf: asOf, currency: eur, kpis: kpis, trend: trend(),
-                                balances: balances, categories: categories(), budgets: budgets, savings: savings,
+                                balances: balances, categories: categories(),
+                                comparison: comparison(kpis: kpis, categories: categories()), budgets: budgets, savings: savings,
                                 groups: [group], family: nil, transactions: transactions(),
                                 quarantined: [QuarantinedRow(table: "transactions", id: 999, reason: "unknown kind 'refund'")])
     }

@@ -30,7 +30,7 @@ final class StatementEndpointTests: LiveServerTestCase {
         let folder = fixture.ledger.folder.appendingPathComponent("export").path
         _ = try export("csv,png", out: folder)
         let token = try await fixture.token(fixture.alice)
-        for name in ["transactions", "categories", "trends", "category-trends", "budgets", "groups", "settlements", "savings"] {
+        for name in ["transactions", "categories", "trends", "category-trends", "budgets", "groups", "settlements", "savings", "comparison"] {
             let file = try XCTUnwrap(FileManager.default.contents(atPath: "\(folder)/\(name).csv"), name)
             let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09/\(name).csv?as_of=2026-10-01", token: token)
             XCTAssertEqual(response.status, .ok, name)

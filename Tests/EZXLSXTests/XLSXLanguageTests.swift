@@ -11,6 +11,9 @@ final class XLSXLanguageTests: XCTestCase {
     override func tearDown() { ExternalReader.removeTemporaryDirectories() }
 
     static let englishLabels = ["Key figures", "Income", "Savings rate", "Previous period's expenses", "Expenses by category"]
+    /// The Comparison sheet's headers and row labels as English writes them.
+    static let comparisonLabels = ["Compared with earlier periods", "This period", "Previous period", "A year earlier",
+                                   "Change vs previous", "% vs year ago", "First day", "Income", "Expenses", "Net"]
 
     /// Every text cell of `sheet`, and the workbook's sheet names, as openpyxl reads them.
     func texts(_ path: String, sheet: String) throws -> (cells: Set<String>, sheets: [String]) {
@@ -47,6 +50,13 @@ final class XLSXLanguageTests: XCTestCase {
             let categories = try texts(path, sheet: "Categories")
             XCTAssertTrue(categories.cells.contains(tr("Category")), "\(locale): Categories header")
             XCTAssertTrue(categories.cells.contains(tr("Total")), "\(locale): Categories total")
+            let comparison = try texts(path, sheet: "Comparison")
+            for english in Self.comparisonLabels {
+                XCTAssertTrue(comparison.cells.contains(tr(english)), "\(locale): Comparison '\(tr(english))' for '\(english)'")
+                if tr.language != "en" {
+                    XCTAssertFalse(comparison.cells.contains(english), "\(locale): English '\(english)' left in Comparison")
+                }
+            }
             // Sheet names are what scripts read: the same in every language.
             if let sheetsInEnglish { XCTAssertEqual(summary.sheets, sheetsInEnglish, locale) } else { sheetsInEnglish = summary.sheets }
             XCTAssertEqual(summary.sheets.first, "Summary")

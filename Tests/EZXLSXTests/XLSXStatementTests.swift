@@ -68,7 +68,7 @@ final class XLSXStatementTests: XCTestCase {
     func testWorkbookHasEverySheetInOrder() throws {
         let path = try writeWorkbook()
         XCTAssertEqual(try sheetNames(path),
-                       ["Summary", "Transactions", "Categories", "Trends", "Budgets", "Groups", "Savings", "About"])
+                       ["Summary", "Transactions", "Categories", "Trends", "Budgets", "Groups", "Savings", "Comparison", "About"])
     }
 
     func testTransactionCellsAreNumbersDatesAndPlainStrings() throws {
@@ -129,6 +129,92 @@ final class XLSXStatementTests: XCTestCase {
         let cached = try cells(path, sheet: "Categories", dataOnly: true)
         XCTAssertEqual(cached[n + 1][2], Cell(t: "n", v: MinorUnits.plainDecimal(figures.categories.total, exponent: 2)))
         XCTAssertEqual(cached[n + 1][1].v, String(RenderFixtures.expenseRows.count))
+    }
+
+    // MARK: - Comparison
+
+    /// The fixture's Comparison sheet: rows 5–7 are income, expenses and net; row 11 on, categories.
+    func testComparisonChangesAreFormulasOverTheCellsCachedWithTheEnginesValues() throws {
+        let figures = RenderFixtures.figures()
+        let cmp = figures.comparison
+        let path = try writeWorkbook(figures)
+        let formulas = try cells(path, sheet: "Comparison")
+        let cached = try cells(path, sheet: "Comparison", dataOnly: true)
+        let rows: [(Int, ComparedAmount)] = [(4, cmp.income), (5, cmp.expenses), (6, cmp.net)]
+            + cmp.categories.enumerated().map { (10 + $0.offset, $0.element.amounts) }
+        XCTAssertEqual(formulas[10].compactMap(\.v).first, "Shopping", "categories start under their header")
+        for (r, a) in rows {
+            let n = r + 1
+            XCTAssertEqual(formulas[r][3], Cell(t: "f", v: "=ROUND(B\(n)-C\(n),2)"), "row \(n)")
+            XCTAssertEqual(formulas[r][4], Cell(t: "f", v: "=IF(C\(n)=0,\"\",(B\(n)-C\(n))/ABS(C\(n)))"), "row \(n)")
+            XCTAssertEqual(formulas[r][6], Cell(t: "f", v: "=ROUND(B\(n)-F\(n),2)"), "row \(n)")
+            XCTAssertEqual(formulas[r][7], Cell(t: "f", v: "=IF(F\(n)=0,\"\",(B\(n)-F\(n))/ABS(F\(n)))"), "row \(n)")
+            // The amounts are values, each change's cached result the engine's exact figure.
+            XCTAssertEqual(cached[r][1].v.flatMap { Decimal(string: $0) }, Decimal(a.current) / 100, "row \(n)")
+            XCTAssertEqual(cached[r][3].v.flatMap { Decimal(string: $0) }, Decimal(a.vsPrevious.absolute) / 100, "row \(n)")
+            XCTAssertEqual(cached[r][6].v.flatMap { Decimal(string: $0) }, Decimal(a.vsYearAgo.absolute) / 100, "row \(n)")
+            for (column, change) in [(4, a.vsPrevious), (7, a.vsYearAgo)] {
+                if let percent = change.percent {
+                    // The cached ratio rounds to the engine's percentage to the tenth.
+                    let ratio = try XCTUnwrap(cached[r][column].v.flatMap(Double.init), "row \(n) column \(column)")
+                    XCTAssertEqual(ratio * 1000, Double(percent.tenths), accuracy: 0.5, "row \(n) column \(column)")
+                } else {
+                    XCTAssertTrue(cached[r][column].v == nil || cached[r][column].v == "", "no percent when the earlier value is 0: row \(n)")
+                }
+            }
+        }
+        // Both rules are covered: an earlier 0 (income last month, expenses of '=Games' last month) and real percentages.
+        XCTAssertNil(cmp.income.vsPrevious.percent)
+        XCTAssertNotNil(cmp.expenses.vsPrevious.percent)
+        // The periods' first and last days are real dates.
+        XCTAssertEqual(cached[1][1], Cell(t: "d", v: "2025-10-01T00:00:00"))
+        XCTAssertEqual(cached[1][2], Cell(t: "d", v: "2025-09-01T00:00:00"))
+        XCTAssertEqual(cached[2][5], Cell(t: "d", v: "2024-10-31T00:00:00"))
+        // A category with expenses only a year ago is listed, with this period's 0.
+        let travel = try XCTUnwrap(formulas.first { $0.first?.v == "Travel" })
+        XCTAssertEqual(travel[1].v.flatMap { Decimal(string: $0) }, 0)
+        XCTAssertEqual(travel[5].v.flatMap { Decimal(string: $0) }, 50)
+    }
+
+    func testLibreOfficeRecalculatesTheComparisonsChangesToTheEnginesFigures() throws {
+        guard let soffice = ExternalReader.which("soffice") else {
+            throw XCTSkip("LibreOffice (soffice) is not installed: install libreoffice-calc-nogui to run the recalculation check")
+        }
+        let figures = RenderFixtures.figures()
+        let path = try writeWorkbook(figures)
+        let dir = (path as NSString).deletingLastPathComponent
+        // openpyxl saves the formulas without cached results: LibreOffice must compute every change.
+        let stripped = dir + "/comparison.xlsx"
+        _ = try ExternalReader.python("""
+        import sys, openpyxl
+        wb = openpyxl.load_workbook(sys.argv[1])
+        for name in wb.sheetnames:
+            if name != 'Comparison': del wb[name]
+        wb.save(sys.argv[2])
+        """, [path, stripped])
+        try ExternalReader.run(soffice, ["-env:UserInstallation=file://\(dir)/lo-profile", "--headless", "--calc",
+                                         "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false",
+                                         "--outdir", dir, stripped])
+        let csv = try String(contentsOfFile: dir + "/comparison.csv", encoding: .utf8)
+        let lines = csv.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let cmp = figures.comparison
+        let tr = Translator(locale: figures.user.locale)
+        for (label, a) in [(tr("Income"), cmp.income), (tr("Expenses"), cmp.expenses), (tr("Net"), cmp.net)]
+            + cmp.categories.map({ ($0.name, $0.amounts) }) {
+            let fields = try XCTUnwrap(lines.first { $0.first == label }, "\(label) in \(csv)")
+            XCTAssertEqual(Decimal(string: fields[3]), Decimal(a.vsPrevious.absolute) / 100, "\(label) change vs previous: \(fields)")
+            XCTAssertEqual(Decimal(string: fields[6]), Decimal(a.vsYearAgo.absolute) / 100, "\(label) change vs year ago: \(fields)")
+            for (column, change) in [(4, a.vsPrevious), (7, a.vsYearAgo)] {
+                if let percent = change.percent {
+                    // LibreOffice writes the unrounded ratio in percent: "4.16666666666667%".
+                    let ratio = try XCTUnwrap(fields[column].hasSuffix("%") ? Double(fields[column].dropLast()).map { $0 / 100 } : nil,
+                                              "\(label) column \(column): \(fields)")
+                    XCTAssertEqual(ratio * 1000, Double(percent.tenths), accuracy: 0.5, "\(label) column \(column)")
+                } else {
+                    XCTAssertEqual(fields[column], "", "\(label): no percent when the earlier value is 0")
+                }
+            }
+        }
     }
 
     func testLibreOfficeRecalculatesTheEnginesCategoriesTotal() throws {
@@ -264,7 +350,7 @@ final class XLSXStatementTests: XCTestCase {
     func testEmptyFiguresStillGiveEverySheet() throws {
         let path = try writeWorkbook(RenderFixtures.emptyFigures())
         XCTAssertEqual(try sheetNames(path),
-                       ["Summary", "Transactions", "Categories", "Trends", "Budgets", "Groups", "Savings", "About"])
+                       ["Summary", "Transactions", "Categories", "Trends", "Budgets", "Groups", "Savings", "Comparison", "About"])
         let rows = try cells(path, sheet: "Transactions")
         XCTAssertEqual(rows.count, 1)
     }

@@ -22,6 +22,8 @@ package struct StatementFigures: Sendable {
     package var balances: [BalanceSeries]
     /// Expenses per category in the period.
     package var categories: CategoryShares
+    /// The period against the previous period of the same length and the same period a year earlier.
+    package var comparison: ComparisonFigures
     /// Budget consumption, one line per budget window overlapping the period.
     package var budgets: [BudgetLine]
     /// Savings goals.
@@ -35,11 +37,16 @@ package struct StatementFigures: Sendable {
     /// Rows left out of these figures because they break the ledger contract.
     package var quarantined: [QuarantinedRow]
 
+    /// Figures as given; without a `comparison`, one whose earlier periods hold nothing
+    /// (``ComparisonFigures/currentOnly(period:kpis:categories:)``).
     package init(user: ReportUser, period: Period, asOf: CivilDate, currency: Currency, kpis: KPIs, trend: Trend,
-                balances: [BalanceSeries], categories: CategoryShares, budgets: [BudgetLine], savings: [SavingsLine],
-                groups: [GroupFigures], family: FamilyFigures?, transactions: [StatementRow], quarantined: [QuarantinedRow]) {
+                balances: [BalanceSeries], categories: CategoryShares, comparison: ComparisonFigures? = nil, budgets: [BudgetLine],
+                savings: [SavingsLine], groups: [GroupFigures], family: FamilyFigures?, transactions: [StatementRow],
+                quarantined: [QuarantinedRow]) {
         self.user = user; self.period = period; self.asOf = asOf; self.currency = currency; self.kpis = kpis
-        self.trend = trend; self.balances = balances; self.categories = categories; self.budgets = budgets
+        self.trend = trend; self.balances = balances; self.categories = categories
+        self.comparison = comparison ?? .currentOnly(period: period, kpis: kpis, categories: categories)
+        self.budgets = budgets
         self.savings = savings; self.groups = groups; self.family = family; self.transactions = transactions
         self.quarantined = quarantined
     }

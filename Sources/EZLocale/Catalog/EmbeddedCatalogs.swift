@@ -21,11 +21,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
 
+msgid "% vs previous"
+msgstr "% ggü. Vorintervall"
+
+msgid "% vs year ago"
+msgstr "% ggü. Vorjahr"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 Monate bis {end} · Stand {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Eine prozentuale Veränderung bezieht sich auf den früheren Betrag; sie fehlt, wo dieser Betrag 0 war."
+
 msgid "a short plan (greedy)"
 msgstr "ein kurzer Plan (Greedy)"
+
+msgid "A year earlier"
+msgstr "Ein Jahr zuvor"
 
 msgid "About this report"
 msgstr "Über diesen Bericht"
@@ -68,6 +80,9 @@ msgstr "Der Betrag ist das Grundbudget plus hierher verschobenes Budget, minus w
 
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Beträge zeigen, was jede Zeile zu Ihren Einnahmen oder Ausgaben in {currency} beiträgt; bei einer geteilten Gruppenausgabe ist das Ihr Anteil (der volle Betrag in Klammern). Umbuchungen sind grau und zählen als null."
+
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Beträge in {currency}  ·  Vorheriger Zeitraum: {previous}  ·  Ein Jahr zuvor: {yearAgo}"
 
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Jede Zahl zu weniger als {count} Nutzern zeigt '{mark}'."
@@ -153,6 +168,9 @@ msgstr "Kohorte"
 msgid "Cohort retention"
 msgstr "Kohorten-Bindung"
 
+msgid "Compared with earlier periods"
+msgstr "Vergleich mit früheren Zeiträumen"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Berechnet von ezreport {version} aus dem Hauptbuch SHA-256 {hash}… für {period}, Stand {date}."
 
@@ -161,6 +179,10 @@ msgstr "Gezählt"
 
 msgid "Currency"
 msgstr "Währung"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Aktuell"
 
 msgid "Date"
 msgstr "Datum"
@@ -276,6 +298,9 @@ msgstr "wenigste Überweisungen"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Zahlen zu weniger als {count} Nutzern werden zurückgehalten und als {mark} gezeigt. Beträge sind in {currency} umgerechnet."
 
+msgid "First day"
+msgstr "Erster Tag"
+
 msgid "From"
 msgstr "Von"
 
@@ -330,6 +355,9 @@ msgstr "Einnahmen und Ausgaben pro Zeitraum"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Einnahmen, Ausgaben und Saldo je Intervall, Ausgaben je Kategorie und Intervall sowie jeder Kontostand am Ende jedes Intervalls."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Einnahmen, Ausgaben, Saldo und jede Kategorie im Vergleich zum vorherigen Zeitraum und zum selben Zeitraum ein Jahr zuvor; die Veränderungen sind Formeln."
+
 msgid "Key figures"
 msgstr "Kennzahlen"
 
@@ -338,6 +366,9 @@ msgstr "Art"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Größte Kategorie: {name} ({percent} der Ausgaben)"
+
+msgid "Last day"
+msgstr "Letzter Tag"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -368,6 +399,9 @@ msgstr "Limit genutzt"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Kennzahl"
 
 msgid "Member"
 msgstr "Mitglied"
@@ -443,6 +477,9 @@ msgstr "Keine Daten für Diagramme in diesem Zeitraum."
 
 msgid "No due date"
 msgstr "Kein Fälligkeitsdatum"
+
+msgid "No expenses in any of these periods"
+msgstr "Keine Ausgaben in diesen Zeiträumen"
 
 msgid "No expenses in this period"
 msgstr "Keine Ausgaben in diesem Zeitraum"
@@ -541,6 +578,13 @@ msgstr "Beginn des Zeitraums"
 
 msgid "Plan"
 msgstr "Plan"
+
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Vorher"
+
+msgid "Previous period"
+msgstr "Vorheriger Zeitraum"
 
 msgid "Previous period's expenses"
 msgstr "Ausgaben der Vorperiode"
@@ -670,6 +714,9 @@ msgstr "Die zehn Kategorienamen mit dem größten Ausgabenvolumen und wie viele 
 msgid "This page: where the figures came from."
 msgstr "Diese Seite: woher die Zahlen stammen."
 
+msgid "This period"
+msgstr "Dieser Zeitraum"
+
 msgid "Time zone"
 msgstr "Zeitzone"
 
@@ -742,6 +789,9 @@ msgstr "GGÜ. VORMONAT"
 msgid "VS LAST PERIOD"
 msgstr "GGÜ. VORPERIODE"
 
+msgid "vs {period}"
+msgstr "ggü. {period}"
+
 msgid "WARNING"
 msgstr "WARNUNG"
 
@@ -762,6 +812,10 @@ msgstr "Zeitraum ab"
 
 msgid "Within limit"
 msgstr "Im Limit"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Vorjahr"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Auszug {period}"
@@ -877,11 +931,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
 
+msgid "% vs previous"
+msgstr "% vs anterior"
+
+msgid "% vs year ago"
+msgstr "% vs año anterior"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 meses hasta el {end} · a {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Una variación porcentual se calcula sobre el importe anterior; no hay ninguna cuando ese importe era 0."
+
 msgid "a short plan (greedy)"
 msgstr "un plan corto (voraz)"
+
+msgid "A year earlier"
+msgstr "Un año antes"
 
 msgid "About this report"
 msgstr "Acerca de este informe"
@@ -924,6 +990,9 @@ msgstr "El importe es el presupuesto base más el presupuesto transferido a él,
 
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Los importes indican lo que cada fila suma a tus ingresos o gastos en {currency}; en un gasto de grupo compartido es tu parte (el importe total entre paréntesis). Las transferencias aparecen en gris y cuentan como cero."
+
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Importes en {currency}  ·  Período anterior: {previous}  ·  Un año antes: {yearAgo}"
 
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Toda cifra sobre menos de {count} usuarios muestra '{mark}'."
@@ -1009,6 +1078,9 @@ msgstr "Cohorte"
 msgid "Cohort retention"
 msgstr "Retención por cohorte"
 
+msgid "Compared with earlier periods"
+msgstr "Comparación con períodos anteriores"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calculado por ezreport {version} a partir del registro SHA-256 {hash}… para {period}, a {date}."
 
@@ -1017,6 +1089,10 @@ msgstr "Computado"
 
 msgid "Currency"
 msgstr "Moneda"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Actual"
 
 msgid "Date"
 msgstr "Fecha"
@@ -1132,6 +1208,9 @@ msgstr "el menor número de transferencias"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Las cifras sobre menos de {count} usuarios se omiten y se muestran como {mark}. Los importes se convierten a {currency}."
 
+msgid "First day"
+msgstr "Primer día"
+
 msgid "From"
 msgstr "De"
 
@@ -1186,6 +1265,9 @@ msgstr "Ingresos y gastos por período"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Ingresos, gastos y neto por intervalo, gastos por categoría por intervalo y cada saldo al final de cada intervalo."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Ingresos, gastos, neto y cada categoría frente al período anterior y al mismo período un año antes; las variaciones son fórmulas."
+
 msgid "Key figures"
 msgstr "Cifras clave"
 
@@ -1194,6 +1276,9 @@ msgstr "Tipo"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Categoría principal: {name} ({percent} de los gastos)"
+
+msgid "Last day"
+msgstr "Último día"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -1224,6 +1309,9 @@ msgstr "Límite usado"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Concepto"
 
 msgid "Member"
 msgstr "Miembro"
@@ -1299,6 +1387,9 @@ msgstr "No hay datos que representar en este período."
 
 msgid "No due date"
 msgstr "Sin fecha límite"
+
+msgid "No expenses in any of these periods"
+msgstr "No hay gastos en ninguno de estos períodos"
 
 msgid "No expenses in this period"
 msgstr "No hay gastos en este período"
@@ -1397,6 +1488,13 @@ msgstr "Inicio del período"
 
 msgid "Plan"
 msgstr "Plan"
+
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Anterior"
+
+msgid "Previous period"
+msgstr "Período anterior"
 
 msgid "Previous period's expenses"
 msgstr "Gastos del período anterior"
@@ -1526,6 +1624,9 @@ msgstr "Los diez nombres de categoría con mayor volumen de gastos y cuántos us
 msgid "This page: where the figures came from."
 msgstr "Esta página: de dónde proceden las cifras."
 
+msgid "This period"
+msgstr "Este período"
+
 msgid "Time zone"
 msgstr "Zona horaria"
 
@@ -1598,6 +1699,9 @@ msgstr "VS MES ANTERIOR"
 msgid "VS LAST PERIOD"
 msgstr "VS PERÍODO ANTERIOR"
 
+msgid "vs {period}"
+msgstr "vs {period}"
+
 msgid "WARNING"
 msgstr "AVISO"
 
@@ -1618,6 +1722,10 @@ msgstr "Inicio del intervalo"
 
 msgid "Within limit"
 msgstr "Dentro del límite"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Año antes"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Extracto {period}"
@@ -1733,11 +1841,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n > 1);\n"
 
+msgid "% vs previous"
+msgstr "% vs précédent"
+
+msgid "% vs year ago"
+msgstr "% vs an dernier"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 mois jusqu'au {end} · au {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Une évolution en pourcentage est calculée par rapport au montant antérieur ; il n'y en a pas lorsque ce montant était 0."
+
 msgid "a short plan (greedy)"
 msgstr "un plan court (glouton)"
+
+msgid "A year earlier"
+msgstr "Un an plus tôt"
 
 msgid "About this report"
 msgstr "À propos de ce relevé"
@@ -1780,6 +1900,9 @@ msgstr "Le montant est le budget de base plus le budget transféré vers celui-c
 
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Les montants indiquent ce que chaque ligne ajoute à vos revenus ou dépenses en {currency} ; pour une dépense de groupe partagée, c'est votre part (le montant total entre parenthèses). Les virements sont en gris et comptent pour zéro."
+
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Montants en {currency}  ·  Période précédente : {previous}  ·  Un an plus tôt : {yearAgo}"
 
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Tout chiffre portant sur moins de {count} utilisateurs affiche « {mark} »."
@@ -1865,6 +1988,9 @@ msgstr "Cohorte"
 msgid "Cohort retention"
 msgstr "Rétention par cohorte"
 
+msgid "Compared with earlier periods"
+msgstr "Comparaison avec les périodes précédentes"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calculé par ezreport {version} à partir du registre SHA-256 {hash}… pour {period}, au {date}."
 
@@ -1873,6 +1999,10 @@ msgstr "Compté"
 
 msgid "Currency"
 msgstr "Devise"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Actuelle"
 
 msgid "Date"
 msgstr "Date"
@@ -1988,6 +2118,9 @@ msgstr "le moins de virements"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Les chiffres portant sur moins de {count} utilisateurs sont masqués et notés {mark}. Les montants sont convertis en {currency}."
 
+msgid "First day"
+msgstr "Premier jour"
+
 msgid "From"
 msgstr "De"
 
@@ -2042,6 +2175,9 @@ msgstr "Revenus et dépenses par période"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Revenus, dépenses et solde net par intervalle, dépenses par catégorie par intervalle, et chaque solde à la fin de chaque intervalle."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Revenus, dépenses, solde net et chaque catégorie comparés à la période précédente et à la même période un an plus tôt ; les évolutions sont des formules."
+
 msgid "Key figures"
 msgstr "Chiffres clés"
 
@@ -2050,6 +2186,9 @@ msgstr "Type"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Catégorie principale : {name} ({percent} des dépenses)"
+
+msgid "Last day"
+msgstr "Dernier jour"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -2080,6 +2219,9 @@ msgstr "Plafond utilisé"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Indicateur"
 
 msgid "Member"
 msgstr "Membre"
@@ -2155,6 +2297,9 @@ msgstr "Aucune donnée à représenter pour cette période."
 
 msgid "No due date"
 msgstr "Sans échéance"
+
+msgid "No expenses in any of these periods"
+msgstr "Aucune dépense sur aucune de ces périodes"
 
 msgid "No expenses in this period"
 msgstr "Aucune dépense sur cette période"
@@ -2253,6 +2398,13 @@ msgstr "Début de période"
 
 msgid "Plan"
 msgstr "Plan"
+
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Précédente"
+
+msgid "Previous period"
+msgstr "Période précédente"
 
 msgid "Previous period's expenses"
 msgstr "Dépenses de la période précédente"
@@ -2382,6 +2534,9 @@ msgstr "Les dix noms de catégorie au plus fort volume de dépenses, et le nombr
 msgid "This page: where the figures came from."
 msgstr "Cette page : d'où viennent les chiffres."
 
+msgid "This period"
+msgstr "Cette période"
+
 msgid "Time zone"
 msgstr "Fuseau horaire"
 
@@ -2454,6 +2609,9 @@ msgstr "VS MOIS DERNIER"
 msgid "VS LAST PERIOD"
 msgstr "VS PÉRIODE PASSÉE"
 
+msgid "vs {period}"
+msgstr "vs {period}"
+
 msgid "WARNING"
 msgstr "ALERTE"
 
@@ -2474,6 +2632,10 @@ msgstr "Début de période"
 
 msgid "Within limit"
 msgstr "Dans la limite"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Un an avant"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Relevé {period}"
@@ -2589,11 +2751,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
 
+msgid "% vs previous"
+msgstr "% sul precedente"
+
+msgid "% vs year ago"
+msgstr "% sull'anno prima"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "12 mesi fino al {end} · al {date} · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "Una variazione percentuale è calcolata sull'importo precedente; manca dove quell'importo era 0."
+
 msgid "a short plan (greedy)"
 msgstr "un piano breve (greedy)"
+
+msgid "A year earlier"
+msgstr "Un anno prima"
 
 msgid "About this report"
 msgstr "Informazioni su questo report"
@@ -2636,6 +2810,9 @@ msgstr "L'importo è il budget di base più il budget trasferito in entrata, men
 
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "Gli importi indicano quanto ogni riga aggiunge alle tue entrate o spese in {currency}; per una spesa di gruppo condivisa è la tua quota (l'importo intero tra parentesi). I trasferimenti sono in grigio e contano zero."
+
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "Importi in {currency}  ·  Periodo precedente: {previous}  ·  Un anno prima: {yearAgo}"
 
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "Ogni cifra relativa a meno di {count} utenti mostra '{mark}'."
@@ -2721,6 +2898,9 @@ msgstr "Coorte"
 msgid "Cohort retention"
 msgstr "Fidelizzazione per coorte"
 
+msgid "Compared with earlier periods"
+msgstr "Confronto con i periodi precedenti"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "Calcolato da ezreport {version} dal registro SHA-256 {hash}… per {period}, al {date}."
 
@@ -2729,6 +2909,10 @@ msgstr "Conteggiato"
 
 msgid "Currency"
 msgstr "Valuta"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "Attuale"
 
 msgid "Date"
 msgstr "Data"
@@ -2844,6 +3028,9 @@ msgstr "meno trasferimenti possibile"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "Le cifre relative a meno di {count} utenti sono omesse e indicate come {mark}. Gli importi sono convertiti in {currency}."
 
+msgid "First day"
+msgstr "Primo giorno"
+
 msgid "From"
 msgstr "Da"
 
@@ -2898,6 +3085,9 @@ msgstr "Entrate e spese per periodo"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "Entrate, spese e netto per intervallo, spese per categoria per intervallo e ogni saldo alla fine di ciascun intervallo."
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "Entrate, spese, netto e ogni categoria rispetto al periodo precedente e allo stesso periodo di un anno prima; le variazioni sono formule."
+
 msgid "Key figures"
 msgstr "Cifre principali"
 
@@ -2906,6 +3096,9 @@ msgstr "Tipo"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "Categoria principale: {name} ({percent} delle spese)"
+
+msgid "Last day"
+msgstr "Ultimo giorno"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -2936,6 +3129,9 @@ msgstr "Limite utilizzato"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "Voce"
 
 msgid "Member"
 msgstr "Membro"
@@ -3011,6 +3207,9 @@ msgstr "Nessun dato da rappresentare per questo periodo."
 
 msgid "No due date"
 msgstr "Nessuna scadenza"
+
+msgid "No expenses in any of these periods"
+msgstr "Nessuna spesa in nessuno di questi periodi"
 
 msgid "No expenses in this period"
 msgstr "Nessuna spesa in questo periodo"
@@ -3109,6 +3308,13 @@ msgstr "Inizio periodo"
 
 msgid "Plan"
 msgstr "Piano"
+
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "Precedente"
+
+msgid "Previous period"
+msgstr "Periodo precedente"
 
 msgid "Previous period's expenses"
 msgstr "Spese del periodo precedente"
@@ -3238,6 +3444,9 @@ msgstr "I dieci nomi di categoria con il maggior volume di spesa e quanti utenti
 msgid "This page: where the figures came from."
 msgstr "Questa pagina: da dove vengono le cifre."
 
+msgid "This period"
+msgstr "Questo periodo"
+
 msgid "Time zone"
 msgstr "Fuso orario"
 
@@ -3310,6 +3519,9 @@ msgstr "SUL MESE SCORSO"
 msgid "VS LAST PERIOD"
 msgstr "SUL PERIODO PRECEDENTE"
 
+msgid "vs {period}"
+msgstr "vs {period}"
+
 msgid "WARNING"
 msgstr "ATTENZIONE"
 
@@ -3330,6 +3542,10 @@ msgstr "Inizio intervallo"
 
 msgid "Within limit"
 msgstr "Entro il limite"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "Anno prima"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · Estratto conto {period}"
@@ -3445,11 +3661,23 @@ msgstr ""
 "Content-Transfer-Encoding: 8bit\n"
 "Plural-Forms: nplurals=1; plural=0;\n"
 
+msgid "% vs previous"
+msgstr "前区間比（%）"
+
+msgid "% vs year ago"
+msgstr "前年比（%）"
+
 msgid "12 months to {end} · as of {date} · {currency}"
 msgstr "{end}までの12か月 · {date}現在 · {currency}"
 
+msgid "A change in percent is against the earlier amount; there is none where that amount was 0."
+msgstr "増減率は以前の金額に対する割合です。以前の金額が0の場合は表示しません。"
+
 msgid "a short plan (greedy)"
 msgstr "簡易プラン（貪欲法）"
+
+msgid "A year earlier"
+msgstr "前年同期間"
 
 msgid "About this report"
 msgstr "このレポートについて"
@@ -3492,6 +3720,9 @@ msgstr "金額は基本予算に移入された予算を加え、移出された
 
 msgid "Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero."
 msgstr "金額は各行が{currency}建ての収入または支出に加える額です。グループで分担した支出ではあなたの負担分です（全額は括弧内）。振替は灰色で表示され、ゼロとして数えます。"
+
+msgid "Amounts in {currency}  ·  Previous period: {previous}  ·  A year earlier: {yearAgo}"
+msgstr "金額の単位: {currency}  ·  前期間: {previous}  ·  前年同期間: {yearAgo}"
 
 msgid "Any figure about fewer than {count} users shows '{mark}'."
 msgstr "{count}人未満に関する数値は「{mark}」と表示します。"
@@ -3577,6 +3808,9 @@ msgstr "コホート"
 msgid "Cohort retention"
 msgstr "コホート別の継続率"
 
+msgid "Compared with earlier periods"
+msgstr "過去の期間との比較"
+
 msgid "Computed by ezreport {version} from ledger SHA-256 {hash}… for {period}, as of {date}."
 msgstr "ezreport {version} が台帳 SHA-256 {hash}… から {period} について {date} 時点で計算しました。"
 
@@ -3585,6 +3819,10 @@ msgstr "計上額"
 
 msgid "Currency"
 msgstr "通貨"
+
+msgctxt "a period, as a column header"
+msgid "Current"
+msgstr "当期"
 
 msgid "Date"
 msgstr "日付"
@@ -3700,6 +3938,9 @@ msgstr "最少の送金回数"
 msgid "Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}."
 msgstr "{count}人未満に関する数値は非表示とし {mark} と表示します。金額は{currency}に換算しています。"
 
+msgid "First day"
+msgstr "初日"
+
 msgid "From"
 msgstr "送金元"
 
@@ -3754,6 +3995,9 @@ msgstr "期間別の収入と支出"
 msgid "Income, expenses and net per bucket, expenses per category per bucket, and each balance at each bucket's end."
 msgstr "区間ごとの収入・支出・差引、区間ごとのカテゴリ別支出、各区間末の各残高。"
 
+msgid "Income, expenses, net and each category against the previous period and the same period a year earlier; the changes are formulas."
+msgstr "収入・支出・差引と各カテゴリを前期間および前年同期間と比較します。増減は数式です。"
+
 msgid "Key figures"
 msgstr "主要な数値"
 
@@ -3762,6 +4006,9 @@ msgstr "種類"
 
 msgid "Largest category: {name} ({percent} of expenses)"
 msgstr "最大のカテゴリ: {name}（支出の{percent}）"
+
+msgid "Last day"
+msgstr "最終日"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -3791,6 +4038,9 @@ msgstr "上限の使用率"
 
 msgid "MAU"
 msgstr "MAU"
+
+msgid "Measure"
+msgstr "項目"
 
 msgid "Member"
 msgstr "メンバー"
@@ -3866,6 +4116,9 @@ msgstr "この期間にグラフにするデータはありません。"
 
 msgid "No due date"
 msgstr "期限なし"
+
+msgid "No expenses in any of these periods"
+msgstr "いずれの期間にも支出はありません"
 
 msgid "No expenses in this period"
 msgstr "この期間の支出はありません"
@@ -3963,6 +4216,13 @@ msgstr "期間開始"
 
 msgid "Plan"
 msgstr "プラン"
+
+msgctxt "a period, as a column header"
+msgid "Previous"
+msgstr "前期"
+
+msgid "Previous period"
+msgstr "前期間"
 
 msgid "Previous period's expenses"
 msgstr "前期間の支出"
@@ -4092,6 +4352,9 @@ msgstr "支出額の多い上位10のカテゴリ名と、それぞれに支出�
 msgid "This page: where the figures came from."
 msgstr "このページ：数値の出典。"
 
+msgid "This period"
+msgstr "この期間"
+
 msgid "Time zone"
 msgstr "タイムゾーン"
 
@@ -4164,6 +4427,9 @@ msgstr "前月比"
 msgid "VS LAST PERIOD"
 msgstr "前期間比"
 
+msgid "vs {period}"
+msgstr "{period}比"
+
 msgid "WARNING"
 msgstr "注意"
 
@@ -4184,6 +4450,10 @@ msgstr "期間開始"
 
 msgid "Within limit"
 msgstr "上限内"
+
+msgctxt "a period, as a column header"
+msgid "Year earlier"
+msgstr "前年"
 
 msgid "{book} · Statement {period}"
 msgstr "{book} · 明細書 {period}"

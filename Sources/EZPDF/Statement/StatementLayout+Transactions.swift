@@ -4,7 +4,9 @@ import EZCore
 extension StatementLayout {
     /// Every row of the period (as transactions.csv lists them), running over pages with its header repeated.
     func drawTransactions(_ c: PDFComposer) throws {
-        try c.section(tr("Transactions"), keepWith: PDFTable.headerHeight + 3 * PDFTable.rowHeight)
+        // The table reserves room for its totals row on every page it reaches, so the title keeps
+        // that too: with less, the first rows went to the next page and left the title alone.
+        try c.section(tr("Transactions"), keepWith: PDFTable.keepHeight(rows: figures.transactions.count, footer: true))
         guard !figures.transactions.isEmpty else { return try c.note(tr("No transactions in this period.")) }
         var rows: [[PDFTable.Cell]] = []
         rows.reserveCapacity(figures.transactions.count)

@@ -40,6 +40,7 @@ struct StatementLayout {
         try drawCover(c)
         try drawCharts(c)
         try drawCategories(c)
+        try drawComparison(c)
         try drawBudgets(c)
         try drawGroups(c)
         try drawFamily(c)
