@@ -41,7 +41,8 @@ package enum StatementCSV {
         "category", "window_start", "window_end", "base", "transfers_in", "transfers_out", "effective",
         "spent", "remaining", "percent", "expected_percent", "projected", "status", "currency",
     ]
-    static let groupColumns = ["group_id", "group", "member_id", "member", "paid", "share", "net", "outstanding", "currency"]
+    static let groupColumns = ["group_id", "group", "member_id", "member", "paid", "share", "net", "outstanding", "currency",
+                               "settled"]
     static let settlementColumns = ["group_id", "group", "from", "to", "amount", "currency", "plan"]
     static let savingsColumns = ["goal", "target", "saved", "percent", "due_on", "monthly_needed", "currency"]
     static let comparisonColumns = ["measure", "current", "previous", "year_ago", "currency"]
@@ -161,6 +162,7 @@ package enum StatementCSV {
                 w.amount(m.net, exponent: g.currency.exponent)
                 w.amount(m.outstanding, exponent: g.currency.exponent)
                 w.raw(g.currency.code)
+                w.amount(m.settled, exponent: g.currency.exponent)
                 w.endRow()
             }
         }

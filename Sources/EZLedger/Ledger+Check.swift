@@ -50,16 +50,19 @@ extension Ledger {
     /// user does not exist, a user row that breaks the contract) are found by direct queries.
     package func health() throws(LedgerError) -> LedgerHealth {
         let far = CivilDate(year: 9999, month: 12, day: 29)
-        let rates = self.rates
+        let rates = self.rates, features = self.features
         let path = self.path
         return try read { db in
             var counts: [(String, Int)] = []
             for (table, _) in LedgerContract.tables {
                 counts.append((table, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0))
             }
+            if features.groupPayments {
+                counts.append(("group_payments", try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_payments") ?? 0))
+            }
             var bad = Set(quarantinedRates)
-            var validator = RowValidator(rates: rates)
-            let users = try Row.fetchAll(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
+            var validator = RowValidator(rates: rates, features: features)
+            let users = try Row.fetchAll(db, sql: "SELECT \(validator.userColumns) FROM users u ORDER BY u.id")
             for row in users {
                 let id: Int64 = row[0]
                 switch validator.user(row) {
@@ -67,7 +70,7 @@ extension Ledger {
                 case .ignored: break
                 case .valid(let user):
                     guard user.deletedAt == nil else { continue }
-                    var loader = UserLoader(db: db, rates: rates, through: far, path: path)
+                    var loader = UserLoader(db: db, rates: rates, features: features, through: far, path: path)
                     _ = try loader.load(userId: id, withChildren: false)
                     bad.formUnion(loader.quarantined)
                 }
@@ -88,6 +91,15 @@ extension Ledger {
                 """)
             for o in orphans {
                 bad.insert(QuarantinedRow(table: "transactions", id: o[0], reason: TransactionDecoder.missingUser(o[1] as Int64? ?? 0)))
+            }
+            // Settle-up payments of a group that does not exist: no member's report reaches them.
+            if features.groupPayments {
+                for o in try Row.fetchAll(db, sql: """
+                    SELECT p.id, p.group_id FROM group_payments p LEFT JOIN groups g ON g.id = p.group_id
+                    WHERE p.deleted_at IS NULL AND g.id IS NULL ORDER BY p.id
+                    """) {
+                    bad.insert(QuarantinedRow(table: "group_payments", id: o[0], reason: RowValidator.paymentOfMissingGroup(o[1] as Int64? ?? 0)))
+                }
             }
             return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
         }

@@ -35,7 +35,7 @@ package struct LedgerReadTransaction {
 
     /// Everything one user's report may draw on, through local date `through` (as ``Ledger/loadUser(id:through:)``).
     package func loadUser(id: Int64, through: CivilDate) throws -> UserLedger {
-        var loader = UserLoader(db: db, rates: ledger.rates, through: through, path: ledger.path)
+        var loader = UserLoader(db: db, rates: ledger.rates, features: ledger.features, through: through, path: ledger.path)
         return try loader.load(userId: id, withChildren: true).get()
     }
 
@@ -45,14 +45,14 @@ package struct LedgerReadTransaction {
     /// ``loadUser(id:through:)`` reads for a long-standing user, and enough for a transaction
     /// list or statistics over the window (not for a statement's running balances).
     package func loadWindow(id: Int64, from: CivilDate, through: CivilDate) throws -> UserLedger {
-        var loader = UserLoader(db: db, rates: ledger.rates, through: through, path: ledger.path)
+        var loader = UserLoader(db: db, rates: ledger.rates, features: ledger.features, through: through, path: ledger.path)
         loader.lowerBound = from.adding(days: -2).description
         return try loader.loadWindow(userId: id).get()
     }
 
     /// Every user row, deleted ones included (as ``Ledger/allUsers()``), in this snapshot.
     package func allUsers() throws -> (users: [User], quarantined: [QuarantinedRow]) {
-        try Ledger.allUsers(db, rates: ledger.rates)
+        try Ledger.allUsers(db, rates: ledger.rates, features: ledger.features)
     }
 
     /// The ledger's exchange rates (loaded when it was opened).

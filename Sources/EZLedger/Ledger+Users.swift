@@ -42,7 +42,7 @@ extension Ledger {
     ///   deleted; ``UserQuarantined`` (wrapped as `.readFailed`) when the user's own row breaks the contract.
     package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
         let result: Result<UserLedger, LedgerError> = try read { db in
-            var loader = UserLoader(db: db, rates: rates, through: through, path: path)
+            var loader = UserLoader(db: db, rates: rates, features: features, through: through, path: path)
             return try loader.load(userId: id, withChildren: true)
         }
         return try result.get()
@@ -51,16 +51,16 @@ extension Ledger {
     /// The bare user rows of every user, including deleted ones (for the admin report's counts).
     /// Users whose row breaks the contract are returned as quarantined rows instead.
     package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
-        let rates = self.rates
-        return try read { db in try Ledger.allUsers(db, rates: rates) }
+        let rates = self.rates, features = self.features
+        return try read { db in try Ledger.allUsers(db, rates: rates, features: features) }
     }
 
     /// ``allUsers()`` inside an open read transaction.
-    static func allUsers(_ db: Database, rates: RateTable) throws -> (users: [User], quarantined: [QuarantinedRow]) {
-        var validator = RowValidator(rates: rates)
+    static func allUsers(_ db: Database, rates: RateTable, features: LedgerFeatures) throws -> (users: [User], quarantined: [QuarantinedRow]) {
+        var validator = RowValidator(rates: rates, features: features)
         var users: [User] = []
         var bad: [QuarantinedRow] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(validator.userColumns) FROM users u ORDER BY u.id")
         while let row = try rows.next() {
             switch validator.user(row) {
             case .valid(let u): users.append(u)
@@ -93,9 +93,9 @@ struct UserLoader {
     /// text margin as `bound`); nil loads from the ledger's beginning.
     var lowerBound: String? = nil
 
-    init(db: Database, rates: RateTable, through: CivilDate, path: String) {
+    init(db: Database, rates: RateTable, features: LedgerFeatures, through: CivilDate, path: String) {
         self.db = db
-        self.validator = RowValidator(rates: rates)
+        self.validator = RowValidator(rates: rates, features: features)
         self.decoder = TransactionDecoder(db: db, rates: rates)
         self.through = through
         self.path = path
@@ -129,7 +129,7 @@ struct UserLoader {
     }
 
     mutating func load(userId: Int64, withChildren: Bool) throws -> Result<UserLedger, LedgerError> {
-        guard let row = try self.row(sql: "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
+        guard let row = try self.row(sql: "SELECT \(validator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
             return .failure(.unknownUser(path: path, user: String(userId)))
         }
         let user: User
@@ -157,7 +157,7 @@ struct UserLoader {
                 WHERE fm.family_id = ? AND fm.role = 'child' AND u.deleted_at IS NULL ORDER BY fm.user_id
                 """, arguments: [family.familyId])
             for childId in childIds where childId != userId {
-                var childLoader = UserLoader(db: db, rates: validator.rates, through: through, path: path)
+                var childLoader = UserLoader(db: db, rates: validator.rates, features: validator.features, through: through, path: path)
                 if case .success(let child) = try childLoader.load(userId: childId, withChildren: false) {
                     ledger.children.append(child)
                 }
@@ -173,7 +173,7 @@ struct UserLoader {
     /// logins, family or children. Enough for a transaction list or statistics over the window,
     /// not for a statement (whose running balances need every row from the beginning).
     mutating func loadWindow(userId: Int64) throws -> Result<UserLedger, LedgerError> {
-        guard let row = try self.row(sql: "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
+        guard let row = try self.row(sql: "SELECT \(validator.userColumns) FROM users u WHERE u.id = ?", arguments: [userId]) else {
             return .failure(.unknownUser(path: path, user: String(userId)))
         }
         let user: User
@@ -270,6 +270,7 @@ struct UserLoader {
             }
             let group = Group(id: gid, name: row[1] ?? "", ownerId: row[2] ?? 0, currency: cur, createdAt: created)
             var members: [GroupMember] = []
+            var zones: [Int64: ZoneRules] = [:]
             for m in try self.rows(sql: """
                 SELECT gm.user_id, gm.joined_at, gm.left_at, u.username, u.timezone, u.id
                 FROM group_members gm LEFT JOIN users u ON u.id = gm.user_id
@@ -289,6 +290,7 @@ struct UserLoader {
                     left = t.localDate(in: zone)
                 }
                 members.append(GroupMember(groupId: gid, userId: uid, username: m[3] ?? "", joinedOn: joined.localDate(in: zone), leftOn: left))
+                zones[uid] = zone
             }
             let candidates = try transactions(where: "t.group_id = ?", gid)
             // Explicit splits of those expenses, validated per transaction.
@@ -319,8 +321,30 @@ struct UserLoader {
                 }
                 expenses.append(tx)
             }
-            out.append(GroupLedger(group: group, members: members, expenses: expenses, splits: splits))
+            let payments = validator.features.groupPayments ? try groupPayments(of: group, zones: zones) : []
+            out.append(GroupLedger(group: group, members: members, expenses: expenses, splits: splits, payments: payments))
         }
+        return out
+    }
+
+    /// The group's live settle-up payments through the loaded window, each checked by
+    /// ``RowValidator/groupPayment(_:group:zones:)``; `zones` holds each member's time zone.
+    mutating func groupPayments(of group: Group, zones: [Int64: ZoneRules]) throws -> [GroupPayment] {
+        var out: [GroupPayment] = []
+        let through = self.through
+        for row in try self.rows(sql: RowValidator.groupPaymentSelect + """
+
+            WHERE p.group_id = ? AND p.deleted_at IS NULL
+              AND (p.occurred_at < ? OR p.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+            ORDER BY p.id
+            """, arguments: [group.id, bound]) {
+            switch validator.groupPayment(row, group: group, zones: zones) {
+            case .valid(let p): if p.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through { out.append(p) }
+            case .ignored: break
+            case .quarantined(let why): quarantine("group_payments", row[0], why)
+            }
+        }
+        out.sort { ($0.occurredAt.sortKey, $0.id) < ($1.occurredAt.sortKey, $1.id) }
         return out
     }
 

@@ -17,10 +17,12 @@ enum Verdict<Value> {
 /// cache of time zones, so it is cheap to call per row.
 struct RowValidator {
     let rates: RateTable
+    /// The optional contract additions the ledger has (which columns ``userColumns`` can read).
+    let features: LedgerFeatures
     private var zones: [String: ZoneRules?] = [:]
     private var currencies: [String: Currency] = [:]
 
-    init(rates: RateTable) { self.rates = rates }
+    init(rates: RateTable, features: LedgerFeatures = .none) { self.rates = rates; self.features = features }
 
     mutating func zone(_ name: String) -> ZoneRules? {
         if let z = zones[name] { return z }
@@ -39,9 +41,12 @@ struct RowValidator {
 
     // MARK: - Users
 
-    /// The columns ``user(_:)`` reads, in order.
-    static let userColumns = "u.id, u.username, u.email, u.role, u.currency, u.timezone, u.locale, u.book_name, "
-        + "u.monthly_limit_minor, typeof(u.monthly_limit_minor), u.chart_style, u.created_at, u.deleted_at"
+    /// The columns ``user(_:)`` reads, in order (the optional `month_start_day` as NULL when the ledger lacks it).
+    var userColumns: String {
+        "u.id, u.username, u.email, u.role, u.currency, u.timezone, u.locale, u.book_name, "
+            + "u.monthly_limit_minor, typeof(u.monthly_limit_minor), u.chart_style, u.created_at, u.deleted_at, "
+            + (features.monthStartDay ? "u.month_start_day, typeof(u.month_start_day)" : "NULL, 'null'")
+    }
 
     mutating func user(_ row: Row, at i: Int = 0) -> Verdict<User> {
         let id: Int64 = row[i]
@@ -70,10 +75,30 @@ struct RowValidator {
             guard let t = LedgerTime(parsing: d) else { return .quarantined("deleted_at '\(d)' is not an ISO-8601 timestamp") }
             deleted = t
         }
+        let startDay: Int
+        switch Self.monthStartDay(row[i + 13], type: row[i + 14]) {
+        case .valid(let d): startDay = d
+        case .ignored: startDay = 1
+        case .quarantined(let why): return .quarantined(why)
+        }
         let book: String? = row[i + 7]
         return .valid(User(id: id, username: username, email: row[i + 2] ?? "", role: role, currency: currency, zone: zone,
                            locale: row[i + 6] ?? "en_US", bookName: (book?.isEmpty == false ? book! : "EZWallet"),
-                           monthlyLimitMinor: limit, chartStyle: style, createdAt: created, deletedAt: deleted))
+                           monthlyLimitMinor: limit, chartStyle: style, createdAt: created, deletedAt: deleted,
+                           monthStartDay: startDay))
+    }
+
+    /// `users.month_start_day`: an INTEGER from 1 to 28, NULL (or no such column) meaning 1.
+    static func monthStartDay(_ value: DatabaseValue, type: String) -> Verdict<Int> {
+        let rule = "month_start_day must be an integer from 1 to 28"
+        switch value.storage {
+        case .null: return .valid(1)
+        case .int64(let v) where type == "integer" && Period.monthStartDays.contains(Int(v)): return .valid(Int(v))
+        case .int64(let v): return .quarantined("\(rule) (got \(v))")
+        case .double(let v): return .quarantined("\(rule) (got \(v))")
+        case .string(let s): return .quarantined("\(rule) (got '\(s)')")
+        case .blob: return .quarantined("\(rule) (got a blob)")
+        }
     }
 
     // MARK: - Splits

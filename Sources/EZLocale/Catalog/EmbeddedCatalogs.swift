@@ -942,6 +942,15 @@ msgstr "Umbuchung"
 
 msgid "No transactions match these filters."
 msgstr "Keine Buchungen entsprechen diesen Filtern."
+
+msgid "Settled"
+msgstr "Ausgeglichen"
+
+msgid "Settle-up payments"
+msgstr "Ausgleichszahlungen"
+
+msgid "No settle-up payments in this period"
+msgstr "Keine Ausgleichszahlungen in diesem Zeitraum"
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1879,6 +1888,15 @@ msgstr "Transferencia"
 
 msgid "No transactions match these filters."
 msgstr "Ningún movimiento coincide con estos filtros."
+
+msgid "Settled"
+msgstr "Liquidado"
+
+msgid "Settle-up payments"
+msgstr "Pagos de liquidación"
+
+msgid "No settle-up payments in this period"
+msgstr "Ningún pago de liquidación en este periodo"
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2816,6 +2834,15 @@ msgstr "Virement"
 
 msgid "No transactions match these filters."
 msgstr "Aucune opération ne correspond à ces filtres."
+
+msgid "Settled"
+msgstr "Réglé"
+
+msgid "Settle-up payments"
+msgstr "Paiements de règlement"
+
+msgid "No settle-up payments in this period"
+msgstr "Aucun paiement de règlement sur cette période"
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -3753,6 +3780,15 @@ msgstr "Trasferimento"
 
 msgid "No transactions match these filters."
 msgstr "Nessun movimento corrisponde a questi filtri."
+
+msgid "Settled"
+msgstr "Saldato"
+
+msgid "Settle-up payments"
+msgstr "Pagamenti di saldo"
+
+msgid "No settle-up payments in this period"
+msgstr "Nessun pagamento di saldo in questo periodo"
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -4681,6 +4717,15 @@ msgstr "振替"
 
 msgid "No transactions match these filters."
 msgstr "この条件に一致する取引はありません。"
+
+msgid "Settled"
+msgstr "精算済み"
+
+msgid "Settle-up payments"
+msgstr "精算の支払い"
+
+msgid "No settle-up payments in this period"
+msgstr "この期間の精算の支払いはありません"
 """#,
     ]
 }
