@@ -26,8 +26,10 @@ final class TransactionListTests: XCTestCase {
                 let full = try ledger.readTransaction { try $0.loadUser(id: user.id, through: range.end) }
                 guard full.user.role != .admin else { continue }
                 let statement = try StatementAnalytics.statement(for: full, period: range, asOf: range.end)
-                let window = try ledger.readTransaction { try $0.loadWindow(id: user.id, from: range.start, through: range.end) }
-                let list = try TransactionListAnalytics.list(for: window, range: range, filter: TransactionFilter())
+                // A month is the user's month (payday), so the list is asked for the statement's own dates.
+                let dates = statement.period
+                let window = try ledger.readTransaction { try $0.loadWindow(id: user.id, from: dates.start, through: dates.end) }
+                let list = try TransactionListAnalytics.list(for: window, range: dates, filter: TransactionFilter())
                 XCTAssertEqual(list.rows, statement.transactions, "user \(user.id), \(range.name)")
                 XCTAssertEqual(list.statistics.income, statement.kpis.income, "user \(user.id), \(range.name)")
                 XCTAssertEqual(list.statistics.expenses, statement.kpis.expenses, "user \(user.id), \(range.name)")
