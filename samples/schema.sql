@@ -18,7 +18,8 @@ CREATE TABLE users (
     chart_style TEXT NOT NULL DEFAULT 'pie',
     created_at TEXT NOT NULL,
     deleted_at TEXT,
-    statement_email INTEGER
+    statement_email INTEGER,
+    month_start_day INTEGER
 );
 
 CREATE TABLE balances (
@@ -84,6 +85,20 @@ CREATE TABLE group_members (
     PRIMARY KEY (group_id, user_id)
 );
 
+CREATE TABLE group_payments (
+    id INTEGER PRIMARY KEY,
+    group_id INTEGER NOT NULL REFERENCES groups(id),
+    from_user_id INTEGER NOT NULL REFERENCES users(id),
+    to_user_id INTEGER NOT NULL REFERENCES users(id),
+    from_balance_id INTEGER REFERENCES balances(id),
+    to_balance_id INTEGER REFERENCES balances(id),
+    amount_minor INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    occurred_at TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    deleted_at TEXT
+);
+
 CREATE TABLE families (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -145,6 +160,7 @@ CREATE INDEX transactions_by_user_time ON transactions(user_id, occurred_at);
 CREATE INDEX transactions_by_group_time ON transactions(group_id, occurred_at) WHERE group_id IS NOT NULL;
 CREATE INDEX splits_by_user ON splits(user_id);
 CREATE INDEX group_members_by_user ON group_members(user_id);
+CREATE INDEX group_payments_by_group_time ON group_payments(group_id, occurred_at);
 CREATE INDEX balances_by_user ON balances(user_id);
 CREATE INDEX categories_by_user ON categories(user_id);
 CREATE INDEX budgets_by_user ON budgets(user_id);

@@ -50,8 +50,8 @@ row() { printf '%-66s %12s %16s\n' "$1" "$2" "$3"; }
 
 # ---------------------------------------------------------------------------------------------
 say "== build (release)"
-swift build -c release --product ezreport >&2
-((peer_only)) || swift build -c release --product EZBench >&2
+swift build -c release --static-swift-stdlib --product ezreport >&2
+((peer_only)) || swift build -c release --static-swift-stdlib --product EZBench >&2
 BIN=$(swift build -c release --show-bin-path)
 EZ="$BIN/ezreport"
 BENCH="$BIN/EZBench"

@@ -3,7 +3,7 @@
 # Builds release, generates bench-data/ledger-1000.sqlite once, runs scripts/serve-load.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product ezreport
+swift build -c release --static-swift-stdlib --product ezreport
 mkdir -p bench-data
 ledger=bench-data/ledger-1000.sqlite
 if [[ ! -f "$ledger" ]]; then

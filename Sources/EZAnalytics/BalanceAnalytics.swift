@@ -3,7 +3,8 @@ import EZCore
 /// Running balances: a balance's opening amount plus its incomes and transfers in, minus
 /// everything paid or transferred out of it, in the balance's own currency. Rows in another
 /// currency are converted on their own date (a transfer's arriving amount into the destination's
-/// currency). A group expense leaves the payer's balance in full, whatever the shares.
+/// currency). A group expense leaves the payer's balance in full, whatever the shares. A settle-up
+/// payment leaves the payer's named balance and reaches the payee's, converted on the payer's date.
 enum BalanceAnalytics {
     /// Each live balance's value at the end of each of `ends` (ascending), in the balance's currency.
     /// `days` holds each own transaction's local day (``LedgerView/ownDays``).
@@ -39,6 +40,14 @@ enum BalanceAnalytics {
                 deltas[t * n + lo] = try checkedAdd(deltas[t * n + lo], v, user: user, transaction: tx.id)
             }
         }
+        for (day, balance, amount, payment) in settleUps(ledger) {
+            guard day <= last, let b = index[balance] else { continue }
+            var lo = 0, hi = n - 1
+            while lo < hi { let mid = (lo + hi) >> 1; if ends[mid] >= day { hi = mid } else { lo = mid + 1 } }
+            let v = try ledger.rates.convert(abs(amount), from: payment.currency, to: balances[b].currency, on: payment.payerDate,
+                                             user: user, transaction: nil, group: payment.groupId)
+            deltas[b * n + lo] = try checkedAdd(deltas[b * n + lo], amount < 0 ? -v : v, user: user)
+        }
         var out: [BalanceSeries] = []
         out.reserveCapacity(balances.count)
         for (i, b) in balances.enumerated() {
@@ -71,6 +80,26 @@ enum BalanceAnalytics {
             if tx.balanceId == balanceId { total = try checkedAdd(total, tx.kind == .income ? v : -v, user: user, transaction: tx.id) }
             if tx.kind == .transfer, tx.toBalanceId == balanceId { total = try checkedAdd(total, v, user: user, transaction: tx.id) }
         }
+        for (day, balance, amount, payment) in settleUps(ledger) where balance == balanceId && day <= date {
+            let v = try ledger.rates.convert(abs(amount), from: payment.currency, to: currency, on: payment.payerDate,
+                                             user: user, transaction: nil, group: payment.groupId)
+            total = try checkedAdd(total, amount < 0 ? -v : v, user: user)
+        }
         return total
+    }
+
+    /// The user's own balances that settle-up payments move: (the user's local date, the balance,
+    /// the amount in the payment's currency, negative when it leaves the balance, the payment).
+    static func settleUps(_ ledger: UserLedger) -> [(CivilDate, Int64, Int64, GroupPayment)] {
+        let me = ledger.user.id
+        var out: [(CivilDate, Int64, Int64, GroupPayment)] = []
+        for g in ledger.groups {
+            for p in g.payments {
+                let day = p.occurredAt.localDate(in: ledger.user.zone)
+                if p.fromUserId == me, let b = p.fromBalanceId { out.append((day, b, -p.amountMinor, p)) }
+                if p.toUserId == me, let b = p.toBalanceId { out.append((day, b, p.amountMinor, p)) }
+            }
+        }
+        return out
     }
 }

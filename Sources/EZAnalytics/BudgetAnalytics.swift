@@ -2,7 +2,8 @@ import EZCore
 
 /// Budget consumption: each budget over each of its own windows that overlap a period.
 ///
-/// - Windows are calendar months, ISO weeks (from Monday) or calendar years, clipped to the
+/// - Windows are months (starting on the user's `monthStartDay`: calendar months unless they
+///   are paid on another day), ISO weeks (from Monday) or calendar years, clipped to the
 ///   budget's `startsOn...endsOn`.
 /// - `spent` counts the window's expenses (category budgets: that category's, by name; overall:
 ///   all) dated up to the end of the report's period.
@@ -29,13 +30,14 @@ enum BudgetAnalytics {
                                   startsOn: CivilDate(dayNumber: Int32.min / 2), endsOn: nil))
         }
         var lines: [(order: Int32, kind: Budget.Period, line: BudgetLine)] = []
+        let day = ledger.user.monthStartDay
         for b in budgets {
             var category: Int32? = nil
             if let id = b.categoryId {
                 guard let c = view.categories.liveIndex(categoryId: id) else { continue }   // deleted category
                 category = c
             }
-            var s = start(of: max(period.start, b.startsOn), b.period)
+            var s = start(of: max(period.start, b.startsOn), b.period, monthStartDay: day)
             let last = min(period.end, b.endsOn ?? period.end)
             while s <= last {
                 let natural = next(after: s, b.period).adding(days: -1)
@@ -119,10 +121,10 @@ enum BudgetAnalytics {
         return (p, .ok)
     }
 
-    static func start(of d: CivilDate, _ k: Budget.Period) -> CivilDate {
+    static func start(of d: CivilDate, _ k: Budget.Period, monthStartDay: Int = 1) -> CivilDate {
         switch k {
         case .week: return d.startOfISOWeek
-        case .month: return d.startOfMonth
+        case .month: return BucketKind.month.start(of: d, monthStartDay: monthStartDay)
         case .year: return CivilDate(year: d.year, month: 1, day: 1)
         }
     }

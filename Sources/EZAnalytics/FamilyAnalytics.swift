@@ -8,7 +8,9 @@ enum FamilyAnalytics {
     static func build(for ledger: UserLedger, period: Period, asOf: CivilDate) throws(AnalyticsError) -> FamilyFigures? {
         guard let family = ledger.family, family.role == .parent else { return nil }
         let parent = ledger.user
-        let from = min(period.start.startOfISOWeek, CivilDate(year: period.start.year, month: 1, day: 1))
+        // A child's monthly budget window may start up to a month before the period (a child paid on the 25th).
+        let from = min(period.start.startOfISOWeek, CivilDate(year: period.start.year, month: 1, day: 1),
+                       period.start.adding(months: -1))
         var children: [ChildFigures] = []
         for child in ledger.children.sorted(by: { $0.user.id < $1.user.id }) {
             let view = try LedgerView(ledger: child, zone: parent.zone, currency: parent.currency, from: from, through: period.end)

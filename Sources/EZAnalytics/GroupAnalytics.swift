@@ -4,9 +4,10 @@ import EZCore
 /// shares allocated by the largest-remainder method so that they add up to exactly the converted
 /// amount — so every member's net, and the nets' sum (zero), reconcile to the cent.
 ///
-/// `paid`, `share` and `net` cover the period (by the viewer's local date); `outstanding` covers
-/// everything from the group's beginning to the period's end. Members who left keep their
-/// history and balance.
+/// `paid`, `share`, `net` and `settled` cover the period (by the viewer's local date);
+/// `outstanding` covers everything from the group's beginning to the period's end, settle-up
+/// payments included (each converted once into the group's currency, on the payer's date). Members
+/// who left keep their history and balance, and may still pay or be paid back.
 enum GroupAnalytics {
     static func build(ledger: UserLedger, zone: ZoneRules, period: Period) throws(AnalyticsError) -> [GroupFigures] {
         try ledger.groups.sorted { $0.group.id < $1.group.id }.map { g throws(AnalyticsError) in
@@ -25,7 +26,12 @@ enum GroupAnalytics {
             return ids.count - 1
         }
         var paid = [Int64](repeating: 0, count: ids.count), share = paid, totalPaid = paid, totalShare = paid
-        func grow() { while paid.count < ids.count { paid.append(0); share.append(0); totalPaid.append(0); totalShare.append(0) } }
+        var settled = paid, totalSettled = paid
+        func grow() {
+            while paid.count < ids.count {
+                paid.append(0); share.append(0); totalPaid.append(0); totalShare.append(0); settled.append(0); totalSettled.append(0)
+            }
+        }
         // Buffers reused for every expense: no allocation per row.
         var slots: [Int] = [], weights: [Int64] = [], alloc: [Int64] = [], remainders: [Int128] = []
         let cur = g.group.currency
@@ -81,12 +87,33 @@ enum GroupAnalytics {
                 if inPeriod { share[s] = try checkedAdd(share[s], alloc[k], user: viewer, transaction: tx.id) }
             }
         }
+        // Settle-up payments: the payer has paid back (their balance rises), the payee was paid (theirs falls).
+        var lines: [GroupPaymentLine] = []
+        for p in g.payments {
+            let day = p.occurredAt.localDate(in: zone)
+            guard day <= period.end else { continue }
+            let amount = try rates.convert(p.amountMinor, from: p.currency, to: cur, on: p.payerDate,
+                                           user: viewer, transaction: nil, group: g.group.id)
+            let from = slot(p.fromUserId), to = slot(p.toUserId)
+            grow()
+            totalSettled[from] = try checkedAdd(totalSettled[from], amount, user: viewer)
+            totalSettled[to] = try checkedAdd(totalSettled[to], -amount, user: viewer)
+            if day >= period.start {
+                settled[from] = try checkedAdd(settled[from], amount, user: viewer)
+                settled[to] = try checkedAdd(settled[to], -amount, user: viewer)
+                lines.append(GroupPaymentLine(paymentId: p.id, date: day, fromUserId: p.fromUserId, fromUsername: names[from],
+                                              toUserId: p.toUserId, toUsername: names[to], amount: amount))
+            }
+        }
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
-        let balances = order.map { i in
-            MemberBalance(userId: ids[i], username: names[i], paid: paid[i], share: share[i], net: paid[i] &- share[i],
-                          outstanding: totalPaid[i] &- totalShare[i])
+        var balances: [MemberBalance] = []
+        for i in order {
+            let owed = try checkedAdd(totalPaid[i] &- totalShare[i], totalSettled[i], user: viewer)
+            balances.append(MemberBalance(userId: ids[i], username: names[i], paid: paid[i], share: share[i],
+                                          net: paid[i] &- share[i], outstanding: owed, settled: settled[i]))
         }
         let plan = SettlementPlanner.plan(balances: balances.map { ($0.userId, $0.username, $0.outstanding) })
-        return GroupFigures(groupId: g.group.id, name: g.group.name, currency: cur, members: balances, settlement: plan)
+        return GroupFigures(groupId: g.group.id, name: g.group.name, currency: cur, members: balances, settlement: plan,
+                            payments: lines)
     }
 }

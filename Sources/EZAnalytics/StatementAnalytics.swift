@@ -13,40 +13,39 @@ import EZCore
 package enum StatementAnalytics {
     /// All figures of one user's statement for `period`, computed at `asOf`.
     ///
+    /// A month period is first moved to the user's month start (``Period/startingMonths(onDay:)``:
+    /// for a user paid on the 25th, `2026-10` is 25 Sep … 24 Oct); the figures carry that period.
     /// The trend is ``trendRange(for:)`` of the period; `kpis.previousExpenses` is the expenses of
     /// `period.previous`; `comparison` sets the period against `period.previous` and
     /// `period.yearEarlier`; `transactions` are the rows of transactions.csv ordered by (date, time, id).
-    package static func statement(for ledger: UserLedger, period: Period, asOf: CivilDate) throws -> StatementFigures {
+    package static func statement(for ledger: UserLedger, period asked: Period, asOf: CivilDate) throws -> StatementFigures {
         let user = ledger.user
         let zone = user.zone
+        let period = asked.startingMonths(onDay: user.monthStartDay)
         let range = trendRange(for: period)
         let previous = period.previous
         // The user's rows are loaded from the ledger's beginning; the view reads every date the
         // figures need: the trend's buckets (and theirs a year back), the compared periods, and
         // the year and week the budgets' windows may start in.
-        let lo = [TrendBuilder.spanStart(from: range.from, bucket: range.bucket), previous.start, period.yearEarlier.start,
+        let lo = [TrendBuilder.spanStart(from: range.from, bucket: range.bucket, monthStartDay: range.monthStartDay), previous.start,
+                  period.yearEarlier.start,
                   CivilDate(year: period.start.year, month: 1, day: 1), period.start.startOfISOWeek].min()!
         let hi = max(range.through, period.end)
         let view = try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: lo, through: hi, rowsPeriod: period)
 
         let trend = try TrendBuilder.build(view: view, ledger: ledger, from: range.from, through: range.through,
-                                           bucket: range.bucket, asOf: asOf)
+                                           bucket: range.bucket, monthStartDay: range.monthStartDay, asOf: asOf)
         let now = try view.totals(from: period.start, through: period.end)
         let before = try view.totals(from: previous.start, through: previous.end)
         let (budgets, limit) = try BudgetAnalytics.build(view: view, ledger: ledger, period: period, asOf: asOf)
-        let rows = view.rows.sorted { a, b in
-            if a.date != b.date { return a.date < b.date }
-            if a.time.sortKey != b.time.sortKey { return a.time.sortKey < b.time.sortKey }
-            return a.id < b.id
-        }
+        let rows = view.rows.sorted(by: rowOrder)
         let net = now.income &- now.expenses
         let kpis = KPIs(income: now.income, expenses: now.expenses, net: net, savingsRate: Percent.of(net, now.income),
                         previousExpenses: before.expenses,
                         expensesChange: Apportion.change(from: before.expenses, to: now.expenses),
                         transactionCount: rows.count, limit: limit)
         return StatementFigures(
-            user: ReportUser(id: user.id, username: user.username, bookName: user.bookName, locale: user.locale,
-                             timeZone: zone.identifier, chartStyle: user.chartStyle),
+            user: ReportUser(user),
             period: period, asOf: asOf, currency: user.currency, kpis: kpis, trend: trend,
             balances: try BalanceAnalytics.series(ledger: ledger, days: view.ownDays, ends: trend.points.map(\.end)),
             categories: try CategorySharesBuilder.build(view: view, from: period.start, through: period.end),
@@ -58,37 +57,48 @@ package enum StatementAnalytics {
             transactions: rows, quarantined: ledger.quarantined.sorted())
     }
 
+    /// transactions.csv's order: by local date, then the stored time, then id.
+    static func rowOrder(_ a: StatementRow, _ b: StatementRow) -> Bool {
+        if a.date != b.date { return a.date < b.date }
+        if a.time.sortKey != b.time.sortKey { return a.time.sortKey < b.time.sortKey }
+        return a.id < b.id
+    }
+
     /// The trend of `ledger` over `range` in `bucket`s (the general form the statement uses).
     ///
     /// Buckets run from the one containing `from` to the one containing `through`, the first and
-    /// last clipped to the range. A user with no rows at all gets an empty series.
+    /// last clipped to the range; month buckets start on `monthStartDay` (1: calendar months).
+    /// A user with no rows at all gets an empty series.
     package static func trend(for ledger: UserLedger, from: CivilDate, through: CivilDate, bucket: BucketKind,
-                             asOf: CivilDate) throws -> Trend {
+                             monthStartDay: Int = 1, asOf: CivilDate) throws -> Trend {
         guard from <= through else { return Trend(bucket: bucket, points: [], categoryNames: []) }
         let view = try LedgerView(ledger: ledger, zone: ledger.user.zone, currency: ledger.user.currency,
-                                  from: TrendBuilder.spanStart(from: from, bucket: bucket), through: through)
-        return try TrendBuilder.build(view: view, ledger: ledger, from: from, through: through, bucket: bucket, asOf: asOf)
+                                  from: TrendBuilder.spanStart(from: from, bucket: bucket, monthStartDay: monthStartDay),
+                                  through: through)
+        return try TrendBuilder.build(view: view, ledger: ledger, from: from, through: through, bucket: bucket,
+                                      monthStartDay: monthStartDay, asOf: asOf)
     }
 
     /// The trend a statement for `period` carries:
-    /// - a month: the 12 months ending with it;
+    /// - a month: the 12 months ending with it (months starting on the day the period's month does);
     /// - a quarter: the 12 months ending with its last month;
     /// - a year: its 12 months;
     /// - an ISO week: the 12 weeks ending with it;
     /// - a day: the 14 days ending with it;
     /// - a range: the range itself, by day up to 62 days, by week up to 26 weeks, by month up to
     ///   36 months, by year beyond.
-    package static func trendRange(for period: Period) -> (from: CivilDate, through: CivilDate, bucket: BucketKind) {
+    package static func trendRange(for period: Period)
+        -> (from: CivilDate, through: CivilDate, bucket: BucketKind, monthStartDay: Int) {
         switch period.kind {
-        case .month: return (period.start.adding(months: -11), period.end, .month)
-        case .quarter: return (period.end.startOfMonth.adding(months: -11), period.end, .month)
-        case .year: return (period.start, period.end, .month)
-        case .week: return (period.start.adding(days: -77), period.end, .week)
-        case .day: return (period.end.adding(days: -13), period.end, .day)
+        case .month: return (period.start.adding(months: -11), period.end, .month, period.monthStartDay)
+        case .quarter: return (period.end.startOfMonth.adding(months: -11), period.end, .month, 1)
+        case .year: return (period.start, period.end, .month, 1)
+        case .week: return (period.start.adding(days: -77), period.end, .week, 1)
+        case .day: return (period.end.adding(days: -13), period.end, .day, 1)
         case .range:
             let days = period.dayCount
             let bucket: BucketKind = days <= 62 ? .day : days <= 182 ? .week : days <= 1096 ? .month : .year
-            return (period.start, period.end, bucket)
+            return (period.start, period.end, bucket, 1)
         }
     }
 }

@@ -6,11 +6,11 @@ enum TrendBuilder {
     /// One bucket's dates, clipped to the trend's range.
     struct Interval { var start: CivilDate; var end: CivilDate }
 
-    /// The trend's buckets: calendar buckets from the one containing `from` to the one containing
-    /// `through`, the first and last clipped to `from...through`.
-    static func intervals(from: CivilDate, through: CivilDate, bucket: BucketKind) -> [Interval] {
+    /// The trend's buckets: calendar buckets (months starting on `monthStartDay`) from the one
+    /// containing `from` to the one containing `through`, the first and last clipped to `from...through`.
+    static func intervals(from: CivilDate, through: CivilDate, bucket: BucketKind, monthStartDay: Int = 1) -> [Interval] {
         guard from <= through else { return [] }
-        return bucket.starts(from: from, through: through).map { s in
+        return bucket.starts(from: from, through: through, monthStartDay: monthStartDay).map { s in
             Interval(start: max(s, from), end: min(bucket.next(after: s).adding(days: -1), through))
         }
     }
@@ -22,35 +22,38 @@ enum TrendBuilder {
 
     /// The year-ago counterpart of a bucket: a whole calendar bucket stays whole (February of a
     /// leap year against the whole February before it).
-    static func yearAgo(_ i: Interval, _ bucket: BucketKind) -> Interval {
+    static func yearAgo(_ i: Interval, _ bucket: BucketKind, monthStartDay: Int = 1) -> Interval {
         let s = yearEarlier(i.start, bucket)
-        let natural = bucket.next(after: bucket.start(of: i.end)).adding(days: -1)
+        func start(_ d: CivilDate) -> CivilDate { bucket.start(of: d, monthStartDay: monthStartDay) }
+        let natural = bucket.next(after: start(i.end)).adding(days: -1)
         let e = i.end == natural
-            ? bucket.next(after: bucket.start(of: yearEarlier(bucket.start(of: i.end), bucket))).adding(days: -1)
+            ? bucket.next(after: start(yearEarlier(start(i.end), bucket))).adding(days: -1)
             : yearEarlier(i.end, bucket)
         return Interval(start: s, end: e)
     }
 
     /// The bucket before the first one.
-    static func previous(of first: Interval, _ bucket: BucketKind) -> Interval {
+    static func previous(of first: Interval, _ bucket: BucketKind, monthStartDay: Int = 1) -> Interval {
         let e = first.start.adding(days: -1)
-        return Interval(start: bucket.start(of: e), end: e)
+        return Interval(start: bucket.start(of: e, monthStartDay: monthStartDay), end: e)
     }
 
     /// The earliest local date a trend over `from...` needs (its previous and year-ago buckets).
-    static func spanStart(from: CivilDate, bucket: BucketKind) -> CivilDate {
+    static func spanStart(from: CivilDate, bucket: BucketKind, monthStartDay: Int = 1) -> CivilDate {
         let first = Interval(start: from, end: from)
-        return min(previous(of: first, bucket).start, yearEarlier(bucket.start(of: from), bucket))
+        return min(previous(of: first, bucket, monthStartDay: monthStartDay).start,
+                   yearEarlier(bucket.start(of: from, monthStartDay: monthStartDay), bucket))
     }
 
-    /// The trend over `from...through` in `bucket`s; `view` must cover `spanStart(from:bucket:)...through`.
+    /// The trend over `from...through` in `bucket`s (months starting on `monthStartDay`); `view`
+    /// must cover `spanStart(from:bucket:monthStartDay:)...through`.
     /// A user with no rows at all gets every bucket too, with zeros, like any other user's quiet months.
     static func build(view: LedgerView, ledger: UserLedger, from: CivilDate, through: CivilDate, bucket: BucketKind,
-                      asOf: CivilDate) throws(AnalyticsError) -> Trend {
-        let buckets = intervals(from: from, through: through, bucket: bucket)
+                      monthStartDay: Int = 1, asOf: CivilDate) throws(AnalyticsError) -> Trend {
+        let buckets = intervals(from: from, through: through, bucket: bucket, monthStartDay: monthStartDay)
         guard !buckets.isEmpty else { return Trend(bucket: bucket, points: [], categoryNames: []) }
         let user = view.userId
-        let lo = min(spanStart(from: from, bucket: bucket), view.from)
+        let lo = min(spanStart(from: from, bucket: bucket, monthStartDay: monthStartDay), view.from)
         let n = lo.days(to: through) + 1
         let loN = lo.dayNumber
 
@@ -108,8 +111,8 @@ enum TrendBuilder {
                 byName[view.categories.names[c]] = byCategory[b * cats + c]
                 used[c] = true
             }
-            let prev = b == 0 ? previous(of: iv, bucket) : buckets[b - 1]
-            let ya = yearAgo(iv, bucket)
+            let prev = b == 0 ? previous(of: iv, bucket, monthStartDay: monthStartDay) : buckets[b - 1]
+            let ya = yearAgo(iv, bucket, monthStartDay: monthStartDay)
             var moving: Int64?
             if b >= 2 {
                 let total = Int128(exp) + Int128(points[b - 1].expenses) + Int128(points[b - 2].expenses)

@@ -112,7 +112,9 @@ package struct UsageAccumulator: Sendable {
         // Budget windows ending in each month, in the user's own currency.
         let budgetSpan = Period(kind: .range, start: months[0], end: lastEnd)
         if !ledger.budgets.isEmpty || user.monthlyLimitMinor != nil {
-            let bfrom = min(CivilDate(year: months[0].year, month: 1, day: 1), months[0].startOfISOWeek)
+            // A window may start up to a month before the first month (a user paid on the 25th).
+            let bfrom = min(CivilDate(year: months[0].year, month: 1, day: 1), months[0].startOfISOWeek,
+                            months[0].adding(months: user.monthStartDay > 1 ? -1 : 0))
             let own = user.currency == currency && bfrom >= from
                 ? view : try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: bfrom, through: lastEnd)
             let lines = try BudgetAnalytics.build(view: own, ledger: ledger, period: budgetSpan, asOf: asOf).lines

@@ -41,7 +41,8 @@ package enum StatementCSV {
         "category", "window_start", "window_end", "base", "transfers_in", "transfers_out", "effective",
         "spent", "remaining", "percent", "expected_percent", "projected", "status", "currency",
     ]
-    static let groupColumns = ["group_id", "group", "member_id", "member", "paid", "share", "net", "outstanding", "currency"]
+    static let groupColumns = ["group_id", "group", "member_id", "member", "paid", "share", "net", "outstanding", "currency",
+                               "settled"]
     static let settlementColumns = ["group_id", "group", "from", "to", "amount", "currency", "plan"]
     static let savingsColumns = ["goal", "target", "saved", "percent", "due_on", "monthly_needed", "currency"]
     static let comparisonColumns = ["measure", "current", "previous", "year_ago", "currency"]
@@ -49,9 +50,14 @@ package enum StatementCSV {
     // MARK: - Files
 
     static func transactions(_ f: StatementFigures) -> CSVFile {
-        var w = CSVWriter(header: transactionColumns, reserving: 160 + f.transactions.count * 120)
-        let reportExponent = f.currency.exponent
-        for row in f.transactions {
+        transactions(f.transactions, currency: f.currency)
+    }
+
+    /// transactions.csv for `rows`, `counted` in the report currency `currency`.
+    static func transactions(_ rows: [StatementRow], currency: Currency) -> CSVFile {
+        var w = CSVWriter(header: transactionColumns, reserving: 160 + rows.count * 120)
+        let reportExponent = currency.exponent
+        for row in rows {
             w.integer(row.id)
             w.date(row.date)
             w.raw(row.kind.rawValue)
@@ -62,7 +68,7 @@ package enum StatementCSV {
             w.amount(row.amount, exponent: row.currency.exponent)
             w.raw(row.currency.code)
             w.amount(row.counted, exponent: reportExponent)
-            w.raw(f.currency.code)
+            w.raw(currency.code)
             w.text(row.group)
             w.text(row.paidBy)
             w.endRow()
@@ -156,6 +162,7 @@ package enum StatementCSV {
                 w.amount(m.net, exponent: g.currency.exponent)
                 w.amount(m.outstanding, exponent: g.currency.exponent)
                 w.raw(g.currency.code)
+                w.amount(m.settled, exponent: g.currency.exponent)
                 w.endRow()
             }
         }

@@ -5,6 +5,12 @@
 /// presets `today`, `yesterday`, `this-week`, `last-week`, `this-month`, `last-month`,
 /// `this-year`, `last-year`, relative to an as-of date. Weeks start on Monday.
 ///
+/// A month may start on another day than the 1st (a user's payday, `users.month_start_day`):
+/// a month is named by the month its last day falls in, so with day 25 `2026-10` is
+/// 25 Sep … 24 Oct. A month period remembers how it was asked for (``MonthAnchor``), so that
+/// ``startingMonths(onDay:)`` can move it to a user's month start: `2026-10` stays October,
+/// `this-month` stays the month containing the as-of date.
+///
 /// ```swift
 /// let p = try Period.parse("last-month", asOf: CivilDate(year: 2025, month: 11, day: 1))
 /// p.name   // "2025-10" — also the name of the batch's output folder
@@ -15,6 +21,20 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
         case day, week, month, quarter, year, range
     }
 
+    /// How a month period was asked for: what it means for a month that starts on another day.
+    package enum MonthAnchor: Hashable, Sendable {
+        /// A named month, `2026-10`: the month whose last day falls in that calendar month.
+        case named(year: Int, month: Int)
+        /// The month containing a date (`this-month`).
+        case containing(CivilDate)
+        /// The month before the one containing a date (`last-month`).
+        case before(CivilDate)
+    }
+
+    /// The first day of a month a user may choose (`users.month_start_day`): 1…28, so that every
+    /// month has the day.
+    package static let monthStartDays = 1...28
+
     /// The kind of period.
     package let kind: Kind
     /// The first local date in the period.
@@ -22,18 +42,72 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
     /// The last local date in the period (inclusive).
     package let end: CivilDate
 
+    /// For a month: how it was asked for (nil when built from bare dates: then it is the month
+    /// named by its end). Not part of equality: two periods are equal when they cover the same days.
+    package let anchor: MonthAnchor?
+
     /// Makes a period; `end` must not be before `start`.
-    package init(kind: Kind, start: CivilDate, end: CivilDate) {
+    package init(kind: Kind, start: CivilDate, end: CivilDate, anchor: MonthAnchor? = nil) {
         precondition(start <= end, "period end before start")
         self.kind = kind
         self.start = start
         self.end = end
+        self.anchor = kind == .month ? anchor : nil
     }
 
-    /// The calendar month containing `date`.
-    package static func month(containing date: CivilDate) -> Period {
-        Period(kind: .month, start: date.startOfMonth, end: date.endOfMonth)
+    package static func == (a: Period, b: Period) -> Bool { a.kind == b.kind && a.start == b.start && a.end == b.end }
+    package func hash(into h: inout Hasher) { h.combine(kind); h.combine(start); h.combine(end) }
+
+    // MARK: - Months
+
+    /// The month named `year`-`month` for months starting on `startDay` (1…28): with 1 the
+    /// calendar month, else from `startDay` of the month before to the day before `startDay`.
+    package static func month(named year: Int, _ month: Int, startDay: Int = 1) -> Period {
+        let first = CivilDate(year: year, month: month, day: 1)
+        let day = clampedStartDay(startDay)
+        let anchor = MonthAnchor.named(year: year, month: month)
+        guard day > 1 else { return Period(kind: .month, start: first, end: first.endOfMonth, anchor: anchor) }
+        let end = CivilDate(year: year, month: month, day: day - 1)
+        return Period(kind: .month, start: first.adding(months: -1).adding(days: day - 1), end: end, anchor: anchor)
     }
+
+    /// The month containing `date`, for months starting on `startDay` (1 by default: the calendar month).
+    package static func month(containing date: CivilDate, startDay: Int = 1) -> Period {
+        let d = date.components.day
+        let day = clampedStartDay(startDay)
+        // On or after the start day, the date is in the month that ends next calendar month.
+        let named = day > 1 && d >= day ? date.startOfMonth.adding(months: 1) : date.startOfMonth
+        let p = month(named: named.year, named.month, startDay: day)
+        return Period(kind: .month, start: p.start, end: p.end, anchor: .containing(date))
+    }
+
+    /// The day this month starts on (1 for a calendar month and for other kinds of period).
+    package var monthStartDay: Int { kind == .month ? start.components.day : 1 }
+
+    /// The same request for a user whose months start on `day` (1…28; other values are taken as 1):
+    /// `2026-10` stays the month named October, `this-month` the month containing its as-of date,
+    /// `last-month` the one before it. Other kinds of period are returned as they are.
+    package func startingMonths(onDay day: Int) -> Period {
+        guard kind == .month else { return self }
+        let d = Self.clampedStartDay(day)
+        switch anchor {
+        case .containing(let x): return .month(containing: x, startDay: d)
+        case .before(let x):
+            let p = Period.month(containing: x, startDay: d).previous
+            return Period(kind: .month, start: p.start, end: p.end, anchor: .before(x))
+        case .named(let y, let m): return .month(named: y, m, startDay: d)
+        case nil: return .month(named: end.year, end.month, startDay: d)
+        }
+    }
+
+    /// The latest day this period reaches for any month start day: a loader that reads through it
+    /// has every row any user's version of the period needs.
+    package var latestEndForAnyMonthStart: CivilDate {
+        guard kind == .month else { return end }
+        return Self.monthStartDays.map { startingMonths(onDay: $0).end }.max() ?? end
+    }
+
+    private static func clampedStartDay(_ day: Int) -> Int { monthStartDays.contains(day) ? day : 1 }
 
     /// Whether `date` falls inside the period.
     @inlinable
@@ -43,11 +117,12 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
     package var dayCount: Int { start.days(to: end) + 1 }
 
     /// The canonical name: `2025-10`, `2025-Q3`, `2025`, `2025-W05`, `2025-10-01` or `2025-01-15..2025-03-31`.
+    /// A month is named by the month of its last day (a month from 25 Sep to 24 Oct is `2025-10`).
     package var name: String {
         let (y, m, _) = start.components
         switch kind {
         case .day: return start.description
-        case .month: return CivilDate.pad(y, 4) + "-" + CivilDate.pad(m, 2)
+        case .month: return CivilDate.pad(end.year, 4) + "-" + CivilDate.pad(end.month, 2)
         case .quarter: return CivilDate.pad(y, 4) + "-Q\((m - 1) / 3 + 1)"
         case .year: return CivilDate.pad(y, 4)
         case .week:
@@ -64,7 +139,7 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .day: return Period(kind: .day, start: start.adding(days: -1), end: start.adding(days: -1))
         case .week: return Period(kind: .week, start: start.adding(days: -7), end: start.adding(days: -1))
-        case .month: return Period.month(containing: start.adding(days: -1))
+        case .month: return Period.month(containing: start.adding(days: -1), startDay: monthStartDay)
         case .quarter: return Period(kind: .quarter, start: start.adding(months: -3), end: start.adding(days: -1))
         case .year: return Period(kind: .year, start: start.adding(months: -12), end: start.adding(days: -1))
         case .range: return Period(kind: .range, start: start.adding(days: -dayCount), end: start.adding(days: -1))
@@ -85,7 +160,9 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
         case "this-week": let s = asOf.startOfISOWeek; return Period(kind: .week, start: s, end: s.adding(days: 6))
         case "last-week": let s = asOf.startOfISOWeek.adding(days: -7); return Period(kind: .week, start: s, end: s.adding(days: 6))
         case "this-month": return .month(containing: asOf)
-        case "last-month": return .month(containing: asOf.startOfMonth.adding(days: -1))
+        case "last-month":
+            let p = Period.month(containing: asOf).previous
+            return Period(kind: .month, start: p.start, end: p.end, anchor: .before(asOf))
         case "this-year": return year(asOf.year)
         case "last-year": return year(asOf.year - 1)
         default: break
@@ -101,7 +178,7 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
         if b.count == 4, let y = CivilDate.digits(b, 0, 4), y >= 1 { return year(y) }
         if b.count == 7, b[4] == 0x2D, let y = CivilDate.digits(b, 0, 4), let m = CivilDate.digits(b, 5, 2) {
             guard (1...12).contains(m), y >= 1 else { throw PeriodError(text: text, reason: "month \(m) does not exist") }
-            return .month(containing: CivilDate(year: y, month: m, day: 1))
+            return .month(named: y, m)
         }
         if b.count == 7, b[4] == 0x2D, b[5] == 0x51, let y = CivilDate.digits(b, 0, 4), let q = CivilDate.digits(b, 6, 1) {
             guard (1...4).contains(q) else { throw PeriodError(text: text, reason: "quarter \(q) does not exist") }

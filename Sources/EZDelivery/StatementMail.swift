@@ -16,13 +16,22 @@ struct StatementMail {
     /// The user's language and formats.
     private var tr: Translator { Translator(locale: locale) }
 
+    /// The user's own period: the run's, or the month from their payday the run recorded for them.
+    var userPeriod: Period {
+        guard let s = entry.summary, let a = s.periodStart.flatMap({ CivilDate(iso: $0) }),
+              let b = s.periodEnd.flatMap({ CivilDate(iso: $0) }), a <= b else { return period }
+        return Period(kind: period.kind, start: a, end: b)
+    }
+
     /// "Your EZWallet statement for October 2026", in the user's language.
-    var subject: String { tr("Your EZWallet statement for {period}", ["period": Self.periodTitle(period, locale: locale)]) }
+    var subject: String { tr("Your EZWallet statement for {period}", ["period": Self.periodTitle(userPeriod, locale: locale)]) }
 
     /// The month and year as the locale writes them (`October 2026`, `ottobre 2026`, `octubre de
     /// 2026`, `2026年10月`: CLDR's pattern and month names, through Foundation) for a calendar
-    /// month; the period's name (`2026-Q3`, `2026-01-15..2026-03-31`) otherwise.
+    /// month; its dates for a month from payday (`25 Sep – 24 Oct 2026`); the period's name
+    /// (`2026-Q3`, `2026-01-15..2026-03-31`) otherwise.
     static func periodTitle(_ period: Period, locale: String = "en_US") -> String {
+        if period.kind == .month, period.monthStartDay != 1 { return LocaleFormat(locale: locale).monthPeriodLabel(period) }
         guard period.kind == .month else { return period.name }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: Translator(locale: locale).language == "en" ? "en_US" : locale)
@@ -53,7 +62,7 @@ struct StatementMail {
 
     private var dates: String {
         let format = LocaleFormat(locale: locale)
-        return "\(format.date(period.start)) – \(format.date(period.end))"
+        return "\(format.date(userPeriod.start)) – \(format.date(userPeriod.end))"
     }
 
     /// The plain-text part.
@@ -61,7 +70,7 @@ struct StatementMail {
         let tr = self.tr
         var text = tr("Hello {name},", ["name": Self.printable(username)]) + "\n\n"
             + tr("your EZWallet statement for {period} ({dates}) is attached.",
-                 ["period": Self.periodTitle(period, locale: locale), "dates": dates]) + "\n\n"
+                 ["period": Self.periodTitle(userPeriod, locale: locale), "dates": dates]) + "\n\n"
         let width = (figures.map { $0.0.count }.max() ?? 0) + 2
         for (label, value) in figures {
             text += (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value + "\n"
@@ -79,7 +88,7 @@ struct StatementMail {
         let tr = self.tr
         let hello = tr("Hello {name},", ["name": Self.printable(username)])
         let attached = tr("your EZWallet statement for {period} ({dates}) is attached.",
-                          ["period": Self.periodTitle(period, locale: locale), "dates": dates])
+                          ["period": Self.periodTitle(userPeriod, locale: locale), "dates": dates])
         let automatic = tr("This message was sent automatically; the attached PDF is your full statement.")
         return """
             <!DOCTYPE html>

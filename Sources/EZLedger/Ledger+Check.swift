@@ -47,17 +47,18 @@ extension LedgerHealth {
     /// Each live user's slice is loaded as a report would load it, so `check` quarantines exactly
     /// the rows a report leaves out; rows no user's report would reach (a transaction whose
     /// user does not exist, a user row that breaks the contract) are found by direct queries.
-    static func scan<Reader: LedgerReading>(_ reader: Reader, rates: RateTable, path: String,
+    static func scan<Reader: LedgerReading>(_ reader: Reader, rates: RateTable, features: LedgerFeatures, path: String,
                                             quarantinedRates: [QuarantinedRow]) throws -> LedgerHealth {
         let far = CivilDate(year: 9999, month: 12, day: 29)
         var counts: [(String, Int)] = []
         for (table, _) in LedgerContract.tables {
             counts.append((table, try reader.count(table)))
         }
+        if features.groupPayments { counts.append(("group_payments", try reader.count("group_payments"))) }
         var bad = Set(quarantinedRates)
-        var validator = RowValidator(rates: rates)
+        var validator = RowValidator(rates: rates, features: features)
         var live: [Int64] = []
-        let users = try reader.rows(.allUserRows, [])
+        let users = try reader.rows(validator.allUserRows, [])
         while try users.next() {
             let id = users.int64(0)
             switch validator.user(users) {
@@ -67,7 +68,7 @@ extension LedgerHealth {
             }
         }
         for id in live {
-            var loader = UserLoader(reader: reader, rates: rates, through: far, path: path)
+            var loader = UserLoader(reader: reader, rates: rates, features: features, through: far, path: path)
             _ = try loader.load(userId: id, withChildren: false)
             bad.formUnion(loader.quarantined)
         }
@@ -84,6 +85,14 @@ extension LedgerHealth {
         let orphans = try reader.rows(.orphanTransactions, [])
         while try orphans.next() {
             bad.insert(QuarantinedRow(table: "transactions", id: orphans.int64(0), reason: TransactionRules.missingUser(orphans.int64(1))))
+        }
+        // Settle-up payments of a group that does not exist: no member's report reaches them.
+        if features.groupPayments {
+            let payments = try reader.rows(.orphanGroupPayments, [])
+            while try payments.next() {
+                bad.insert(QuarantinedRow(table: "group_payments", id: payments.int64(0),
+                                          reason: RowValidator.paymentOfMissingGroup(payments.int64(1))))
+            }
         }
         return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
     }

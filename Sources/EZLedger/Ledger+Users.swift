@@ -25,10 +25,14 @@ struct UserLoader<Reader: LedgerReading> {
     var userCurrency = Currency.eur
     /// Reads transaction rows in place and applies the contract's transaction rules.
     var decoder: TransactionDecoder<Reader>
+    /// When set (a window's load, see ``LedgerReadTransaction/loadWindow(id:from:through:)``),
+    /// rows well before the window are left out (the same two-day margin as `bound`); nil loads
+    /// from the ledger's beginning.
+    var lowerBound: String? = nil
 
-    init(reader: Reader, rates: RateTable, through: CivilDate, path: String) {
+    init(reader: Reader, rates: RateTable, features: LedgerFeatures, through: CivilDate, path: String) {
         self.reader = reader
-        self.validator = RowValidator(rates: rates)
+        self.validator = RowValidator(rates: rates, features: features)
         self.decoder = TransactionDecoder(reader: reader, rates: rates)
         self.through = through
         self.path = path
@@ -45,7 +49,7 @@ struct UserLoader<Reader: LedgerReading> {
     }
 
     mutating func load(userId: Int64, withChildren: Bool) throws -> Result<UserLedger, LedgerError> {
-        let row = try rows(.userRow, userId)
+        let row = try rows(validator.userRow, userId)
         guard try row.next() else { return .failure(.unknownUser(path: path, user: String(userId))) }
         let user: User
         switch validator.user(row) {
@@ -71,13 +75,38 @@ struct UserLoader<Reader: LedgerReading> {
             let children = try rows(.familyChildren, family.familyId)
             while try children.next() { childIds.append(children.int64(0)) }
             for childId in childIds where childId != userId {
-                var childLoader = UserLoader(reader: reader, rates: validator.rates, through: through, path: path)
+                var childLoader = UserLoader(reader: reader, rates: validator.rates, features: validator.features,
+                                             through: through, path: path)
                 if case .success(let child) = try childLoader.load(userId: childId, withChildren: false) {
                     ledger.children.append(child)
                 }
                 quarantined.append(contentsOf: childLoader.quarantined)
             }
         }
+        ledger.quarantined = Array(Set(quarantined)).sorted()
+        return .success(ledger)
+    }
+
+    /// The user's own rows for a window only: the user, their balances (for names), categories,
+    /// transactions and group expenses between ``lowerBound`` and `through`; no budgets, savings,
+    /// logins, family or children. Enough for a transaction list or statistics over the window,
+    /// not for a statement (whose running balances need every row from the beginning).
+    mutating func loadWindow(userId: Int64) throws -> Result<UserLedger, LedgerError> {
+        let row = try rows(validator.userRow, userId)
+        guard try row.next() else { return .failure(.unknownUser(path: path, user: String(userId))) }
+        let user: User
+        switch validator.user(row) {
+        case .valid(let u): user = u
+        case .ignored: return .failure(.unknownUser(path: path, user: String(userId)))
+        case .quarantined(let why): return .failure(.readFailed(path: path, reason: "user \(userId) is quarantined: \(why)"))
+        }
+        if user.deletedAt != nil { return .failure(.unknownUser(path: path, user: String(userId))) }
+        userCurrency = user.currency
+        var ledger = UserLedger(user: user, rates: validator.rates)
+        ledger.balances = try balances(userId)
+        ledger.categories = try categories(userId)
+        ledger.transactions = try transactions(.transactionsOfUser, userId)
+        ledger.groups = try groups(userId)
         ledger.quarantined = Array(Set(quarantined)).sorted()
         return .success(ledger)
     }
@@ -122,7 +151,13 @@ struct UserLoader<Reader: LedgerReading> {
         var out: [Transaction] = []
         let through = self.through
         let keep = { (t: Transaction) in t.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through }
-        let rows = try reader.rows(query, [.integer(argument), .text(bound)])
+        // A window's load reads the window's variant of the query, with its lower bound.
+        var query = query, arguments: [LedgerArgument] = [.integer(argument), .text(bound)]
+        if let lowerBound {
+            query = query == .transactionsOfUser ? .transactionsOfUserInWindow : .transactionsOfGroupInWindow
+            arguments.append(.text(lowerBound))
+        }
+        let rows = try reader.rows(query, arguments)
         while try rows.next() {
             switch try decoder.decode(rows) {
             case .valid(let t): if keep(t) { out.append(t) }
@@ -149,6 +184,7 @@ struct UserLoader<Reader: LedgerReading> {
             }
             let group = Group(id: gid, name: g.name, ownerId: g.ownerId, currency: cur, createdAt: created)
             var members: [GroupMember] = []
+            var zones: [Int64: ZoneRules] = [:]
             let m = try rows(.groupMembers, gid)
             while try m.next() {
                 let uid = m.int64(0)
@@ -165,11 +201,12 @@ struct UserLoader<Reader: LedgerReading> {
                     left = t.localDate(in: zone)
                 }
                 members.append(GroupMember(groupId: gid, userId: uid, username: m.string(3) ?? "", joinedOn: joined.localDate(in: zone), leftOn: left))
+                zones[uid] = zone
             }
             let candidates = try transactions(.transactionsOfGroup, gid)
             // Explicit splits of those expenses, validated per transaction.
             var shares: [Int64: [(userId: Int64, share: Int64?, userExists: Bool)]] = [:]
-            let s = try rows(.groupSplits, gid)
+            let s = try lowerBound.map { try reader.rows(.groupSplitsInWindow, [.integer(gid), .text($0)]) } ?? rows(.groupSplits, gid)
             while try s.next() {
                 let isInt = s.type(2) == .integer
                 shares[s.int64(0), default: []].append((s.int64(1), isInt ? s.int64(2) : nil, !s.isNull(3)))
@@ -188,8 +225,26 @@ struct UserLoader<Reader: LedgerReading> {
                 }
                 expenses.append(tx)
             }
-            out.append(GroupLedger(group: group, members: members, expenses: expenses, splits: splits))
+            let payments = validator.features.groupPayments ? try groupPayments(of: group, zones: zones) : []
+            out.append(GroupLedger(group: group, members: members, expenses: expenses, splits: splits, payments: payments))
         }
+        return out
+    }
+
+    /// The group's live settle-up payments through the loaded window, each checked by
+    /// ``RowValidator/groupPayment(_:group:zones:)``; `zones` holds each member's time zone.
+    mutating func groupPayments(of group: Group, zones: [Int64: ZoneRules]) throws -> [GroupPayment] {
+        var out: [GroupPayment] = []
+        let through = self.through
+        let row = try reader.rows(.groupPayments, [.integer(group.id), .text(bound)])
+        while try row.next() {
+            switch validator.groupPayment(row, group: group, zones: zones) {
+            case .valid(let p): if p.occurredAt.localDate(in: ZoneRules.utc).adding(days: -1) <= through { out.append(p) }
+            case .ignored: break
+            case .quarantined(let why): quarantine("group_payments", row.int64(0), why)
+            }
+        }
+        out.sort { ($0.occurredAt.sortKey, $0.id) < ($1.occurredAt.sortKey, $1.id) }
         return out
     }
 

@@ -21,6 +21,8 @@ package final class Ledger: LedgerBackend {
     package let rates: RateTable
     /// Rate rows that break the contract.
     package let quarantinedRates: [QuarantinedRow]
+    /// The optional additions to the contract this ledger has (detected at open).
+    package let features: LedgerFeatures
     /// Seconds a locked database is waited for before giving up, unless the caller says otherwise.
     package static let defaultBusyTimeout: Double = 10
     /// Seconds this ledger waits for a lock.
@@ -54,12 +56,16 @@ package final class Ledger: LedgerBackend {
         }
         self.queue = queue
         do {
-            let (rates, bad) = try queue.read { db throws -> (RateTable, [QuarantinedRow]) in
+            let (rates, bad, features) = try queue.read { db throws -> (RateTable, [QuarantinedRow], LedgerFeatures) in
                 try Ledger.checkSchema(db, path: path)
-                return try loadExchangeRates(SQLiteReading(db))
+                let reader = SQLiteReading(db)
+                defer { reader.finish() }
+                let (rates, bad) = try loadExchangeRates(reader)
+                return (rates, bad, try LedgerFeatures.detect(reader))
             }
             self.rates = rates
             self.quarantinedRates = bad
+            self.features = features
         } catch let error as LedgerError {
             throw error
         } catch {
@@ -129,6 +135,16 @@ package final class Ledger: LedgerBackend {
             }
             let missing = columns.filter { !present.contains($0) }
             guard missing.isEmpty else {
+                throw LedgerError.schemaMismatch(
+                    path: path, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
+            }
+        }
+        // An optional table may be absent, but when present it has every column.
+        for (table, columns) in LedgerContract.optionalTables {
+            let present = try Set(Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+                .map { $0[0] as String })
+            let missing = columns.filter { !present.contains($0) }
+            guard present.isEmpty || missing.isEmpty else {
                 throw LedgerError.schemaMismatch(
                     path: path, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
             }

@@ -28,30 +28,17 @@ extension LedgerBackend {
     }
 
     package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
-        let rates = self.rates, path = self.path
+        let rates = self.rates, path = self.path, features = self.features
         let result: Result<UserLedger, LedgerError> = try withReader { reader in
-            var loader = UserLoader(reader: reader, rates: rates, through: through, path: path)
+            var loader = UserLoader(reader: reader, rates: rates, features: features, through: through, path: path)
             return try loader.load(userId: id, withChildren: true)
         }
         return try result.get()
     }
 
     package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
-        let rates = self.rates
-        return try withReader { reader in
-            var validator = RowValidator(rates: rates)
-            var users: [User] = []
-            var bad: [QuarantinedRow] = []
-            let rows = try reader.rows(.allUserRows, [])
-            while try rows.next() {
-                switch validator.user(rows) {
-                case .valid(let u): users.append(u)
-                case .ignored: break
-                case .quarantined(let why): bad.append(QuarantinedRow(table: "users", id: rows.int64(0), reason: why))
-                }
-            }
-            return (users, bad)
-        }
+        let rates = self.rates, features = self.features
+        return try withReader { reader in try readAllUsers(reader, rates: rates, features: features) }
     }
 
     package func exchangeRatesDigest() throws(LedgerError) -> String {
@@ -83,11 +70,11 @@ extension LedgerBackend {
     /// Errors the body throws on its own (a server's "not found" answer) come out unchanged; the
     /// backend's errors as ``LedgerError``s.
     package func readTransaction<T>(_ body: (LedgerReadTransaction) throws -> T) throws -> T {
-        let rates = self.rates, path = self.path
+        let rates = self.rates, path = self.path, features = self.features
         var own: (any Error)?
         let value: T? = try withReader { reader -> T? in
             do {
-                return try body(LedgerReadTransaction(reader: reader, rates: rates, path: path))
+                return try body(LedgerReadTransaction(reader: reader, rates: rates, features: features, path: path))
             } catch {
                 if error is LedgerError || classify(error) != nil { throw error }
                 own = error
@@ -99,11 +86,29 @@ extension LedgerBackend {
     }
 
     package func health() throws(LedgerError) -> LedgerHealth {
-        let rates = self.rates, path = self.path, quarantinedRates = self.quarantinedRates
+        let rates = self.rates, path = self.path, quarantinedRates = self.quarantinedRates, features = self.features
         return try withReader { reader in
-            try LedgerHealth.scan(reader, rates: rates, path: path, quarantinedRates: quarantinedRates)
+            try LedgerHealth.scan(reader, rates: rates, features: features, path: path, quarantinedRates: quarantinedRates)
         }
     }
+}
+
+/// Every user row, deleted ones included, inside an open read transaction; rows that break the
+/// contract are returned as quarantined rows instead.
+func readAllUsers<Reader: LedgerReading>(_ reader: Reader, rates: RateTable,
+                                         features: LedgerFeatures) throws -> (users: [User], quarantined: [QuarantinedRow]) {
+    var validator = RowValidator(rates: rates, features: features)
+    var users: [User] = []
+    var bad: [QuarantinedRow] = []
+    let rows = try reader.rows(validator.allUserRows, [])
+    while try rows.next() {
+        switch validator.user(rows) {
+        case .valid(let u): users.append(u)
+        case .ignored: break
+        case .quarantined(let why): bad.append(QuarantinedRow(table: "users", id: rows.int64(0), reason: why))
+        }
+    }
+    return (users, bad)
 }
 
 // MARK: - Rates

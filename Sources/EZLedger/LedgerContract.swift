@@ -27,4 +27,23 @@ package enum LedgerContract {
         ("exchange_rates", ["day", "base", "quote", "rate"]),
         ("logins", ["user_id", "at"]),
     ]
+
+    /// Columns added to contract 1 after it was published: a ledger may lack them (then they read
+    /// as NULL), and a ledger that has them is validated by them (see ``LedgerFeatures``).
+    package static let optionalColumns: [(table: String, column: String)] = [
+        ("users", "statement_email"),
+        ("users", "month_start_day"),
+    ]
+
+    /// Whether `table` is one of the contract's tables (required or optional).
+    package static func isContractTable(_ table: String) -> Bool {
+        tables.contains { $0.name == table } || optionalTables.contains { $0.name == table }
+    }
+
+    /// Tables added to contract 1 after it was published: a ledger may lack them (then they read
+    /// as empty), but a ledger that has one must have all its columns.
+    package static let optionalTables: [(name: String, columns: [String])] = [
+        ("group_payments", ["id", "group_id", "from_user_id", "to_user_id", "from_balance_id", "to_balance_id",
+                            "amount_minor", "currency", "occurred_at", "created_at", "deleted_at"]),
+    ]
 }

@@ -19,6 +19,8 @@ package protocol LedgerStore: AnyObject, Sendable {
     var rates: RateTable { get }
     /// Rate rows that break the contract.
     var quarantinedRates: [QuarantinedRow] { get }
+    /// The optional additions to the contract this ledger has (detected at open).
+    var features: LedgerFeatures { get }
 
     /// Every user, by id (deleted ones flagged), for planning a batch run.
     func userRefs() throws(LedgerError) -> [UserRef]

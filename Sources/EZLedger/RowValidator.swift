@@ -16,10 +16,12 @@ enum Verdict<Value> {
 /// cache of time zones, so it is cheap to call per row.
 struct RowValidator {
     let rates: RateTable
+    /// The optional contract additions the ledger has (which columns ``userColumns`` can read).
+    let features: LedgerFeatures
     private var zones: [String: ZoneRules?] = [:]
     private var currencies: [String: Currency] = [:]
 
-    init(rates: RateTable) { self.rates = rates }
+    init(rates: RateTable, features: LedgerFeatures = .none) { self.rates = rates; self.features = features }
 
     mutating func zone(_ name: String) -> ZoneRules? {
         if let z = zones[name] { return z }
@@ -38,9 +40,15 @@ struct RowValidator {
 
     // MARK: - Users
 
-    /// The columns ``user(_:)`` reads, in order.
+    /// The columns ``user(_:)`` reads, in order (the optional `month_start_day` last, as NULL in the
+    /// query for a ledger that lacks it, ``userRow`` / ``allUserRows``).
     static let userColumns = "u.id, u.username, u.email, u.role, u.currency, u.timezone, u.locale, u.book_name, "
         + "u.monthly_limit_minor, u.chart_style, u.created_at, u.deleted_at"
+
+    /// The query of one user's row, with `month_start_day` when the ledger has it.
+    var userRow: LedgerQuery { features.monthStartDay ? .userRowWithStartDay : .userRow }
+    /// The query of every user's row, by id, with `month_start_day` when the ledger has it.
+    var allUserRows: LedgerQuery { features.monthStartDay ? .allUserRowsWithStartDay : .allUserRows }
 
     /// The user in the current row of `row` (columns as in ``userColumns``).
     mutating func user<Rows: LedgerRows>(_ row: Rows) -> Verdict<User> {
@@ -70,10 +78,31 @@ struct RowValidator {
             guard let t = LedgerTime(parsing: d) else { return .quarantined("deleted_at '\(d)' is not an ISO-8601 timestamp") }
             deleted = t
         }
+        let startDay: Int
+        switch Self.monthStartDay(row, 12) {
+        case .valid(let d): startDay = d
+        case .ignored: startDay = 1
+        case .quarantined(let why): return .quarantined(why)
+        }
         let book = row.string(7)
         return .valid(User(id: id, username: username, email: row.string(2) ?? "", role: role, currency: currency, zone: zone,
                            locale: row.string(6) ?? "en_US", bookName: (book?.isEmpty == false ? book! : "EZWallet"),
-                           monthlyLimitMinor: limit, chartStyle: style, createdAt: created, deletedAt: deleted))
+                           monthlyLimitMinor: limit, chartStyle: style, createdAt: created, deletedAt: deleted,
+                           monthStartDay: startDay))
+    }
+
+    /// `users.month_start_day` in column `i`: an INTEGER from 1 to 28, NULL (or no such column) meaning 1.
+    static func monthStartDay<Rows: LedgerRows>(_ row: Rows, _ i: Int32) -> Verdict<Int> {
+        let rule = "month_start_day must be an integer from 1 to 28"
+        switch row.type(i) {
+        case .null: return .valid(1)
+        case .integer:
+            let v = row.int64(i)
+            return Period.monthStartDays.contains(Int(truncatingIfNeeded: v)) ? .valid(Int(v)) : .quarantined("\(rule) (got \(v))")
+        case .real: return .quarantined("\(rule) (got \(row.double(i)))")
+        case .text: return .quarantined("\(rule) (got '\(row.string(i) ?? "")')")
+        case .blob: return .quarantined("\(rule) (got a blob)")
+        }
     }
 
     // MARK: - Splits

@@ -220,6 +220,27 @@ package struct LocaleFormat: Hashable, Sendable {
         }
     }
 
+    /// An inclusive range of dates, the year written once when both dates share it:
+    /// `25 Sep – 24 Oct 2026` (en_GB, it, fr, es), `Sep 25 – Oct 24, 2026` (en_US),
+    /// `25.09. – 24.10.2026` (de); both dates in full otherwise (and in ja, zh, ko, pt).
+    package func dateRange(_ start: CivilDate, _ end: CivilDate) -> String {
+        let (y1, m1, d1) = start.components
+        guard y1 == end.year else { return date(start) + " – " + date(end) }
+        switch language {
+        case "en" where region == "US" || region.isEmpty: return "\(monthAbbreviation(m1)) \(d1) – " + date(end)
+        case "de": return "\(LocaleFormat.two(d1)).\(LocaleFormat.two(m1)). – " + date(end)
+        case "ja", "zh", "ko", "pt": return date(start) + " – " + date(end)
+        default: return "\(d1) \(monthAbbreviation(m1)) – " + date(end)
+        }
+    }
+
+    /// How a month period is named on a page: `Oct 2026` for a calendar month; for a month that
+    /// starts on another day (a user paid on the 25th) its dates, `25 Sep – 24 Oct 2026`, since
+    /// "Oct 2026" alone would say the wrong days.
+    package func monthPeriodLabel(_ period: Period) -> String {
+        period.monthStartDay == 1 ? monthYearLabel(period.start) : dateRange(period.start, period.end)
+    }
+
     /// A month's short name for axis labels: `Mar` (en), `mar` (it), `Mär` (de), `mars` (fr), `3月` (ja).
     package func monthLabel(_ d: CivilDate) -> String { monthAbbreviation(d.month) }
 

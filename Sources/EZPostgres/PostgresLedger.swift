@@ -24,6 +24,7 @@ package final class PostgresLedger: LedgerBackend {
     package let location: PostgresLocation
     package let rates: RateTable
     package let quarantinedRates: [QuarantinedRow]
+    package let features: LedgerFeatures
     /// The WAL position of the pinned snapshot (nil for a free ledger).
     package let snapshotLSN: String?
 
@@ -39,18 +40,20 @@ package final class PostgresLedger: LedgerBackend {
     /// - Throws: ``LedgerError`` naming the URL (without password) and the reason in one line.
     package convenience init(location: PostgresLocation) throws(LedgerError) {
         let session = try PostgresSession(location)
-        let (rates, bad) = try Self.inTransaction(session, location: location) { reading in
+        let (rates, bad, features) = try Self.inTransaction(session, location: location) { reading in
             try Self.checkSchema(reading, location: location)
-            return try loadExchangeRates(reading)
+            let (rates, bad) = try loadExchangeRates(reading)
+            return (rates, bad, try LedgerFeatures.detect(reading))
         }
-        self.init(location: location, rates: rates, quarantined: bad, idle: [session], pinned: nil, lsn: nil)
+        self.init(location: location, rates: rates, quarantined: bad, features: features, idle: [session], pinned: nil, lsn: nil)
     }
 
-    private init(location: PostgresLocation, rates: RateTable, quarantined: [QuarantinedRow], idle: [PostgresSession],
-                 pinned: PostgresSession?, lsn: String?) {
+    private init(location: PostgresLocation, rates: RateTable, quarantined: [QuarantinedRow], features: LedgerFeatures,
+                 idle: [PostgresSession], pinned: PostgresSession?, lsn: String?) {
         self.location = location
         self.rates = rates
         self.quarantinedRates = quarantined
+        self.features = features
         self.idle = Mutex(idle)
         self.pinned = pinned
         self.snapshotLSN = lsn
@@ -142,7 +145,8 @@ package final class PostgresLedger: LedgerBackend {
             do { (rates, bad) = try loadExchangeRates(PostgresReading(session: session)) } catch {
                 throw Self.classify(error, location: location)
             }
-            readers.append(PostgresLedger(location: location, rates: rates, quarantined: bad, idle: [], pinned: session, lsn: lsn))
+            readers.append(PostgresLedger(location: location, rates: rates, quarantined: bad, features: features, idle: [],
+                                          pinned: session, lsn: lsn))
         }
         return LedgerSnapshotReaders(connections: readers, identity: .walLSN(lsn), seconds: Date().timeIntervalSince(started))
     }

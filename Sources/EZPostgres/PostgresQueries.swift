@@ -38,7 +38,7 @@ extension LedgerQuery {
     /// users never sit in memory as one result.
     var readsWholeTable: Bool {
         switch self {
-        case .userRefs, .allUserRows, .deliveryContacts, .deliveryContactsWithoutOptIn, .exchangeRates, .exchangeRatesText,
+        case .userRefs, .allUserRows, .allUserRowsWithStartDay, .deliveryContacts, .deliveryContactsWithoutOptIn, .exchangeRates, .exchangeRatesText,
              .orphanTransactions, .statementEmails:
             return true
         default:
@@ -52,8 +52,10 @@ extension LedgerQuery {
         case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id"
         case .liveUserById: return "SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL"
         case .liveUserByName: return "SELECT id FROM users WHERE username = $1 AND deleted_at IS NULL"
-        case .userRow: return "SELECT \(Self.postgresUserColumns) FROM users u WHERE u.id = $1"
-        case .allUserRows: return "SELECT \(Self.postgresUserColumns) FROM users u ORDER BY u.id"
+        case .userRow: return "SELECT \(Self.postgresUserColumns), NULL::integer FROM users u WHERE u.id = $1"
+        case .allUserRows: return "SELECT \(Self.postgresUserColumns), NULL::integer FROM users u ORDER BY u.id"
+        case .userRowWithStartDay: return "SELECT \(Self.postgresUserColumns), u.month_start_day FROM users u WHERE u.id = $1"
+        case .allUserRowsWithStartDay: return "SELECT \(Self.postgresUserColumns), u.month_start_day FROM users u ORDER BY u.id"
         case .account: return "SELECT role FROM users WHERE id = $1 AND deleted_at IS NULL"
         case .isParent:
             return """
@@ -76,17 +78,45 @@ extension LedgerQuery {
                 SELECT id, name, color, important, position FROM categories
                 WHERE user_id = $1 AND deleted_at IS NULL ORDER BY position, id
                 """
-        case .transactionsOfUser, .transactionsOfGroup:
+        case .transactionsOfUser, .transactionsOfGroup, .transactionsOfUserInWindow, .transactionsOfGroupInWindow:
             // The local date bound, in UTC with the same two-day margin as SQLite's text bound; rows
             // with no time at all are kept so that the rules quarantine them.
+            let byUser = self == .transactionsOfUser || self == .transactionsOfUserInWindow
+            let day = "COALESCE(t.occurred_on, (t.occurred_at AT TIME ZONE 'UTC')::date)"
+            let window = self == .transactionsOfUserInWindow || self == .transactionsOfGroupInWindow
+                ? "\(day) < $2::date AND \(day) >= $3::date" : "\(day) < $2::date"
             return """
                 SELECT t.id, t.user_id, t.balance_id, t.category_id, t.group_id, t.kind, t.to_balance_id,
                        t.amount_minor, t.currency, \(Self.either("t.occurred_at", "t.occurred_on")), t.method, t.description, t.recurrence_days,
                        \(Self.instant("t.created_at"))
                 FROM transactions t
-                WHERE \(self == .transactionsOfUser ? "t.user_id" : "t.group_id") = $1 AND t.deleted_at IS NULL
-                  AND (COALESCE(t.occurred_on, (t.occurred_at AT TIME ZONE 'UTC')::date) < $2::date
-                       OR (t.occurred_on IS NULL AND t.occurred_at IS NULL))
+                WHERE \(byUser ? "t.user_id" : "t.group_id") = $1 AND t.deleted_at IS NULL
+                  AND ((\(window)) OR (t.occurred_on IS NULL AND t.occurred_at IS NULL))
+                """
+        case .groupSplitsInWindow:
+            return """
+                SELECT s.transaction_id, s.user_id, s.share_minor, u.id
+                FROM splits s JOIN transactions t ON t.id = s.transaction_id LEFT JOIN users u ON u.id = s.user_id
+                WHERE t.group_id = $1 AND t.deleted_at IS NULL
+                  AND COALESCE(t.occurred_on, (t.occurred_at AT TIME ZONE 'UTC')::date) >= $2::date
+                ORDER BY s.transaction_id, s.user_id
+                """
+        case .groupPayments:
+            return """
+                SELECT p.id, p.from_user_id, p.to_user_id, p.from_balance_id, p.to_balance_id,
+                       p.amount_minor, p.currency, \(Self.either("p.occurred_at", "p.occurred_on")), \(Self.instant("p.created_at")),
+                       fb.user_id, fb.currency, tb.user_id, tb.currency
+                FROM group_payments p
+                LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
+                WHERE p.group_id = $1 AND p.deleted_at IS NULL
+                  AND (COALESCE(p.occurred_on, (p.occurred_at AT TIME ZONE 'UTC')::date) < $2::date
+                       OR (p.occurred_on IS NULL AND p.occurred_at IS NULL))
+                ORDER BY p.id
+                """
+        case .orphanGroupPayments:
+            return """
+                SELECT p.id, p.group_id FROM group_payments p LEFT JOIN groups g ON g.id = p.group_id
+                WHERE p.deleted_at IS NULL AND g.id IS NULL ORDER BY p.id
                 """
         case .groupsOfUser:
             return """

@@ -17,8 +17,14 @@ package struct PostgresReading: LedgerReading {
             """, [.text(table), .text(column)]).next()
     }
 
+    package func hasTable(_ table: String) throws -> Bool {
+        try session.rows("""
+            SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1
+            """, [.text(table)]).next()
+    }
+
     package func count(_ table: String) throws -> Int {
-        precondition(LedgerContract.tables.contains { $0.name == table }, "not a contract table: \(table)")
+        precondition(LedgerContract.isContractTable(table), "not a contract table: \(table)")
         let rows = try session.rows("SELECT count(*) FROM \(table)")
         return try rows.next() ? Int(rows.int64(0)) : 0
     }

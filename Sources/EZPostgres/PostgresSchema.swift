@@ -13,7 +13,7 @@ package enum PostgresSchema {
         -- The app writes this schema; ezreport only reads it. See docs/ledger-schema.md.
         -- Money: bigint minor units. Currency: ISO-4217 code (text). Instants: timestamptz.
         -- Bare local dates: date. Where SQLite's one column holds an instant or a bare local date,
-        -- two columns hold it here: transactions.occurred_at/occurred_on and group_members'
+        -- two columns hold it here: transactions.occurred_at/occurred_on (and group_payments'), group_members'
         -- joined_at/joined_on and left_at/left_on (at most one of a pair set; occurred and joined: exactly one).
 
         CREATE TABLE users (
@@ -30,7 +30,8 @@ package enum PostgresSchema {
             chart_style text NOT NULL DEFAULT 'pie',
             created_at timestamptz NOT NULL,
             deleted_at timestamptz,
-            statement_email boolean
+            statement_email boolean,
+            month_start_day integer
         );
 
         CREATE TABLE balances (
@@ -102,6 +103,22 @@ package enum PostgresSchema {
             CONSTRAINT group_members_left_once CHECK (left_at IS NULL OR left_on IS NULL)
         );
 
+        CREATE TABLE group_payments (
+            id bigint PRIMARY KEY,
+            group_id bigint NOT NULL REFERENCES groups(id),
+            from_user_id bigint NOT NULL REFERENCES users(id),
+            to_user_id bigint NOT NULL REFERENCES users(id),
+            from_balance_id bigint REFERENCES balances(id),
+            to_balance_id bigint REFERENCES balances(id),
+            amount_minor bigint NOT NULL,
+            currency text NOT NULL,
+            occurred_at timestamptz,
+            occurred_on date,
+            created_at timestamptz NOT NULL,
+            deleted_at timestamptz,
+            CONSTRAINT group_payments_occurred_once CHECK ((occurred_at IS NULL) <> (occurred_on IS NULL))
+        );
+
         CREATE TABLE families (
             id bigint PRIMARY KEY,
             name text NOT NULL,
@@ -163,6 +180,7 @@ package enum PostgresSchema {
         CREATE INDEX transactions_by_group_time ON transactions(group_id, occurred_at) WHERE group_id IS NOT NULL;
         CREATE INDEX splits_by_user ON splits(user_id);
         CREATE INDEX group_members_by_user ON group_members(user_id);
+        CREATE INDEX group_payments_by_group_time ON group_payments(group_id, occurred_at);
         CREATE INDEX balances_by_user ON balances(user_id);
         CREATE INDEX categories_by_user ON categories(user_id);
         CREATE INDEX budgets_by_user ON budgets(user_id);

@@ -94,8 +94,18 @@ struct SampleRows {
                 monthlyLimitMinor: limit, chartStyle: random.chance(0.3) ? "doughnut" : "pie",
                 createdAt: localStamp(day: p.createdDay, second: second(&random, from: 7, to: 23), zone: p.zone),
                 deletedAt: p.deletedDay.map { localStamp(day: $0, second: second(&random, from: 7, to: 23), zone: p.zone) },
-                statementEmail: Self.wantsStatementEmail(p.id))
+                statementEmail: Self.wantsStatementEmail(p.id), monthStartDay: Self.monthStartDay(p.id))
         }
+    }
+
+    /// About one user in eight has months that start on payday (the 25th, 27th, 15th, 10th or
+    /// 28th); a few more say 1 explicitly; everyone else leaves it NULL (calendar months).
+    /// Derived from the id alone, like ``wantsStatementEmail(_:)``, so that every other figure of
+    /// a sample stays what it was.
+    static func monthStartDay(_ id: Int64) -> Int? {
+        if id % 8 == 3 { return [25, 27, 15, 10, 28][Int(id / 8) % 5] }
+        if id % 13 == 6 { return 1 }
+        return nil
     }
 
     /// About one user in 17 opted out of statement e-mails. Derived from the id alone, not drawn

@@ -14,6 +14,8 @@ package struct SampleSummary: Sendable, Equatable, CustomStringConvertible {
     package var groups: Int = 0
     /// Rows in `group_members`.
     package var groupMembers: Int = 0
+    /// Rows in `group_payments`.
+    package var groupPayments: Int = 0
     /// Rows in `families`.
     package var families: Int = 0
     /// Rows in `family_members`.
@@ -36,7 +38,7 @@ package struct SampleSummary: Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         let rows: [(String, Int)] = [
             ("users", users), ("balances", balances), ("categories", categories), ("groups", groups),
-            ("transactions", transactions), ("splits", splits), ("group_members", groupMembers),
+            ("transactions", transactions), ("splits", splits), ("group_members", groupMembers), ("group_payments", groupPayments),
             ("families", families), ("family_members", familyMembers), ("budgets", budgets),
             ("budget_transfers", budgetTransfers), ("savings_goals", savingsGoals),
             ("exchange_rates", exchangeRates), ("logins", logins),

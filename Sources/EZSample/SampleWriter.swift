@@ -8,6 +8,7 @@ import GRDB
 final class SampleWriter {
     private let users, balances, categories, groups, transactions, splits, groupMembers: Statement
     private let families, familyMembers, budgets, budgetTransfers, savingsGoals, exchangeRates, logins: Statement
+    private let groupPayments: Statement
     private(set) var summary = SampleSummary()
 
     init(_ db: Database) throws {
@@ -15,7 +16,7 @@ final class SampleWriter {
             let marks = columns.split(separator: ",").map { _ in "?" }.joined(separator: ",")
             return try db.makeStatement(sql: "INSERT INTO \(table) (\(columns)) VALUES (\(marks))")
         }
-        users = try insert("users", "id,username,email,password_hash,role,currency,timezone,locale,book_name,monthly_limit_minor,chart_style,created_at,deleted_at,statement_email")
+        users = try insert("users", "id,username,email,password_hash,role,currency,timezone,locale,book_name,monthly_limit_minor,chart_style,created_at,deleted_at,statement_email,month_start_day")
         balances = try insert("balances", "id,user_id,name,kind,currency,opening_minor,created_at,deleted_at")
         categories = try insert("categories", "id,user_id,name,color,important,position,deleted_at")
         groups = try insert("groups", "id,name,owner_id,currency,created_at,deleted_at")
@@ -29,15 +30,16 @@ final class SampleWriter {
         savingsGoals = try insert("savings_goals", "id,user_id,name,target_minor,currency,balance_id,due_on")
         exchangeRates = try insert("exchange_rates", "day,base,quote,rate")
         logins = try insert("logins", "user_id,at")
+        groupPayments = try insert("group_payments", "id,group_id,from_user_id,to_user_id,from_balance_id,to_balance_id,amount_minor,currency,occurred_at,created_at,deleted_at")
     }
 
     // MARK: - One method per table
 
     func user(id: Int64, username: String, email: String, passwordHash: String, role: String, currency: String,
               timezone: String, locale: String, bookName: String?, monthlyLimitMinor: Int64?, chartStyle: String,
-              createdAt: String, deletedAt: String?, statementEmail: Bool) throws {
+              createdAt: String, deletedAt: String?, statementEmail: Bool, monthStartDay: Int?) throws {
         try users.execute(arguments: [id, username, email, passwordHash, role, currency, timezone, locale, bookName,
-                                      monthlyLimitMinor, chartStyle, createdAt, deletedAt, statementEmail ? 1 : 0])
+                                      monthlyLimitMinor, chartStyle, createdAt, deletedAt, statementEmail ? 1 : 0, monthStartDay])
         summary.users += 1
     }
 
@@ -83,6 +85,15 @@ final class SampleWriter {
     func groupMember(groupId: Int64, userId: Int64, joinedAt: String, leftAt: String?) throws {
         try groupMembers.execute(arguments: [groupId, userId, joinedAt, leftAt])
         summary.groupMembers += 1
+    }
+
+    // swiftlint:disable:next function_parameter_count
+    func groupPayment(groupId: Int64, fromUserId: Int64, toUserId: Int64, fromBalanceId: Int64?, toBalanceId: Int64?,
+                      amountMinor: Int64, currency: String, occurredAt: String, createdAt: String) throws {
+        precondition(amountMinor > 0, "the sample never writes a non-positive amount")
+        summary.groupPayments += 1
+        try groupPayments.execute(arguments: [Int64(summary.groupPayments), groupId, fromUserId, toUserId, fromBalanceId, toBalanceId,
+                                              amountMinor, currency, occurredAt, createdAt, nil])
     }
 
     func family(name: String, createdAt: String) throws -> Int64 {

@@ -15,9 +15,9 @@ extension StatementWorkbook {
         let facts: [(String, String)] = [
             (tr("Statement for"), f.user.username),
             (tr("Account book"), f.user.bookName),
-            (tr("Period"), p.period.name),
-            (tr("Period start"), p.period.start.description),
-            (tr("Period end"), p.period.end.description),
+            (tr("Period"), f.period.name),
+            (tr("Period start"), f.period.start.description),
+            (tr("Period end"), f.period.end.description),
             (tr("As of"), p.asOf.description),
             (tr("Report currency"), f.currency.code),
             (tr("Time zone"), f.user.timeZone),

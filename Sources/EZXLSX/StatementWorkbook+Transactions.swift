@@ -14,18 +14,25 @@ extension StatementWorkbook {
     /// Excel date and amounts as numbers; frozen header, autofilter, no totals row.
     static func writeTransactions(_ f: StatementFigures, rows: Range<Int>, to sheet: Worksheet,
                                   styles s: Styles) throws(XLSXError) {
-        let tr = Translator(locale: f.user.locale)
+        try writeTransactions(f.transactions, rows, currency: f.currency, locale: f.user.locale, to: sheet, styles: s)
+    }
+
+    /// One Transactions sheet holding `all[rows]`, `counted` in the report currency `currency`,
+    /// titles in `locale`'s language (the statement's sheet, and the filtered export's).
+    static func writeTransactions(_ all: [StatementRow], _ rows: Range<Int>, currency: Currency, locale: String,
+                                  to sheet: Worksheet, styles s: Styles) throws(XLSXError) {
+        let tr = Translator(locale: locale)
         let columns = transactionColumns(tr)
         try sheet.writeHeader(columns, row: 0, styles: s)
         try sheet.freezePanes(row: 1, column: 0)
         try sheet.autofilter(firstRow: 0, firstColumn: 0, lastRow: max(rows.count, 1), lastColumn: columns.count - 1)
-        let counted = try s.money(f.currency)
-        let reportCode = f.currency.code
-        var lastCurrency = f.currency
+        let counted = try s.money(currency)
+        let reportCode = currency.code
+        var lastCurrency = currency
         var amountFormat = counted
         var r = 1
         for i in rows {
-            let t = f.transactions[i]
+            let t = all[i]
             if t.currency != lastCurrency {
                 lastCurrency = t.currency
                 amountFormat = try s.money(t.currency)
@@ -39,7 +46,7 @@ extension StatementWorkbook {
             try sheet.write(t.description, row: r, column: 6)
             try sheet.write(number: t.amount.majorUnits(t.currency), row: r, column: 7, format: amountFormat)
             try sheet.write(t.currency.code, row: r, column: 8)
-            try sheet.write(number: t.counted.majorUnits(f.currency), row: r, column: 9, format: counted)
+            try sheet.write(number: t.counted.majorUnits(currency), row: r, column: 9, format: counted)
             try sheet.write(reportCode, row: r, column: 10)
             try sheet.write(t.group, row: r, column: 11)
             try sheet.write(t.paidBy, row: r, column: 12)

@@ -33,6 +33,18 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(try fileState(ledger.path), before, "check changed the ledger")
     }
 
+    func testAMonthStartDayOutsideOneToTwentyEightIsReported() throws {
+        let ledger = try TestLedger()
+        let paid = try ledger.user("paid"), late = try ledger.user("late"), fine = try ledger.user("fine")
+        try ledger.execute("UPDATE users SET month_start_day = 31 WHERE id = ?", [late])
+        try ledger.execute("UPDATE users SET month_start_day = 25 WHERE id = ?", [paid])
+        try ledger.execute("UPDATE users SET month_start_day = NULL WHERE id = ?", [fine])
+        let check = try CLI.run(["check", "--db", ledger.path])
+        XCTAssertEqual(check.status, 3, check.stderr)
+        XCTAssertTrue(check.text.contains("Quarantined: 1 rows"), check.text)
+        XCTAssertTrue(check.text.contains("1 × users: month_start_day must be an integer from # to # (got #) — ids \(late)"), check.text)
+    }
+
     func testAFileThatIsNotADatabaseIsOneLineAndExitOne() throws {
         let path = try temporaryFolder().appendingPathComponent("notes.sqlite").path
         try Data("just some notes, certainly not SQLite".utf8).write(to: URL(fileURLWithPath: path))

@@ -31,10 +31,15 @@ final class LedgerReconciliationTests: XCTestCase {
     /// amount converted to the viewer's currency, and the viewer's category name.
     private struct Entry { var day: String; var income: Bool; var amount: Int64; var category: String }
 
+    /// An inclusive range of local dates as `YYYY-MM-DD` text (which sorts like the dates).
+    private struct Days { var first: String; var last: String; func contains(_ d: String) -> Bool { d >= first && d <= last } }
+
     private struct Expected {
         var entries: [Entry] = []
-        func income(_ prefix: String) -> Int64 { entries.filter { $0.income && $0.day.hasPrefix(prefix) }.reduce(0) { $0 + $1.amount } }
-        func expenses(_ prefix: String) -> Int64 { entries.filter { !$0.income && $0.day.hasPrefix(prefix) }.reduce(0) { $0 + $1.amount } }
+        /// The day the user's months start on (`users.month_start_day`, read with plain SQL; 1 when NULL).
+        var monthStartDay = 1
+        func income(_ r: Days) -> Int64 { entries.filter { $0.income && r.contains($0.day) }.reduce(0) { $0 + $1.amount } }
+        func expenses(_ r: Days) -> Int64 { entries.filter { !$0.income && r.contains($0.day) }.reduce(0) { $0 + $1.amount } }
         /// Income, expenses and expenses per category over the local dates `from...through` (ISO text compares as dates).
         func window(_ from: String, _ through: String) -> (income: Int64, expenses: Int64, byCategory: [String: Int64]) {
             var income: Int64 = 0, expenses: Int64 = 0
@@ -44,11 +49,27 @@ final class LedgerReconciliationTests: XCTestCase {
             }
             return (income, expenses, categories)
         }
-        func byCategory(_ prefix: String) -> [String: Int64] {
+        func byCategory(_ r: Days) -> [String: Int64] {
             var out: [String: Int64] = [:]
-            for e in entries where !e.income && e.day.hasPrefix(prefix) && e.amount > 0 { out[e.category, default: 0] += e.amount }
+            for e in entries where !e.income && r.contains(e.day) && e.amount > 0 { out[e.category, default: 0] += e.amount }
             return out
         }
+    }
+
+    /// The month named `year`-`month` for a user whose months start on `day`, worked out with
+    /// Foundation's Calendar: from `day` of the month before (the 1st of the month itself when
+    /// `day` is 1) to the day before the next such start.
+    private func month(_ year: Int, _ month: Int, startDay day: Int) -> Days {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        let first = cal.date(from: DateComponents(year: year, month: day == 1 ? month : month - 1, day: day))!
+        let next = cal.date(byAdding: .month, value: 1, to: first)!
+        let last = cal.date(byAdding: .day, value: -1, to: next)!
+        func text(_ d: Date) -> String {
+            let c = cal.dateComponents([.year, .month, .day], from: d)
+            return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        }
+        return Days(first: text(first), last: text(last))
     }
 
     private func localDate(_ text: String, zone: TimeZone) -> String {
@@ -82,11 +103,12 @@ final class LedgerReconciliationTests: XCTestCase {
     }
 
     private func expected(user: Int64, _ db: Database) throws -> Expected {
-        let u = try Row.fetchOne(db, sql: "SELECT currency, timezone FROM users WHERE id = ?", arguments: [user])!
+        let u = try Row.fetchOne(db, sql: "SELECT currency, timezone, month_start_day FROM users WHERE id = ?", arguments: [user])!
         let currency: String = u[0]
         let zone = TimeZone(identifier: u[1])!
         let liveNames = Set(try String.fetchAll(db, sql: "SELECT name FROM categories WHERE user_id = ? AND deleted_at IS NULL", arguments: [user]))
         var out = Expected()
+        out.monthStartDay = u[2] ?? 1
         for row in try Row.fetchAll(db, sql: """
             SELECT t.kind, t.amount_minor, t.currency, t.occurred_at, CASE WHEN c.deleted_at IS NULL THEN c.name END
             FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
@@ -144,34 +166,47 @@ final class LedgerReconciliationTests: XCTestCase {
         var checked = 0
         var nonZero = 0
         var budgetsChecked = 0
+        var paydayUsers = 0
         for ref in try ledger.userRefs() where !ref.deleted {
             let slice = try ledger.loadUser(id: ref.id, through: period.end)
             XCTAssertTrue(slice.quarantined.isEmpty, "the sample ledger should be clean")
             let figures = try StatementAnalytics.statement(for: slice, period: period, asOf: CivilDate(year: 2026, month: 11, day: 1))
             let want = try queue.read { try expected(user: ref.id, $0) }
-            XCTAssertEqual(figures.kpis.income, want.income("2026-09"), "income of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.expenses, want.expenses("2026-09"), "expenses of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.net, want.income("2026-09") - want.expenses("2026-09"), "net of user \(ref.id)")
-            XCTAssertEqual(figures.kpis.previousExpenses, want.expenses("2026-08"), "previous month of user \(ref.id)")
-            XCTAssertEqual(Dictionary(uniqueKeysWithValues: figures.categories.rows.map { ($0.name, $0.amount) }), want.byCategory("2026-09"),
+            // September and August as this user's months: calendar ones, or from payday to payday.
+            let september = month(2026, 9, startDay: want.monthStartDay), august = month(2026, 8, startDay: want.monthStartDay)
+            XCTAssertEqual(figures.period.start.description, september.first, "period start of user \(ref.id)")
+            XCTAssertEqual(figures.period.end.description, september.last, "period end of user \(ref.id)")
+            XCTAssertEqual(figures.period.name, "2026-09")
+            if want.monthStartDay != 1 { paydayUsers += 1 }
+            XCTAssertEqual(figures.kpis.income, want.income(september), "income of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.expenses, want.expenses(september), "expenses of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.net, want.income(september) - want.expenses(september), "net of user \(ref.id)")
+            XCTAssertEqual(figures.kpis.previousExpenses, want.expenses(august), "previous month of user \(ref.id)")
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: figures.categories.rows.map { ($0.name, $0.amount) }), want.byCategory(september),
                            "categories of user \(ref.id)")
-            for point in figures.trend.points {
-                let prefix = String(point.start.description.prefix(7))
-                XCTAssertEqual(point.expenses, want.expenses(prefix), "trend \(prefix) of user \(ref.id)")
-                XCTAssertEqual(point.income, want.income(prefix), "trend income \(prefix) of user \(ref.id)")
+            // The 12 trend buckets are this user's months, October 2025 … September 2026.
+            XCTAssertEqual(figures.trend.points.count, 12, "trend buckets of user \(ref.id)")
+            for (i, point) in figures.trend.points.enumerated() {
+                let bucket = month(2025 + (9 + i) / 12, (9 + i) % 12 + 1, startDay: want.monthStartDay)
+                XCTAssertEqual(point.start.description, bucket.first, "trend bucket \(i) start of user \(ref.id)")
+                XCTAssertEqual(point.end.description, bucket.last, "trend bucket \(i) end of user \(ref.id)")
+                XCTAssertEqual(point.expenses, want.expenses(bucket), "trend \(bucket.first) of user \(ref.id)")
+                XCTAssertEqual(point.income, want.income(bucket), "trend income \(bucket.first) of user \(ref.id)")
             }
-            // Monthly category budgets: spent is the category's expenses in the month.
+            // Monthly category budgets: spent is the category's expenses in the user's month.
             let monthly = try queue.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT b.id, c.name FROM budgets b JOIN categories c ON c.id = b.category_id
                     WHERE b.user_id = ? AND b.period = 'month' AND c.deleted_at IS NULL
-                      AND b.starts_on <= '2026-09-01' AND (b.ends_on IS NULL OR b.ends_on >= '2026-09-30')
-                    """, arguments: [ref.id]).map { ($0[0] as Int64, $0[1] as String) }
+                      AND b.starts_on <= ? AND (b.ends_on IS NULL OR b.ends_on >= ?)
+                    """, arguments: [ref.id, september.first, september.last]).map { ($0[0] as Int64, $0[1] as String) }
             }
             for (budgetId, name) in monthly {
                 let line = figures.budgets.first { $0.budgetId == budgetId }
                 XCTAssertNotNil(line, "budget \(budgetId) of user \(ref.id) missing")
-                XCTAssertEqual(line?.spent, want.byCategory("2026-09")[name] ?? 0, "budget \(budgetId) spent of user \(ref.id)")
+                XCTAssertEqual(line?.windowStart.description, september.first, "budget \(budgetId) window of user \(ref.id)")
+                XCTAssertEqual(line?.windowEnd.description, september.last, "budget \(budgetId) window of user \(ref.id)")
+                XCTAssertEqual(line?.spent, want.byCategory(september)[name] ?? 0, "budget \(budgetId) spent of user \(ref.id)")
                 budgetsChecked += 1
             }
             XCTAssertEqual(figures.categories.total, figures.kpis.expenses, "category total of user \(ref.id)")
@@ -184,6 +219,7 @@ final class LedgerReconciliationTests: XCTestCase {
         XCTAssertGreaterThan(checked, 30)
         XCTAssertGreaterThan(nonZero, 25, "the reconciliation must cover real spending, not empty statements")
         XCTAssertGreaterThan(budgetsChecked, 20, "the reconciliation must cover real budgets")
+        XCTAssertGreaterThanOrEqual(paydayUsers, 3, "the reconciliation must cover users whose months start on payday")
     }
 
     /// The comparison's three columns, for a month and a quarter, against the same independent
@@ -194,14 +230,18 @@ final class LedgerReconciliationTests: XCTestCase {
         let ledger = try Ledger(path: Self.path)
         let asOf = CivilDate(year: 2026, month: 11, day: 1)
         let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        // Written out, not derived from Period: 2026-10 against 2026-09 and 2025-10; 2026-Q3 against 2026-Q2 and 2025-Q3.
-        let cases: [(period: String, windows: [(String, String)])] = [
-            ("2026-10", [("2026-10-01", "2026-10-31"), ("2026-09-01", "2026-09-30"), ("2025-10-01", "2025-10-31")]),
-            ("2026-Q3", [("2026-07-01", "2026-09-30"), ("2026-04-01", "2026-06-30"), ("2025-07-01", "2025-09-30")]),
-        ]
-        var checked = 0, yearAgoSpending = 0, categoryRows = 0
+        var checked = 0, yearAgoSpending = 0, categoryRows = 0, paydayUsers = 0
         for ref in try ledger.userRefs() where !ref.deleted {
             let want = try queue.read { try expected(user: ref.id, $0) }
+            // Written out, not derived from Period: 2026-10 against 2026-09 and 2025-10 (the user's own
+            // months, from their payday, worked out with Foundation); 2026-Q3 against 2026-Q2 and 2025-Q3.
+            let months = [month(2026, 10, startDay: want.monthStartDay), month(2026, 9, startDay: want.monthStartDay),
+                          month(2025, 10, startDay: want.monthStartDay)]
+            if want.monthStartDay != 1 { paydayUsers += 1 }
+            let cases: [(period: String, windows: [(String, String)])] = [
+                ("2026-10", months.map { ($0.first, $0.last) }),
+                ("2026-Q3", [("2026-07-01", "2026-09-30"), ("2026-04-01", "2026-06-30"), ("2025-07-01", "2025-09-30")]),
+            ]
             for (name, windows) in cases {
                 let period = try Period.parse(name, asOf: asOf)
                 let slice = try ledger.loadUser(id: ref.id, through: period.end)
@@ -243,6 +283,7 @@ final class LedgerReconciliationTests: XCTestCase {
         XCTAssertGreaterThan(checked, 60)
         XCTAssertGreaterThan(yearAgoSpending, 40, "the year-ago windows must hold real spending, not zeros")
         XCTAssertGreaterThan(categoryRows, 300)
+        XCTAssertGreaterThanOrEqual(paydayUsers, 3, "the comparison must cover users whose months start on payday")
     }
 
     func testGroupNetsAddUpToZeroAndMatchEveryMembersView() throws {
@@ -261,6 +302,108 @@ final class LedgerReconciliationTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(groups, 2)
+    }
+
+    /// Every member's outstanding balance (expenses paid minus shares, plus settle-up payments made
+    /// minus received, up to the period's end) and `settled` (the period's payments) in every
+    /// group, recomputed from plain SQL rows in the group's currency, as each member sees them.
+    func testGroupBalancesAndSettleUpPaymentsReconcileWithIndependentSQL() throws {
+        let ledger = try Ledger(path: Self.path)
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let period = try Period.parse("2026-10", asOf: asOf)
+        let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        var membersChecked = 0, paymentsListed = 0
+        for ref in try ledger.userRefs() where !ref.deleted {
+            let figures = try StatementAnalytics.statement(for: try ledger.loadUser(id: ref.id, through: period.end), period: period, asOf: asOf)
+            try queue.read { db in
+                let u = try Row.fetchOne(db, sql: "SELECT timezone, month_start_day FROM users WHERE id = ?", arguments: [ref.id])!
+                let zone = TimeZone(identifier: u[0])!
+                let days = month(2026, 10, startDay: u[1] ?? 1)
+                for g in figures.groups {
+                    var outstanding: [Int64: Int64] = [:], settled: [Int64: Int64] = [:]
+                    var listed = 0
+                    let members = try Row.fetchAll(db, sql: """
+                        SELECT gm.user_id, gm.joined_at, gm.left_at, mu.timezone FROM group_members gm JOIN users mu ON mu.id = gm.user_id
+                        WHERE gm.group_id = ? ORDER BY gm.user_id
+                        """, arguments: [g.groupId])
+                    for e in try Row.fetchAll(db, sql: """
+                        SELECT t.id, t.user_id, t.amount_minor, t.currency, t.occurred_at, pu.timezone, g.currency
+                        FROM transactions t JOIN users pu ON pu.id = t.user_id JOIN groups g ON g.id = t.group_id
+                        WHERE t.group_id = ? AND t.deleted_at IS NULL AND pu.deleted_at IS NULL AND t.kind = 'expense'
+                        """, arguments: [g.groupId]) {
+                        guard localDate(e[4], zone: zone) <= days.last else { continue }
+                        XCTAssertEqual(e[3] as String, e[6] as String, "the sample's group expenses are in the group's currency")
+                        let amount: Int64 = e[2]
+                        outstanding[e[1], default: 0] += amount
+                        let payerDay = localDate(e[4], zone: TimeZone(identifier: e[5])!)
+                        let splits = try Row.fetchAll(db, sql: "SELECT user_id, share_minor FROM splits WHERE transaction_id = ?", arguments: [e[0] as Int64])
+                        if !splits.isEmpty {
+                            for sp in splits { outstanding[sp[0], default: 0] -= sp[1] as Int64 }
+                        } else {
+                            let sharing = members.filter { m in
+                                let mz = TimeZone(identifier: m[3])!
+                                return localDate(m[1], zone: mz) <= payerDay && ((m[2] as String?).map { payerDay < localDate($0, zone: mz) } ?? true)
+                            }.map { $0[0] as Int64 }
+                            let n = Int64(sharing.count)
+                            for (rank, m) in sharing.enumerated() { outstanding[m, default: 0] -= amount / n + (Int64(rank) < amount % n ? 1 : 0) }
+                        }
+                    }
+                    for p in try Row.fetchAll(db, sql: """
+                        SELECT p.from_user_id, p.to_user_id, p.amount_minor, p.currency, p.occurred_at, fu.timezone, g.currency
+                        FROM group_payments p JOIN groups g ON g.id = p.group_id JOIN users fu ON fu.id = p.from_user_id
+                        WHERE p.group_id = ? AND p.deleted_at IS NULL
+                        """, arguments: [g.groupId]) {
+                        let day = localDate(p[4], zone: zone)
+                        guard day <= days.last else { continue }
+                        let amount = try convert(p[2], p[3], p[6], on: localDate(p[4], zone: TimeZone(identifier: p[5])!), db)
+                        outstanding[p[0], default: 0] += amount
+                        outstanding[p[1], default: 0] -= amount
+                        if days.contains(day) {
+                            settled[p[0], default: 0] += amount
+                            settled[p[1], default: 0] -= amount
+                            listed += 1
+                        }
+                    }
+                    for m in g.members {
+                        XCTAssertEqual(m.outstanding, outstanding[m.userId] ?? 0, "outstanding of \(m.userId) in group \(g.groupId), seen by \(ref.id)")
+                        XCTAssertEqual(m.settled, settled[m.userId] ?? 0, "settled of \(m.userId) in group \(g.groupId), seen by \(ref.id)")
+                        membersChecked += 1
+                    }
+                    XCTAssertEqual(g.payments.count, listed, "payments listed in group \(g.groupId), seen by \(ref.id)")
+                    paymentsListed += listed
+                }
+            }
+        }
+        XCTAssertGreaterThan(membersChecked, 10)
+        XCTAssertGreaterThan(paymentsListed, 0, "the sample's groups settle up, so October has payments")
+    }
+
+    /// The sample's groups settle up: a group that pays back owes no member more than its last
+    /// three months of shared spending, instead of everything since it began.
+    func testSettlingGroupsOweAMonthOrTwoNotTheirWholeHistory() throws {
+        let ledger = try Ledger(path: Self.path)
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let period = try Period.parse("2026-10", asOf: asOf)
+        let queue = try DatabaseQueue(path: Self.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        var seen = Set<Int64>()
+        for ref in try ledger.userRefs() where !ref.deleted {
+            let figures = try StatementAnalytics.statement(for: try ledger.loadUser(id: ref.id, through: period.end), period: period, asOf: asOf)
+            for g in figures.groups where seen.insert(g.groupId).inserted {
+                let (payments, recent, all) = try queue.read { db -> (Int, Int64, Int64) in
+                    (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_payments WHERE group_id = ? AND deleted_at IS NULL", arguments: [g.groupId])!,
+                     try Int64.fetchOne(db, sql: """
+                        SELECT COALESCE(SUM(amount_minor), 0) FROM transactions WHERE group_id = ? AND deleted_at IS NULL
+                          AND occurred_at >= '2026-08-01'
+                        """, arguments: [g.groupId])!,
+                     try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(amount_minor), 0) FROM transactions WHERE group_id = ? AND deleted_at IS NULL",
+                                        arguments: [g.groupId])!)
+                }
+                guard payments > 0, all > 0 else { continue }
+                let worst = g.members.map { abs($0.outstanding) }.max() ?? 0
+                XCTAssertLessThanOrEqual(worst, max(recent, all / 4), "group \(g.groupId) still owes \(worst) of \(all) spent")
+            }
+        }
+        XCTAssertFalse(seen.isEmpty)
     }
 
     func testQuarantinedRowsNeverReachAFigure() throws {

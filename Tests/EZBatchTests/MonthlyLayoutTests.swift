@@ -139,7 +139,8 @@ final class MonthlyLayoutTests: XCTestCase {
 
     /// For users whose rows are all in their own currency and who share nothing in groups, the
     /// manifest's income and expenses equal plain SQL sums over the rows whose local date (in the
-    /// user's zone, computed here with Foundation's time zones) falls in September 2026.
+    /// user's zone, computed here with Foundation's time zones) falls in September 2026 — the user's
+    /// own September when their months start on payday (`users.month_start_day`).
     func testIncomeAndExpensesReconcileWithSQLSumsForSingleCurrencyUsers() throws {
         let manifest = try OutputTree.manifest(folder)
         let db = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
@@ -148,16 +149,20 @@ final class MonthlyLayoutTests: XCTestCase {
             let rows = try db.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT kind, amount_minor, currency, occurred_at, group_id FROM transactions
-                    WHERE user_id = ? AND deleted_at IS NULL AND occurred_at >= '2026-08-25' AND occurred_at < '2026-10-08'
+                    WHERE user_id = ? AND deleted_at IS NULL AND occurred_at >= '2026-07-25' AND occurred_at < '2026-10-08'
                     """, arguments: [u.id])
             }
+            let startDay = try db.read { try Int.fetchOne($0, sql: "SELECT month_start_day FROM users WHERE id = ?", arguments: [u.id]) } ?? 1
+            // September from the start day: 1–30 Sep, or from that day of August to the day before it in September.
+            let first = startDay == 1 ? "2026-09-01" : String(format: "2026-08-%02d", startDay)
+            let last = startDay == 1 ? "2026-09-30" : String(format: "2026-09-%02d", startDay - 1)
             let inGroups = try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM group_members WHERE user_id = ?", arguments: [u.id])! }
             guard inGroups == 0, rows.allSatisfy({ ($0["currency"] as String) == u.currency }) else { continue }
             let zone = try XCTUnwrap(TimeZone(identifier: u.timezone))
             var income: Int64 = 0, expenses: Int64 = 0, count = 0
             for r in rows {
                 let date = try XCTUnwrap(Self.localDate(r["occurred_at"], in: zone), "unparsable \(r["occurred_at"] as String)")
-                guard date.hasPrefix("2026-09-") else { continue }
+                guard date >= first, date <= last else { continue }
                 count += 1
                 switch r["kind"] as String {
                 case "income": income += r["amount_minor"] as Int64
@@ -176,18 +181,26 @@ final class MonthlyLayoutTests: XCTestCase {
     }
 
     /// comparison.csv and the appended columns of categories.csv, as the monthly run wrote them,
-    /// against SQL sums of September 2026, August 2026 and September 2025 (single-currency users
-    /// outside groups, whose figures are plain sums of their own rows).
+    /// against SQL sums of September 2026, August 2026 and September 2025 — each user's own months,
+    /// from their payday when `users.month_start_day` is set (single-currency users outside groups,
+    /// whose figures are plain sums of their own rows).
     func testComparisonCSVAndCategoryColumnsReconcileWithSQLSumsOfTheThreeMonths() throws {
         let db = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let months = ["2026-09", "2026-08", "2025-09"]   // this period, the previous month, a year earlier
+        let months = [(2026, 9), (2026, 8), (2025, 9)]   // this period, the previous month, a year earlier
         var checked = 0, yearAgoSpending = 0
         for u in try liveUsers() {
+            let startDay = try db.read { try Int.fetchOne($0, sql: "SELECT month_start_day FROM users WHERE id = ?", arguments: [u.id]) } ?? 1
+            // A month named Y-M: the calendar month, or from `startDay` of the month before to the day before it in Y-M.
+            let windows = months.map { y, m -> (String, String) in
+                if startDay == 1 { return (String(format: "%04d-%02d-01", y, m), String(format: "%04d-%02d-31", y, m)) }
+                let (py, pm) = m == 1 ? (y - 1, 12) : (y, m - 1)
+                return (String(format: "%04d-%02d-%02d", py, pm, startDay), String(format: "%04d-%02d-%02d", y, m, startDay - 1))
+            }
             let rows = try db.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT t.kind, t.amount_minor, t.currency, t.occurred_at, CASE WHEN c.deleted_at IS NULL THEN c.name END
                     FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
-                    WHERE t.user_id = ? AND t.deleted_at IS NULL AND t.occurred_at >= '2025-08-25' AND t.occurred_at < '2026-10-08'
+                    WHERE t.user_id = ? AND t.deleted_at IS NULL AND t.occurred_at >= '2025-07-25' AND t.occurred_at < '2026-10-08'
                     """, arguments: [u.id])
             }
             let inGroups = try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM group_members WHERE user_id = ?", arguments: [u.id])! }
@@ -197,7 +210,7 @@ final class MonthlyLayoutTests: XCTestCase {
             var inMonths: [(Int, Row)] = []
             for r in rows {
                 let date = try XCTUnwrap(Self.localDate(r[3], in: zone))
-                if let k = months.firstIndex(where: { date.hasPrefix($0 + "-") }) { inMonths.append((k, r)) }
+                if let k = windows.firstIndex(where: { date >= $0.0 && date <= $0.1 }) { inMonths.append((k, r)) }
             }
             guard inMonths.allSatisfy({ ($0.1[2] as String) == u.currency }) else { continue }
             var income = [Int64](repeating: 0, count: 3), expenses = [Int64](repeating: 0, count: 3)

@@ -16,7 +16,7 @@ final class CSVStatementTests: XCTestCase {
         ("trends.csv", "bucket_start,income,expenses,net,transaction_count,currency"),
         ("category-trends.csv", "bucket_start,category,expenses,currency"),
         ("budgets.csv", "category,window_start,window_end,base,transfers_in,transfers_out,effective,spent,remaining,percent,expected_percent,projected,status,currency"),
-        ("groups.csv", "group_id,group,member_id,member,paid,share,net,outstanding,currency"),
+        ("groups.csv", "group_id,group,member_id,member,paid,share,net,outstanding,currency,settled"),
         ("settlements.csv", "group_id,group,from,to,amount,currency,plan"),
         ("savings.csv", "goal,target,saved,percent,due_on,monthly_needed,currency"),
         ("comparison.csv", "measure,current,previous,year_ago,currency"),
@@ -61,6 +61,15 @@ final class CSVStatementTests: XCTestCase {
         for (name, header) in contract where name != "comparison.csv" {
             XCTAssertEqual(try pythonRows("\(dir)/\(name)"), [header.components(separatedBy: ",")], name)
         }
+    }
+
+    func testGroupsCarryThePeriodsSettleUpPaymentsInTheAppendedSettledColumn() throws {
+        let dir = try writeFiles(StatementCSV.files(for: RenderFixtures.figuresWithASettleUpPayment()))
+        let groups = try pythonRows("\(dir)/groups.csv")
+        XCTAssertEqual(groups[1], ["3", "Trip, \"Rome\"", "7", "ana", "30.00", "15.00", "15.00", "10.00", "EUR", "-5.00"])
+        XCTAssertEqual(groups[2], ["3", "Trip, \"Rome\"", "8", "'=bob", "0.00", "15.00", "-15.00", "-10.00", "EUR", "5.00"])
+        let settlements = try pythonRows("\(dir)/settlements.csv")
+        XCTAssertEqual(settlements[1], ["3", "Trip, \"Rome\"", "'=bob", "ana", "10.00", "EUR", "exact"])
     }
 
     // MARK: - Comparison
@@ -136,7 +145,7 @@ final class CSVStatementTests: XCTestCase {
         let categories = try pythonRows("\(dir)/categories.csv")
         XCTAssertEqual(categories.map { $0[0] }, ["category", "Shopping", "'=Games", "Food", "Transport"])
         let groups = try pythonRows("\(dir)/groups.csv")
-        XCTAssertEqual(groups[2], ["3", "Trip, \"Rome\"", "8", "'=bob", "0.00", "15.00", "-15.00", "-15.00", "EUR"])
+        XCTAssertEqual(groups[2], ["3", "Trip, \"Rome\"", "8", "'=bob", "0.00", "15.00", "-15.00", "-15.00", "EUR", "0.00"])
         let settlements = try pythonRows("\(dir)/settlements.csv")
         XCTAssertEqual(settlements[1], ["3", "Trip, \"Rome\"", "'=bob", "ana", "15.00", "EUR", "greedy"])
         let trends = try pythonRows("\(dir)/trends.csv")

@@ -55,6 +55,54 @@ final class PeriodTests: XCTestCase {
         XCTAssertTrue(Period.acceptedForms.contains("last-year"))
     }
 
+    // MARK: - Months that start on payday
+
+    func testAPaydayMonthIsNamedByTheMonthItEndsIn() throws {
+        let october = try p("2026-10").startingMonths(onDay: 25)
+        XCTAssertEqual(october, Period(kind: .month, start: d("2026-09-25"), end: d("2026-10-24")))
+        XCTAssertEqual(october.name, "2026-10")
+        XCTAssertEqual(october.monthStartDay, 25)
+        XCTAssertEqual(october.previous, Period(kind: .month, start: d("2026-08-25"), end: d("2026-09-24")))
+        XCTAssertEqual(october.previous.name, "2026-09")
+        // January's month starts in December of the year before.
+        XCTAssertEqual(try p("2026-01").startingMonths(onDay: 28), Period(kind: .month, start: d("2025-12-28"), end: d("2026-01-27")))
+        // Day 1 is the calendar month.
+        XCTAssertEqual(try p("2026-02").startingMonths(onDay: 1), Period(kind: .month, start: d("2026-02-01"), end: d("2026-02-28")))
+    }
+
+    func testPresetsFollowThePaydayAroundTheAsOfDate() throws {
+        // 4 Nov, paid on the 25th: this month is 25 Oct … 24 Nov ("2026-11"), last month 25 Sep … 24 Oct.
+        XCTAssertEqual(try p("this-month").startingMonths(onDay: 25), Period(kind: .month, start: d("2026-10-25"), end: d("2026-11-24")))
+        XCTAssertEqual(try p("last-month").startingMonths(onDay: 25), Period(kind: .month, start: d("2026-09-25"), end: d("2026-10-24")))
+        // On payday itself a new month has begun.
+        let payday = try Period.parse("this-month", asOf: d("2026-11-25"))
+        XCTAssertEqual(payday.name, "2026-11")
+        XCTAssertEqual(payday.startingMonths(onDay: 25).name, "2026-12")
+        XCTAssertEqual(try Period.parse("last-month", asOf: d("2026-11-25")).startingMonths(onDay: 25).name, "2026-11")
+        // Resolving twice is resolving once, whatever the order of start days.
+        XCTAssertEqual(try p("this-month").startingMonths(onDay: 10).startingMonths(onDay: 25), try p("this-month").startingMonths(onDay: 25))
+    }
+
+    func testOtherKindsOfPeriodStayCalendarOnes() throws {
+        for text in ["2026-Q3", "2026", "2026-W05", "2026-01-15..2026-03-31", "today"] {
+            XCTAssertEqual(try p(text).startingMonths(onDay: 25), try p(text), text)
+        }
+        XCTAssertEqual(try p("2026-10").startingMonths(onDay: 0), try p("2026-10"), "an impossible day is taken as 1")
+    }
+
+    func testTheLatestEndCoversEveryStartDay() throws {
+        XCTAssertEqual(try p("2026-10").latestEndForAnyMonthStart, d("2026-10-31"))
+        XCTAssertEqual(try Period.parse("this-month", asOf: d("2026-10-30")).latestEndForAnyMonthStart, d("2026-11-27"))
+    }
+
+    func testPaydayMonthBuckets() {
+        XCTAssertEqual(BucketKind.month.start(of: d("2026-10-24"), monthStartDay: 25), d("2026-09-25"))
+        XCTAssertEqual(BucketKind.month.start(of: d("2026-10-25"), monthStartDay: 25), d("2026-10-25"))
+        XCTAssertEqual(BucketKind.month.start(of: d("2026-01-03"), monthStartDay: 10), d("2025-12-10"))
+        XCTAssertEqual(BucketKind.month.starts(from: d("2026-09-25"), through: d("2026-12-24"), monthStartDay: 25),
+                       [d("2026-09-25"), d("2026-10-25"), d("2026-11-25")])
+    }
+
     // MARK: - The same period a year earlier
 
     func testAYearEarlierKeepsTheKindAndWholeMonths() throws {

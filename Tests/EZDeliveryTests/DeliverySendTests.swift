@@ -28,7 +28,17 @@ final class DeliverySendTests: SMTPSinkTestCase {
             XCTAssertEqual(message.messageId, "<statement.\(entry.id).2026-10.\(pdf.sha256.prefix(16))@ezwallet.example>")
             XCTAssertEqual(message.from, DeliveryFixture.from)
             let language = String((locales[entry.id] ?? "en").prefix(2))
-            XCTAssertEqual(message.subject, Self.subjects[language] ?? Self.subjects["en"], "user \(entry.id), \(locales[entry.id] ?? "?")")
+            if let start = entry.summary?.periodStart, let end = entry.summary?.periodEnd {
+                // Paid on another day than the 1st: the subject names the user's own dates, not "October 2026".
+                let subject = try XCTUnwrap(message.subject)
+                let title = Self.monthTitles[language] ?? Self.monthTitles["en"]!
+                XCTAssertFalse(subject.contains(title), "user \(entry.id): \(subject)")
+                for part in [String(Int(start.suffix(2))!), String(Int(end.suffix(2))!), "–", "2026"] {
+                    XCTAssertTrue(subject.contains(part), "user \(entry.id): '\(part)' missing from \(subject)")
+                }
+            } else {
+                XCTAssertEqual(message.subject, Self.subjects[language] ?? Self.subjects["en"], "user \(entry.id), \(locales[entry.id] ?? "?")")
+            }
             XCTAssertEqual(message.structure, ["multipart/mixed", "multipart/alternative", "text/plain", "text/html", "application/pdf"])
             XCTAssertTrue(message.dateParses)
             XCTAssertTrue(message.crlf, "every line ends in CRLF")
@@ -61,13 +71,14 @@ final class DeliverySendTests: SMTPSinkTestCase {
     }
 
     func testTheMessageIsWrittenInTheUsersLanguage() throws {
-        // In the 12-user sample, user 11 (mia.huber11) writes de_CH and user 3 (josé.müller) es_ES.
+        // In the 12-user sample, user 11 (mia.huber11) writes de_CH and user 3 (josé.müller) es_ES;
+        // their months start on payday (`month_start_day` 27 and 25), so their October is named by its dates.
         XCTAssertEqual(try fixture.deliver(smtpArgs + ["--users", "3,11"]).status, 0)
         let messages = try ParsedMessage.parse(sink.accepted().map { sink.path(of: $0) })
         let german = try XCTUnwrap(messages.first { $0.toAddresses.first == "mia.huber11@example.org" })
-        XCTAssertEqual(german.subject, "Ihr EZWallet-Auszug für Oktober 2026")
+        XCTAssertEqual(german.subject, "Ihr EZWallet-Auszug für 27.09. – 26.10.2026")
         let text = try XCTUnwrap(german.text)
-        for needle in ["Hallo mia.huber11,", "anbei Ihr EZWallet-Auszug für Oktober 2026 (01.10.2026 – 31.10.2026)",
+        for needle in ["Hallo mia.huber11,", "anbei Ihr EZWallet-Auszug für 27.09. – 26.10.2026 (27.09.2026 – 26.10.2026)",
                        "Einnahmen:", "Ausgaben:", "Sparquote:", "Budgets überschritten:", "Diese Nachricht wurde automatisch versandt"] {
             XCTAssertTrue(text.contains(needle), "German text lacks '\(needle)': \(text)")
         }
@@ -76,7 +87,7 @@ final class DeliverySendTests: SMTPSinkTestCase {
         }
         XCTAssertTrue(try XCTUnwrap(german.html).contains("<html lang=\"de\">"))
         let spanish = try XCTUnwrap(messages.first { $0.toAddresses.first == "user3@example.com" })
-        XCTAssertEqual(spanish.subject, "Tu extracto de EZWallet de octubre de 2026")
+        XCTAssertEqual(spanish.subject, "Tu extracto de EZWallet de 25 sept – 24 oct 2026")
         XCTAssertTrue(try XCTUnwrap(spanish.text).contains("Hola josé.müller:"))
     }
 
@@ -143,6 +154,10 @@ final class DeliverySendTests: SMTPSinkTestCase {
         "de": "Ihr EZWallet-Auszug für Oktober 2026",
         "ja": "2026年10月のEZWallet明細書",
     ]
+
+    /// How each subject above names October 2026.
+    static let monthTitles = ["en": "October 2026", "it": "ottobre 2026", "fr": "octobre 2026", "es": "octubre de 2026",
+                              "de": "Oktober 2026", "ja": "2026年10月"]
 
     private func ledgerLocales() throws -> [Int64: String] {
         let out = try CLI.tool("/usr/bin/sqlite3", [fixture.ledgerPath, "SELECT id || '|' || locale FROM users"])

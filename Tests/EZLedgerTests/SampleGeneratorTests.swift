@@ -60,7 +60,7 @@ final class SampleGeneratorTests: XCTestCase {
         let expected = try reference.read { try Row.fetchAll($0, sql: query) }
         let actual = try open().read { try Row.fetchAll($0, sql: query) }
         XCTAssertEqual(actual, expected)
-        XCTAssertEqual(expected.count, 14 + 10 + 5)   // tables, indexes, automatic PK/UNIQUE indexes
+        XCTAssertEqual(expected.count, 15 + 11 + 5)   // tables (group_payments included), indexes, automatic PK/UNIQUE indexes
         XCTAssertEqual(try count("PRAGMA user_version"), LedgerSchema.userVersion)
         XCTAssertEqual(try open().read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }, "delete")
     }
@@ -115,7 +115,8 @@ final class SampleGeneratorTests: XCTestCase {
         let s = Self.summary!
         let tables: [(String, Int)] = [
             ("users", s.users), ("transactions", s.transactions), ("balances", s.balances), ("categories", s.categories),
-            ("splits", s.splits), ("groups", s.groups), ("group_members", s.groupMembers), ("families", s.families),
+            ("splits", s.splits), ("groups", s.groups), ("group_members", s.groupMembers), ("group_payments", s.groupPayments),
+            ("families", s.families),
             ("family_members", s.familyMembers), ("budgets", s.budgets), ("budget_transfers", s.budgetTransfers),
             ("savings_goals", s.savingsGoals), ("exchange_rates", s.exchangeRates), ("logins", s.logins),
         ]
@@ -377,6 +378,39 @@ final class SampleGeneratorTests: XCTestCase {
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM budgets WHERE period = 'week' AND strftime('%w', starts_on) <> '1'")!, 0)
             XCTAssertGreaterThan(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_members WHERE left_at IS NOT NULL")!, 0)
             XCTAssertGreaterThan(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM splits WHERE share_minor = 0")!, 0)
+        }
+    }
+
+    func testGroupsSettleUpBetweenMembersAndSomeNeverDo() throws {
+        let path = Self.folder.appendingPathComponent("settling.sqlite").path
+        let summary = try SampleGenerator.generate(to: path, options: SampleOptions(users: 120, months: 24, endYear: 2026, endMonth: 10, seed: 3))
+        let db = try DatabaseQueue(path: path)
+        try db.read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_payments"), summary.groupPayments)
+            // Groups with shared expenses over more than two months: most settle, some never do.
+            let longGroups = try Int64.fetchAll(db, sql: """
+                SELECT group_id FROM transactions WHERE group_id IS NOT NULL GROUP BY group_id
+                HAVING julianday(substr(MAX(occurred_at), 1, 10)) - julianday(substr(MIN(occurred_at), 1, 10)) > 62
+                """)
+            let settling = try Set(Int64.fetchAll(db, sql: "SELECT DISTINCT group_id FROM group_payments"))
+            XCTAssertGreaterThan(longGroups.count, 4)
+            XCTAssertGreaterThan(longGroups.filter(settling.contains).count * 2, longGroups.count, "most groups settle up")
+            XCTAssertLessThan(longGroups.filter(settling.contains).count, longGroups.count, "some groups never do")
+            // Every payment is between two different members of its group, positive, in the group's currency.
+            XCTAssertEqual(try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM group_payments p JOIN groups g ON g.id = p.group_id
+                WHERE p.from_user_id = p.to_user_id OR p.amount_minor <= 0 OR p.currency <> g.currency
+                   OR NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = p.group_id AND m.user_id = p.from_user_id)
+                   OR NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = p.group_id AND m.user_id = p.to_user_id)
+                """), 0)
+            // Named balances are the payer's and the payee's own.
+            XCTAssertEqual(try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM group_payments p LEFT JOIN balances f ON f.id = p.from_balance_id LEFT JOIN balances t ON t.id = p.to_balance_id
+                WHERE (p.from_balance_id IS NOT NULL AND f.user_id IS NOT p.from_user_id)
+                   OR (p.to_balance_id IS NOT NULL AND t.user_id IS NOT p.to_user_id)
+                """), 0)
+            XCTAssertGreaterThan(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_payments WHERE from_balance_id IS NULL")!, 0)
+            XCTAssertGreaterThan(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_payments WHERE from_balance_id IS NOT NULL")!, 0)
         }
     }
 }

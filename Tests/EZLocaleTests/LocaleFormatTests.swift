@@ -46,4 +46,17 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertEqual(["en_US", "it_IT", "de_DE", "fr_FR", "es_ES", "ja_JP"].map { LocaleFormat(locale: $0).monthLabel(may) },
                        ["May", "mag", "Mai", "mai", "may", "5月"])
     }
+
+    func testAPaydayMonthIsLabelledByItsDatesAndACalendarMonthByItsName() throws {
+        let payday = try Period.parse("2026-10", asOf: CivilDate(year: 2026, month: 11, day: 1)).startingMonths(onDay: 25)
+        XCTAssertEqual(LocaleFormat(locale: "en_GB").monthPeriodLabel(payday), "25 Sep – 24 Oct 2026")
+        XCTAssertEqual(LocaleFormat(locale: "en_US").monthPeriodLabel(payday), "Sep 25 – Oct 24, 2026")
+        XCTAssertEqual(LocaleFormat(locale: "it_IT").monthPeriodLabel(payday), "25 set – 24 ott 2026")
+        XCTAssertEqual(LocaleFormat(locale: "de_DE").monthPeriodLabel(payday), "25.09. – 24.10.2026")
+        XCTAssertEqual(LocaleFormat(locale: "ja_JP").monthPeriodLabel(payday), "2026/09/25 – 2026/10/24")
+        let january = try Period.parse("2026-01", asOf: CivilDate(year: 2026, month: 11, day: 1)).startingMonths(onDay: 28)
+        XCTAssertEqual(LocaleFormat(locale: "en_GB").monthPeriodLabel(january), "28 Dec 2025 – 27 Jan 2026", "two years: both written")
+        let october = try Period.parse("2026-10", asOf: CivilDate(year: 2026, month: 11, day: 1))
+        XCTAssertEqual(LocaleFormat(locale: "en_GB").monthPeriodLabel(october), "Oct 2026")
+    }
 }

@@ -181,4 +181,30 @@ final class PDFStatementTests: XCTestCase {
         XCTAssertFalse(text.contains("Family"), "no family section for a non-parent")
         XCTAssertTrue(text.contains("Page 1 of"))
     }
+
+    func testAMonthFromPaydayIsTitledByItsDates() throws {
+        var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 12)
+        figures.period = try Period.parse("2026-10", asOf: figures.asOf).startingMonths(onDay: 25)
+        let bytes = try StatementPDF.render(figures, provenance: PDFFixtures.provenance())
+        let tools = try PDFToolRunner(bytes: bytes, name: "statement-payday.pdf")
+        defer { tools.cleanUp() }
+        let text = try tools.text()
+        XCTAssertTrue(text.contains("25 Sep – 24 Oct 2026"), "the month is named by its dates")
+    }
+
+    func testTheGroupSectionListsThePeriodsSettleUpPayments() throws {
+        var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 12)
+        let payment = GroupPaymentLine(paymentId: 41, date: CivilDate(year: 2026, month: 10, day: 12), fromUserId: 8,
+                                       fromUsername: "bob.settler", toUserId: figures.user.id, toUsername: figures.user.username, amount: 4_250)
+        try XCTSkipIf(figures.groups.isEmpty, "the fixture has no group")
+        figures.groups[0].payments = [payment]
+        let bytes = try StatementPDF.render(figures, provenance: PDFFixtures.provenance())
+        let tools = try PDFToolRunner(bytes: bytes, name: "statement-payments.pdf")
+        defer { tools.cleanUp() }
+        let text = try tools.text()
+        XCTAssertTrue(text.contains("Settle-up payments"), "the section's heading")
+        XCTAssertTrue(text.contains("bob.settler"))
+        XCTAssertTrue(text.contains("12 Oct 2026"))
+        XCTAssertTrue(text.contains(LocaleFormat(locale: "en_GB").money(4_250, figures.groups[0].currency)))
+    }
 }

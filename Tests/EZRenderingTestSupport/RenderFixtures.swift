@@ -153,6 +153,22 @@ package enum RenderFixtures {
                                 quarantined: [QuarantinedRow(table: "transactions", id: 999, reason: "unknown kind 'refund'")])
     }
 
+    /// ``figures()`` after =bob paid ana back 5.00 on 12 October: the group's balances move and
+    /// the payment is listed.
+    package static func figuresWithASettleUpPayment() -> StatementFigures {
+        var f = figures()
+        f.groups[0].members = [
+            MemberBalance(userId: 7, username: "ana", paid: 3_000, share: 1_500, net: 1_500, outstanding: 1_000, settled: -500),
+            MemberBalance(userId: 8, username: "=bob", paid: 0, share: 1_500, net: -1_500, outstanding: -1_000, settled: 500),
+        ]
+        f.groups[0].payments = [GroupPaymentLine(paymentId: 41, date: CivilDate(year: 2025, month: 10, day: 12), fromUserId: 8,
+                                                 fromUsername: "=bob", toUserId: 7, toUsername: "ana", amount: 500)]
+        f.groups[0].settlement = SettlementPlan(method: .exact, transfers: [
+            Settlement(fromUserId: 8, fromUsername: "=bob", toUserId: 7, toUsername: "ana", amount: 1_000),
+        ])
+        return f
+    }
+
     /// Figures with no rows at all.
     package static func emptyFigures() -> StatementFigures {
         let kpis = KPIs(income: 0, expenses: 0, net: 0, savingsRate: nil, previousExpenses: 0,

@@ -23,10 +23,17 @@ final class AdminAndTokenTests: XCTestCase {
         let csv = String(decoding: responses["csv"]!, as: UTF8.self)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(responses["json"]!)) as? [String: Any])
         let rows = try XCTUnwrap(json["rows"] as? [[String: String]])
-        XCTAssertEqual(rows.count, csv.split(separator: "\r\n").count - 1)
         XCTAssertEqual(json["period"] as? String, "2026-09")
-        // With six users, every count under five is suppressed exactly as in the CSV.
-        XCTAssertEqual(csv.contains("<5"), rows.contains { $0.values.contains("<5") })
+        XCTAssertEqual(json["as_of"] as? String, "2026-10-01")
+        XCTAssertEqual(Set(json.keys), ["period", "as_of", "rows"])
+        // Each JSON row is the CSV's row, cell for cell, keyed by the CSV's column names
+        // (suppressed cells as the CSV's '<5': with six users, most counts are).
+        let records = CSVReader.records(csv)
+        let header = try XCTUnwrap(records.first)
+        let expected = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0).map { ($0, $1) }) }
+        XCTAssertEqual(rows.count, 12)
+        XCTAssertEqual(rows, Array(expected))
+        XCTAssertTrue(rows.contains { $0.values.contains("<5") })
     }
 
     func testTheTokenCommandMintsATokenTheServerAccepts() async throws {

@@ -18,7 +18,8 @@ final class OpenAPIDocumentTests: XCTestCase {
         let routes = [
             "/v1/users/{id}/statement/{period}.pdf:", "/v1/users/{id}/statement/{period}.xlsx:",
             "/v1/users/{id}/statement/{period}/{name}.csv:", "/v1/users/{id}/statement/{period}/charts/{name}.png:",
-            "/v1/users/{id}/transactions.csv:", "/v1/users/{id}/statistics:", "/v1/users/{id}/statistics.png:",
+            "/v1/users/{id}/transactions.csv:", "/v1/users/{id}/transactions.xlsx:", "/v1/users/{id}/transactions.pdf:",
+            "/v1/users/{id}/statistics:", "/v1/users/{id}/statistics.png:",
             "/v1/admin/usage/{period}.{format}:", "/healthz:", "/readyz:", "/metrics:",
         ]
         for route in routes { XCTAssertTrue(text.contains("\n  " + route), route) }

@@ -134,6 +134,20 @@ public final class TestLedger {
         }
     }
 
+    /// Adds a settle-up payment from one member of a group to another; returns its id.
+    @discardableResult
+    public func groupPayment(_ group: Int64, from: Int64, to: Int64, _ amount: Int64, on occurredAt: String,
+                             currency: String = "EUR", fromBalance: Int64? = nil, toBalance: Int64? = nil,
+                             createdAt: String = "2024-01-01T00:00:00Z") throws -> Int64 {
+        let id = newId()
+        try execute("""
+            INSERT INTO group_payments (id, group_id, from_user_id, to_user_id, from_balance_id, to_balance_id,
+                                        amount_minor, currency, occurred_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [id, group, from, to, fromBalance, toBalance, amount, currency, occurredAt, createdAt])
+        return id
+    }
+
     /// Adds a family; `members` are (user, role) pairs.
     @discardableResult
     public func family(_ name: String, _ members: [(Int64, String)]) throws -> Int64 {

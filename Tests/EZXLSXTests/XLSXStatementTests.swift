@@ -90,6 +90,22 @@ final class XLSXStatementTests: XCTestCase {
         XCTAssertEqual(yen[9], Cell(t: "n", v: "9.5"))
     }
 
+    func testTheGroupsSheetListsThePeriodsSettleUpPaymentsAndEachMembersSettledAmount() throws {
+        let figures = RenderFixtures.figuresWithASettleUpPayment()
+        let tr = Translator(locale: figures.user.locale)
+        let rows = try cells(writeWorkbook(figures), sheet: "Groups").map { $0.map { $0.v } }
+        XCTAssertEqual(rows[1].last ?? nil, tr("Settled"))
+        XCTAssertEqual(rows[2][9], "-5", "ana was paid back 5.00")
+        XCTAssertEqual(rows[3][9], "5", "=bob paid back 5.00")
+        let section = try XCTUnwrap(rows.firstIndex { $0.first == tr("Settle-up payments") })
+        XCTAssertEqual(rows[section + 1].prefix(7).map { $0 ?? "" },
+                       ["Group ID", "Group", "Date", "From", "To", "Amount", "Currency"].map { tr($0) })
+        XCTAssertEqual(rows[section + 2].prefix(7).map { $0 ?? "" },
+                       ["3", "Trip, \"Rome\"", "2025-10-12T00:00:00", "=bob", "ana", "5", "EUR"])
+        let plain = try cells(writeWorkbook(RenderFixtures.figures(), name: "plain.xlsx"), sheet: "Groups").map { $0.first?.v ?? nil }
+        XCTAssertTrue(plain.contains(tr("No settle-up payments in this period")))
+    }
+
     func testFormulaLikeDescriptionsStayPlainStrings() throws {
         let figures = RenderFixtures.figures()
         let rows = try cells(writeWorkbook(figures), sheet: "Transactions")

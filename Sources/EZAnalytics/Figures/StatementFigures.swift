@@ -259,16 +259,39 @@ package struct SavingsLine: Hashable, Sendable {
 
 // MARK: - Groups
 
-/// One group's balances and settlement plan, in the group's currency.
+/// One group's balances, the period's settle-up payments and the settlement plan, in the group's currency.
 package struct GroupFigures: Hashable, Sendable {
     package var groupId: Int64
     package var name: String
     package var currency: Currency
     /// Every member the group has had, by user id.
     package var members: [MemberBalance]
+    /// The transfers that would settle every outstanding balance (payments already made accounted for).
     package var settlement: SettlementPlan
-    package init(groupId: Int64, name: String, currency: Currency, members: [MemberBalance], settlement: SettlementPlan) {
+    /// The settle-up payments made in the period, by date then id.
+    package var payments: [GroupPaymentLine]
+    package init(groupId: Int64, name: String, currency: Currency, members: [MemberBalance], settlement: SettlementPlan,
+                 payments: [GroupPaymentLine] = []) {
         self.groupId = groupId; self.name = name; self.currency = currency; self.members = members; self.settlement = settlement
+        self.payments = payments
+    }
+}
+
+/// One settle-up payment of the period, in the group's currency.
+package struct GroupPaymentLine: Hashable, Sendable {
+    package var paymentId: Int64
+    /// The viewer's local date of the payment.
+    package var date: CivilDate
+    package var fromUserId: Int64
+    package var fromUsername: String
+    package var toUserId: Int64
+    package var toUsername: String
+    /// Converted once into the group's currency, on the payer's date.
+    package var amount: Int64
+    package init(paymentId: Int64, date: CivilDate, fromUserId: Int64, fromUsername: String, toUserId: Int64,
+                 toUsername: String, amount: Int64) {
+        self.paymentId = paymentId; self.date = date; self.fromUserId = fromUserId; self.fromUsername = fromUsername
+        self.toUserId = toUserId; self.toUsername = toUsername; self.amount = amount
     }
 }
 
@@ -282,11 +305,14 @@ package struct MemberBalance: Hashable, Sendable {
     package var share: Int64
     /// `paid − share` in the period.
     package var net: Int64
-    /// `paid − share` since the group began, up to the period's end: what the member is owed (> 0) or owes (< 0).
+    /// `paid − share` since the group began, plus what the member paid back minus what they were
+    /// paid back, up to the period's end: what the member is owed (> 0) or owes (< 0).
     package var outstanding: Int64
-    package init(userId: Int64, username: String, paid: Int64, share: Int64, net: Int64, outstanding: Int64) {
+    /// Settle-up payments in the period: what the member paid to others minus what others paid them.
+    package var settled: Int64
+    package init(userId: Int64, username: String, paid: Int64, share: Int64, net: Int64, outstanding: Int64, settled: Int64 = 0) {
         self.userId = userId; self.username = username; self.paid = paid; self.share = share
-        self.net = net; self.outstanding = outstanding
+        self.net = net; self.outstanding = outstanding; self.settled = settled
     }
 }
 

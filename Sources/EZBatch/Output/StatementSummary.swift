@@ -14,6 +14,10 @@ extension Manifest {
         /// The category with the largest expenses, and that amount in the report currency.
         package var largestCategory: String?
         package var largestCategoryMinor: Int64?
+        /// The user's own period (`YYYY-MM-DD`) when it is not the run's: a month starting on the
+        /// user's payday (`users.month_start_day`). Absent for everyone else.
+        package var periodStart: String?
+        package var periodEnd: String?
 
         /// The summary of one statement's figures.
         package init(_ figures: StatementFigures) {
@@ -23,6 +27,10 @@ extension Manifest {
             let largest = figures.categories.rows.filter { $0.amount > 0 }.max { ($0.amount, $1.name) < ($1.amount, $0.name) }
             largestCategory = largest?.name
             largestCategoryMinor = largest?.amount
+            if figures.period.monthStartDay != 1 {
+                periodStart = figures.period.start.description
+                periodEnd = figures.period.end.description
+            }
         }
     }
 }

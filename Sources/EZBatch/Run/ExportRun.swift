@@ -44,7 +44,7 @@ package enum ExportRun {
         let id = try ledger.findUser(idOrName)
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.
         let (figures, quarantined) = try { () throws -> (StatementFigures, [QuarantinedRow]) in
-            let slice = try ledger.loadUser(id: id, through: max(settings.period.end, settings.asOf))
+            let slice = try ledger.loadUser(id: id, through: max(settings.period.latestEndForAnyMonthStart, settings.asOf))
             return (try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf), slice.quarantined)
         }()
         let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,

@@ -46,6 +46,8 @@ struct ByteSink {
         let u = l.user
         add(u.id); add(u.username); add(u.email); add(u.role.rawValue); add(u.currency.code); add(u.zone.identifier)
         add(u.locale); add(u.bookName); add(u.monthlyLimitMinor); add(u.chartStyle.rawValue)
+        // Added only when set, so that every calendar-month user's fingerprint stays what it was.
+        if u.monthStartDay != 1 { add("month_start_day"); add(Int64(u.monthStartDay)) }
         add(l.balances.count)
         for b in l.balances { add(b.id); add(b.name); add(b.kind.rawValue); add(b.currency.code); add(b.openingMinor); add(b.createdAt) }
         add(l.categories.count)
@@ -63,6 +65,14 @@ struct ByteSink {
                 let splits = g.splits[t.id] ?? []
                 add(splits.count)
                 for s in splits { add(s.userId); add(s.shareMinor) }
+            }
+            // Added only when there are any, so that fingerprints of groups without payments stay what they were.
+            if !g.payments.isEmpty {
+                add("group_payments"); add(g.payments.count)
+                for p in g.payments {
+                    add(p.id); add(p.fromUserId); add(p.toUserId); add(p.fromBalanceId); add(p.toBalanceId)
+                    add(p.amountMinor); add(p.currency.code); add(p.occurredAt); add(p.payerDate)
+                }
             }
         }
         add(l.budgets.count)

@@ -5,17 +5,36 @@ import EZLedger
 /// Computes the admin usage figures over every user of the ledger, one user at a time
 /// (memory stays bounded by the largest user), without rendering anyone's statement.
 enum UsagePass {
+    /// The figures from `ledger`, each user read in a read transaction of its own (a batch run
+    /// reads a private snapshot copy, which nothing changes under it).
     static func compute(ledger: any LedgerStore, period: Period, asOf: CivilDate, currency: Currency = .eur,
                         log: RunLog? = nil) throws(LedgerError) -> UsageFigures {
-        var usage = UsageAccumulator(period: period, asOf: asOf, currency: currency)
         let (users, _) = try ledger.allUsers()
+        return accumulate(users: users, rates: ledger.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
+            try ledger.loadUser(id: id, through: max(period.end, asOf))
+        }
+    }
+
+    /// The figures from one read transaction: every user and every row as of one moment, while
+    /// the app goes on writing to the live ledger (`ezreport serve`).
+    static func compute(in snapshot: LedgerReadTransaction, period: Period, asOf: CivilDate, currency: Currency = .eur,
+                        log: RunLog? = nil) throws -> UsageFigures {
+        let (users, _) = try snapshot.allUsers()
+        return accumulate(users: users, rates: snapshot.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
+            try snapshot.loadUser(id: id, through: max(period.end, asOf))
+        }
+    }
+
+    private static func accumulate(users: [User], rates: RateTable, period: Period, asOf: CivilDate, currency: Currency,
+                                   log: RunLog?, load: (Int64) throws -> UserLedger) -> UsageFigures {
+        var usage = UsageAccumulator(period: period, asOf: asOf, currency: currency)
         for user in users {
             if user.deletedAt != nil {
-                try? usage.add(UserLedger(user: user, rates: ledger.rates))
+                try? usage.add(UserLedger(user: user, rates: rates))
                 continue
             }
             do {
-                try usage.add(try ledger.loadUser(id: user.id, through: max(period.end, asOf)))
+                try usage.add(try load(user.id))
             } catch {
                 log?.event("usage: a user was left out of the admin report", ["reason": "\(error)"])
             }

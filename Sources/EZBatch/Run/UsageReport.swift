@@ -13,9 +13,11 @@ package enum UsageReport {
         case pdf, xlsx, csv
     }
 
-    /// The usage figures of `ledger` for `period` as of `asOf`.
-    package static func figures(ledger: any LedgerStore, period: Period, asOf: CivilDate, currency: Currency = .eur) throws -> UsageFigures {
-        try UsagePass.compute(ledger: ledger, period: period, asOf: asOf, currency: currency)
+    /// The usage figures of the ledger as `snapshot` sees it (one read transaction: every user
+    /// and row as of one moment) for `period` as of `asOf`.
+    package static func figures(in snapshot: LedgerReadTransaction, period: Period, asOf: CivilDate,
+                                currency: Currency = .eur) throws -> UsageFigures {
+        try UsagePass.compute(in: snapshot, period: period, asOf: asOf, currency: currency)
     }
 
     /// The bytes of `file` for `usage`.

@@ -38,7 +38,7 @@ struct UserJob {
                                        error: nil, fingerprint: nil)
         let slice: UserLedger
         do {
-            slice = try ledger.loadUser(id: ref.id, through: max(settings.period.end, settings.asOf))
+            slice = try ledger.loadUser(id: ref.id, through: max(settings.period.latestEndForAnyMonthStart, settings.asOf))
         } catch {
             entry.error = "\(error)"
             return Outcome(entry: entry, skipped: false)

@@ -43,9 +43,10 @@ package enum StatementCharts {
         return map
     }
 
-    /// "mar 2026" for a monthly period, else "1 mar 2026 – 31 mar 2026".
+    /// "mar 2026" for a monthly period ("25 set – 24 ott 2026" for one starting on the 25th),
+    /// else "1 mar 2026 – 31 mar 2026".
     static func periodLabel(_ p: Period, _ f: LocaleFormat) -> String {
-        p.kind == .month ? f.monthYearLabel(p.start) : f.date(p.start) + " – " + f.date(p.end)
+        p.kind == .month ? f.monthPeriodLabel(p) : f.date(p.start) + " – " + f.date(p.end)
     }
 
     /// Axis labels for trend buckets: the month, with the year under the first one and each January.
@@ -53,8 +54,9 @@ package enum StatementCharts {
         trend.points.enumerated().map { i, p in
             switch trend.bucket {
             case .month:
-                let m = f.monthLabel(p.start)
-                return i == 0 || p.start.month == 1 ? m + "\n" + String(p.start.year) : m
+                // A month is named by its last day's month (25 Sep – 24 Oct is October).
+                let m = f.monthLabel(p.end)
+                return i == 0 || p.end.month == 1 ? m + "\n" + String(p.end.year) : m
             case .year: return String(p.start.year)
             default: return f.date(p.start)
             }

@@ -29,14 +29,17 @@ package struct User: Hashable, Sendable {
     package var createdAt: LedgerTime
     /// Set for soft-deleted users (kept for the admin report's counts only).
     package var deletedAt: LedgerTime?
+    /// The day (1…28) the user's months start on, in their time zone: their payday
+    /// (`users.month_start_day`; 1 when the ledger has none).
+    package var monthStartDay: Int
 
     package init(id: Int64, username: String, email: String, role: Role, currency: Currency, zone: ZoneRules,
                 locale: String, bookName: String, monthlyLimitMinor: Int64?, chartStyle: ChartStyle,
-                createdAt: LedgerTime, deletedAt: LedgerTime? = nil) {
+                createdAt: LedgerTime, deletedAt: LedgerTime? = nil, monthStartDay: Int = 1) {
         self.id = id; self.username = username; self.email = email; self.role = role
         self.currency = currency; self.zone = zone; self.locale = locale; self.bookName = bookName
         self.monthlyLimitMinor = monthlyLimitMinor; self.chartStyle = chartStyle
-        self.createdAt = createdAt; self.deletedAt = deletedAt
+        self.createdAt = createdAt; self.deletedAt = deletedAt; self.monthStartDay = monthStartDay
     }
 
     package static func == (a: User, b: User) -> Bool { a.id == b.id && a.username == b.username }
@@ -146,6 +149,36 @@ package struct Split: Hashable, Sendable {
     package var shareMinor: Int64
     package init(transactionId: Int64, userId: Int64, shareMinor: Int64) {
         self.transactionId = transactionId; self.userId = userId; self.shareMinor = shareMinor
+    }
+}
+
+/// A settle-up payment: one member of a group paying another back (`group_payments`).
+///
+/// Neither income nor expense for either member (like a transfer): it moves both members'
+/// outstanding balances in the group and, where a balance is named, that balance over time.
+package struct GroupPayment: Hashable, Sendable {
+    package var id: Int64
+    package var groupId: Int64
+    /// The member who pays.
+    package var fromUserId: Int64
+    /// The member who is paid.
+    package var toUserId: Int64
+    /// The payer's balance the money leaves, when given (one of the payer's balances).
+    package var fromBalanceId: Int64?
+    /// The payee's balance the money reaches, when given (one of the payee's balances).
+    package var toBalanceId: Int64?
+    package var amountMinor: Int64
+    package var currency: Currency
+    package var occurredAt: LedgerTime
+    /// `occurredAt` as a date in the payer's time zone: the date its exchange rates are taken on.
+    package var payerDate: CivilDate
+    package var createdAt: LedgerTime
+
+    package init(id: Int64, groupId: Int64, fromUserId: Int64, toUserId: Int64, fromBalanceId: Int64?, toBalanceId: Int64?,
+                amountMinor: Int64, currency: Currency, occurredAt: LedgerTime, payerDate: CivilDate, createdAt: LedgerTime) {
+        self.id = id; self.groupId = groupId; self.fromUserId = fromUserId; self.toUserId = toUserId
+        self.fromBalanceId = fromBalanceId; self.toBalanceId = toBalanceId; self.amountMinor = amountMinor
+        self.currency = currency; self.occurredAt = occurredAt; self.payerDate = payerDate; self.createdAt = createdAt
     }
 }
 

@@ -55,8 +55,12 @@ package struct GroupLedger: Sendable {
     /// Explicit split rows by transaction id (validated: they sum to the amount). An expense with
     /// none is shared equally by the members on its date, remainder cents to the lowest user ids.
     package var splits: [Int64: [Split]]
+    /// Every live, valid settle-up payment between members (`group_payments`), ordered by
+    /// (occurredAt, id); empty when the ledger has no such table.
+    package var payments: [GroupPayment]
 
-    package init(group: Group, members: [GroupMember], expenses: [Transaction], splits: [Int64: [Split]]) {
-        self.group = group; self.members = members; self.expenses = expenses; self.splits = splits
+    package init(group: Group, members: [GroupMember], expenses: [Transaction], splits: [Int64: [Split]],
+                 payments: [GroupPayment] = []) {
+        self.group = group; self.members = members; self.expenses = expenses; self.splits = splits; self.payments = payments
     }
 }

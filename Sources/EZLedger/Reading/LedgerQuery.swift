@@ -13,10 +13,14 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case liveUserById
     /// `id` of the live user with username `$1` (text).
     case liveUserByName
-    /// ``RowValidator/userColumns`` of user `$1`.
+    /// ``RowValidator/userColumns`` of user `$1`, then NULL (a ledger without `month_start_day`).
     case userRow
-    /// ``RowValidator/userColumns`` of every user, by id.
+    /// ``RowValidator/userColumns`` of every user, by id, then NULL.
     case allUserRows
+    /// ``RowValidator/userColumns`` of user `$1`, then `month_start_day`.
+    case userRowWithStartDay
+    /// ``RowValidator/userColumns`` of every user, by id, then `month_start_day`.
+    case allUserRowsWithStartDay
     /// `role` of the live user `$1`.
     case account
     /// `1` when `$1` is a parent and `$2` a live child of the same family.
@@ -35,6 +39,16 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case transactionsOfUser
     /// ``TransactionRules/select`` of group `$1`'s live transactions, bounded as ``transactionsOfUser``.
     case transactionsOfGroup
+    /// As ``transactionsOfUser``, only from local date `$3` (text) − 2 days on (a window's load).
+    case transactionsOfUserInWindow
+    /// As ``transactionsOfGroup``, only from local date `$3` (text) − 2 days on.
+    case transactionsOfGroupInWindow
+    /// As ``groupSplits``, only of transactions from local date `$2` (text) − 2 days on.
+    case groupSplitsInWindow
+    /// ``RowValidator/groupPaymentColumns`` of group `$1`'s live settle-up payments before `$2` (as transactions).
+    case groupPayments
+    /// `id, group_id` of live settle-up payments whose group does not exist.
+    case orphanGroupPayments
     /// `id, name, owner_id, currency, created_at` of the live groups user `$1` is a member of.
     case groupsOfUser
     /// `user_id, joined_at, left_at, username, timezone, users.id` of group `$1`'s members.
@@ -92,8 +106,10 @@ extension LedgerQuery {
         case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id"
         case .liveUserById: return "SELECT id FROM users WHERE id = ? AND deleted_at IS NULL"
         case .liveUserByName: return "SELECT id FROM users WHERE username = ? AND deleted_at IS NULL"
-        case .userRow: return "SELECT \(RowValidator.userColumns) FROM users u WHERE u.id = ?"
-        case .allUserRows: return "SELECT \(RowValidator.userColumns) FROM users u ORDER BY u.id"
+        case .userRow: return "SELECT \(RowValidator.userColumns), NULL FROM users u WHERE u.id = ?"
+        case .allUserRows: return "SELECT \(RowValidator.userColumns), NULL FROM users u ORDER BY u.id"
+        case .userRowWithStartDay: return "SELECT \(RowValidator.userColumns), u.month_start_day FROM users u WHERE u.id = ?"
+        case .allUserRowsWithStartDay: return "SELECT \(RowValidator.userColumns), u.month_start_day FROM users u ORDER BY u.id"
         case .account: return "SELECT role FROM users WHERE id = ? AND deleted_at IS NULL"
         case .isParent:
             return """
@@ -116,14 +132,37 @@ extension LedgerQuery {
                 SELECT id, name, color, important, position FROM categories
                 WHERE user_id = ? AND deleted_at IS NULL ORDER BY position, id
                 """
-        case .transactionsOfUser, .transactionsOfGroup:
+        case .transactionsOfUser, .transactionsOfGroup, .transactionsOfUserInWindow, .transactionsOfGroupInWindow:
             // `occurred_at < bound` keeps rows up to the bound in any zone (bare dates and timestamps
             // both start with the date, so text order works with a two-day margin); rows whose text is
             // not a date at all are kept so that they are quarantined, not silently dropped.
+            let byUser = self == .transactionsOfUser || self == .transactionsOfUserInWindow
+            let window = self == .transactionsOfUserInWindow || self == .transactionsOfGroupInWindow
+                ? "t.occurred_at < ? AND t.occurred_at >= ?" : "t.occurred_at < ?"
             return TransactionRules.select + """
 
-                WHERE \(self == .transactionsOfUser ? "t.user_id" : "t.group_id") = ? AND t.deleted_at IS NULL
-                  AND (t.occurred_at < ? OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+                WHERE \(byUser ? "t.user_id" : "t.group_id") = ? AND t.deleted_at IS NULL
+                  AND ((\(window)) OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+                """
+        case .groupSplitsInWindow:
+            return """
+                SELECT s.transaction_id, s.user_id, s.share_minor, u.id
+                FROM splits s JOIN transactions t ON t.id = s.transaction_id LEFT JOIN users u ON u.id = s.user_id
+                WHERE t.group_id = ? AND t.deleted_at IS NULL AND t.occurred_at >= ? ORDER BY s.transaction_id, s.user_id
+                """
+        case .groupPayments:
+            return """
+                SELECT \(RowValidator.groupPaymentColumns)
+                FROM group_payments p
+                LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
+                WHERE p.group_id = ? AND p.deleted_at IS NULL
+                  AND (p.occurred_at < ? OR p.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+                ORDER BY p.id
+                """
+        case .orphanGroupPayments:
+            return """
+                SELECT p.id, p.group_id FROM group_payments p LEFT JOIN groups g ON g.id = p.group_id
+                WHERE p.deleted_at IS NULL AND g.id IS NULL ORDER BY p.id
                 """
         case .groupsOfUser:
             return """

@@ -12,7 +12,9 @@ package protocol LedgerReading {
     func rows(_ query: LedgerQuery, _ arguments: [LedgerArgument]) throws -> Rows
     /// Whether `table` has `column` (for the contract's optional columns).
     func hasColumn(_ table: String, _ column: String) throws -> Bool
-    /// The number of rows in `table`, one of ``LedgerContract/tables``.
+    /// Whether the ledger has `table` (for the contract's optional tables).
+    func hasTable(_ table: String) throws -> Bool
+    /// The number of rows in `table`, one of ``LedgerContract/tables`` or ``LedgerContract/optionalTables``.
     func count(_ table: String) throws -> Int
 }
 
@@ -48,8 +50,12 @@ package struct SQLiteReading: LedgerReading {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?", arguments: [table, column]) == 1
     }
 
+    package func hasTable(_ table: String) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pragma_table_info(?)", arguments: [table]) ?? 0 > 0
+    }
+
     package func count(_ table: String) throws -> Int {
-        precondition(LedgerContract.tables.contains { $0.name == table }, "not a contract table: \(table)")
+        precondition(LedgerContract.isContractTable(table), "not a contract table: \(table)")
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
     }
 }

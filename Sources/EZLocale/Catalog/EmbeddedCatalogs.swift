@@ -915,6 +915,51 @@ msgstr "Größte Kategorie"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Diese Nachricht wurde automatisch versandt; das angehängte PDF ist Ihr vollständiger Auszug."
+
+msgid "{book} · Transactions {range}"
+msgstr "{book} · Buchungen {range}"
+
+msgid "Transactions of {user}, {range}"
+msgstr "Buchungen von {user}, {range}"
+
+msgid "{user} · {start} to {end} · amounts in {currency}"
+msgstr "{user} · {start} bis {end} · Beträge in {currency}"
+
+msgid "Filters"
+msgstr "Filter"
+
+msgid "Categories"
+msgstr "Kategorien"
+
+msgid "Minimum amount"
+msgstr "Mindestbetrag"
+
+msgid "Maximum amount"
+msgstr "Höchstbetrag"
+
+msgid "Description contains"
+msgstr "Beschreibung enthält"
+
+msgid "Any"
+msgstr "Alle"
+
+msgid "Expense"
+msgstr "Ausgabe"
+
+msgid "Transfer"
+msgstr "Umbuchung"
+
+msgid "No transactions match these filters."
+msgstr "Keine Buchungen entsprechen diesen Filtern."
+
+msgid "Settled"
+msgstr "Ausgeglichen"
+
+msgid "Settle-up payments"
+msgstr "Ausgleichszahlungen"
+
+msgid "No settle-up payments in this period"
+msgstr "Keine Ausgleichszahlungen in diesem Zeitraum"
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1825,6 +1870,51 @@ msgstr "Categoría principal"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Este mensaje se ha enviado automáticamente; el PDF adjunto es tu extracto completo."
+
+msgid "{book} · Transactions {range}"
+msgstr "{book} · Movimientos {range}"
+
+msgid "Transactions of {user}, {range}"
+msgstr "Movimientos de {user}, {range}"
+
+msgid "{user} · {start} to {end} · amounts in {currency}"
+msgstr "{user} · del {start} al {end} · importes en {currency}"
+
+msgid "Filters"
+msgstr "Filtros"
+
+msgid "Categories"
+msgstr "Categorías"
+
+msgid "Minimum amount"
+msgstr "Importe mínimo"
+
+msgid "Maximum amount"
+msgstr "Importe máximo"
+
+msgid "Description contains"
+msgstr "La descripción contiene"
+
+msgid "Any"
+msgstr "Cualquiera"
+
+msgid "Expense"
+msgstr "Gasto"
+
+msgid "Transfer"
+msgstr "Transferencia"
+
+msgid "No transactions match these filters."
+msgstr "Ningún movimiento coincide con estos filtros."
+
+msgid "Settled"
+msgstr "Liquidado"
+
+msgid "Settle-up payments"
+msgstr "Pagos de liquidación"
+
+msgid "No settle-up payments in this period"
+msgstr "Ningún pago de liquidación en este periodo"
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2735,6 +2825,51 @@ msgstr "Catégorie principale"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Ce message a été envoyé automatiquement ; le PDF joint est votre relevé complet."
+
+msgid "{book} · Transactions {range}"
+msgstr "{book} · Opérations {range}"
+
+msgid "Transactions of {user}, {range}"
+msgstr "Opérations de {user}, {range}"
+
+msgid "{user} · {start} to {end} · amounts in {currency}"
+msgstr "{user} · du {start} au {end} · montants en {currency}"
+
+msgid "Filters"
+msgstr "Filtres"
+
+msgid "Categories"
+msgstr "Catégories"
+
+msgid "Minimum amount"
+msgstr "Montant minimum"
+
+msgid "Maximum amount"
+msgstr "Montant maximum"
+
+msgid "Description contains"
+msgstr "La description contient"
+
+msgid "Any"
+msgstr "Tous"
+
+msgid "Expense"
+msgstr "Dépense"
+
+msgid "Transfer"
+msgstr "Virement"
+
+msgid "No transactions match these filters."
+msgstr "Aucune opération ne correspond à ces filtres."
+
+msgid "Settled"
+msgstr "Réglé"
+
+msgid "Settle-up payments"
+msgstr "Paiements de règlement"
+
+msgid "No settle-up payments in this period"
+msgstr "Aucun paiement de règlement sur cette période"
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -3645,6 +3780,51 @@ msgstr "Categoria principale"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "Questo messaggio è stato inviato automaticamente; il PDF allegato è il tuo estratto conto completo."
+
+msgid "{book} · Transactions {range}"
+msgstr "{book} · Movimenti {range}"
+
+msgid "Transactions of {user}, {range}"
+msgstr "Movimenti di {user}, {range}"
+
+msgid "{user} · {start} to {end} · amounts in {currency}"
+msgstr "{user} · dal {start} al {end} · importi in {currency}"
+
+msgid "Filters"
+msgstr "Filtri"
+
+msgid "Categories"
+msgstr "Categorie"
+
+msgid "Minimum amount"
+msgstr "Importo minimo"
+
+msgid "Maximum amount"
+msgstr "Importo massimo"
+
+msgid "Description contains"
+msgstr "La descrizione contiene"
+
+msgid "Any"
+msgstr "Qualsiasi"
+
+msgid "Expense"
+msgstr "Spesa"
+
+msgid "Transfer"
+msgstr "Trasferimento"
+
+msgid "No transactions match these filters."
+msgstr "Nessun movimento corrisponde a questi filtri."
+
+msgid "Settled"
+msgstr "Saldato"
+
+msgid "Settle-up payments"
+msgstr "Pagamenti di saldo"
+
+msgid "No settle-up payments in this period"
+msgstr "Nessun pagamento di saldo in questo periodo"
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -4529,7 +4709,7 @@ msgid "{title}: {data}"
 msgstr "{title}：{data}"
 
 msgid "{user} · {start} to {end} · as of {date} · amounts in {currency}"
-msgstr "{user} · {start}～{end} · {date}現在 · 金額の通貨 {currency}"
+msgstr "{user} · {start}～{end} · {date}現在 · 金額は{currency}"
 
 # The statement e-mail (ezreport deliver).
 msgid "Your EZWallet statement for {period}"
@@ -4546,6 +4726,51 @@ msgstr "最大のカテゴリ"
 
 msgid "This message was sent automatically; the attached PDF is your full statement."
 msgstr "このメッセージは自動送信されています。添付のPDFが明細書の全文です。"
+
+msgid "{book} · Transactions {range}"
+msgstr "{book} · 取引 {range}"
+
+msgid "Transactions of {user}, {range}"
+msgstr "{user} の取引、{range}"
+
+msgid "{user} · {start} to {end} · amounts in {currency}"
+msgstr "{user} · {start}〜{end} · 金額は{currency}"
+
+msgid "Filters"
+msgstr "絞り込み"
+
+msgid "Categories"
+msgstr "カテゴリ"
+
+msgid "Minimum amount"
+msgstr "最小金額"
+
+msgid "Maximum amount"
+msgstr "最大金額"
+
+msgid "Description contains"
+msgstr "説明に含む語"
+
+msgid "Any"
+msgstr "すべて"
+
+msgid "Expense"
+msgstr "支出"
+
+msgid "Transfer"
+msgstr "振替"
+
+msgid "No transactions match these filters."
+msgstr "この条件に一致する取引はありません。"
+
+msgid "Settled"
+msgstr "精算済み"
+
+msgid "Settle-up payments"
+msgstr "精算の支払い"
+
+msgid "No settle-up payments in this period"
+msgstr "この期間の精算の支払いはありません"
 """#,
     ]
 }

@@ -9,10 +9,13 @@ struct PageGeometry: Sendable, Equatable {
     /// The footer's baseline band, measured from the page's bottom edge.
     var footerOffset: Double = 30
 
-    init(paper: PaperSize) { self.paper = paper }
+    /// True for a page turned sideways (a wide table's report).
+    var landscape = false
 
-    var width: Double { paper.width }
-    var height: Double { paper.height }
+    init(paper: PaperSize, landscape: Bool = false) { self.paper = paper; self.landscape = landscape }
+
+    var width: Double { landscape ? paper.height : paper.width }
+    var height: Double { landscape ? paper.width : paper.height }
     /// The content area's left edge.
     var contentLeft: Double { sideMargin }
     /// The content area's width.

@@ -30,6 +30,18 @@ extension StatementLayout {
                 .init(title: tr("Outstanding"), weight: 22, align: .right, fit: true),
             ], rows: rows), continuation: g.name)
             try c.note(tr("Outstanding is what each member is owed (+) or owes (−) since the group began."))
+            if !g.payments.isEmpty {
+                c.y += 4
+                try c.subsection(tr("Settle-up payments"), keepWith: PDFTable.rowHeight * 2)
+                try c.draw(PDFTable(columns: [
+                    .init(title: tr("Date"), weight: 22, fit: true), .init(title: tr("From"), weight: 28),
+                    .init(title: tr("To"), weight: 28), .init(title: tr("Amount"), weight: 22, align: .right, fit: true),
+                ], rows: g.payments.map { p in
+                    let mine = p.fromUserId == figures.user.id || p.toUserId == figures.user.id
+                    return [.text(format.date(p.date), color: PDFTheme.muted), .text(p.fromUsername, bold: p.fromUserId == figures.user.id),
+                            .text(p.toUsername, bold: p.toUserId == figures.user.id), .text(money(p.amount, g.currency), bold: mine)]
+                }), continuation: g.name)
+            }
             if g.settlement.transfers.isEmpty {
                 try c.note(tr("Everyone is settled up."))
             } else {

@@ -73,10 +73,11 @@ enum PDFDate {
 
 /// How a report names its period on the page.
 enum PDFPeriodLabel {
-    /// "Oct 2025" for a month, "2025" for a year, else "1 Oct 2025 – 31 Dec 2025" in the locale.
+    /// "Oct 2025" for a month ("25 Sep – 24 Oct 2025" for a month starting on the 25th), "2025"
+    /// for a year, else "1 Oct 2025 – 31 Dec 2025" in the locale.
     static func label(_ period: Period, format: LocaleFormat) -> String {
         switch period.kind {
-        case .month: return format.monthYearLabel(period.start)
+        case .month: return format.monthPeriodLabel(period)
         case .year: return period.name
         case .quarter: return "\(period.name) (\(format.date(period.start)) – \(format.date(period.end)))"
         case .day: return format.date(period.start)

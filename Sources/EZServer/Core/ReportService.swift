@@ -31,16 +31,26 @@ final class ReportService: Sendable {
         var digest: String
     }
 
+    /// Which of the target's rows a response needs.
+    enum Reach: Sendable {
+        /// Every row from the ledger's beginning through the date, and the rest of the user's
+        /// data: a statement (running balances, trends, budgets, savings, family).
+        case history(through: CivilDate)
+        /// Only the transactions and group expenses that can fall in the range, with the user's
+        /// categories and balances: a transaction list or the statistics over the range.
+        case window(Period)
+    }
+
     /// A response about user `target` (the path's `{id}`), which the caller must be allowed to
     /// see: themselves, or a child of theirs when they are a parent; never for an admin.
     ///
     /// `key` names the response (route, format, parameters): with the inputs' rows it forms the
     /// fingerprint that a matching `If-None-Match` is answered from with 304, without rendering.
-    func userResponse(caller: TokenSubject, target: String, through: CivilDate, key: String,
+    func userResponse(caller: TokenSubject, target: String, reach: Reach, key: String,
                       request: Request, produce: @escaping @Sendable (UserInputs) throws -> Produced) async throws -> Response {
         let condition = request.headers[.ifNoneMatch]
         let outcome = try await pool.run { [self] () throws -> Outcome in
-            let inputs = try self.load(caller: caller, target: target, through: through)
+            let inputs = try self.load(caller: caller, target: target, reach: reach)
             let fingerprint = InputFingerprint.of(inputs.slice, settings: "\(EngineVersion.current)|\(key)|\(configuration.ledgerPath)|\(inputs.digest)",
                                                   ratesDigest: inputs.digest)
             if let tag = etags.tag(for: fingerprint), ifNoneMatch(condition, matches: tag) { return .notModified(tag) }
@@ -53,22 +63,42 @@ final class ReportService: Sendable {
         return outcome.response
     }
 
-    /// A response for an administrator (403 for anyone else).
-    func adminResponse(caller: TokenSubject, produce: @escaping @Sendable (any LedgerStore, String) throws -> Produced) async throws -> Response {
+    /// A response for an administrator (403 for anyone else): `figures` computes what the
+    /// report shows from one snapshot of the whole ledger (the one the caller's role was read
+    /// in), then `render` makes the bytes outside the read transaction.
+    ///
+    /// The snapshot is read on a connection of its own, opened for the request: the pass reads
+    /// every user, and the shared connection goes on serving the other requests meanwhile.
+    func adminResponse<Figures: Sendable>(caller: TokenSubject,
+                                          figures: @escaping @Sendable (LedgerReadTransaction) throws -> Figures,
+                                          render: @escaping @Sendable (Figures, String) throws -> Produced) async throws -> Response {
         let outcome = try await pool.run { [self] () throws -> Outcome in
-            let ledger = try ledgers.current()
+            // The cheap check first, on the shared connection: a non-admin costs no extra connection.
+            try readLedger(try ledgers.current()) { snapshot in try Self.requireAdmin(caller, in: snapshot) }
             let digest = try ledgers.digest()
-            let account = try readLedger(ledger) { try $0.account(caller.userId) }
-            guard let account else { throw Problem.unauthorized }
-            guard account.isAdmin else { throw Problem.forbidden }
-            let produced = try produce(ledger, digest)
+            let own: any LedgerStore
+            do { own = try configuration.openLedger?() ?? Ledger(path: configuration.ledgerPath) } catch {
+                logger.warning("ledger unavailable", metadata: ["reason": "\(error)"])
+                throw LedgerSource.unavailable
+            }
+            let made = try readLedger(own) { snapshot throws -> Figures in
+                try Self.requireAdmin(caller, in: snapshot)
+                return try figures(snapshot)
+            }
+            let produced = try render(made, digest)
             return .made(produced, "\"" + FileDigest.sha256(produced.bytes) + "\"")
         }
         return outcome.response
     }
 
+    /// 401 for a caller the snapshot does not know (or knows as deleted), 403 for a non-admin.
+    private static func requireAdmin(_ caller: TokenSubject, in snapshot: LedgerReadTransaction) throws {
+        guard let account = try snapshot.account(caller.userId) else { throw Problem.unauthorized }
+        guard account.isAdmin else { throw Problem.forbidden }
+    }
+
     /// Reads the caller's and the target's rights and the target's rows in one snapshot.
-    private func load(caller: TokenSubject, target: String, through: CivilDate) throws -> UserInputs {
+    private func load(caller: TokenSubject, target: String, reach: Reach) throws -> UserInputs {
         let ledger = try ledgers.current()
         let digest = try ledgers.digest()
         let slice = try readLedger(ledger) { snapshot throws -> UserLedger in
@@ -80,7 +110,10 @@ final class ReportService: Sendable {
                 guard try snapshot.isParent(caller.userId, of: id) else { throw Problem.notFound }
             }
             guard try snapshot.account(id) != nil else { throw Problem.notFound }
-            return try snapshot.loadUser(id: id, through: through)
+            switch reach {
+            case .history(let through): return try snapshot.loadUser(id: id, through: through)
+            case .window(let range): return try snapshot.loadWindow(id: id, from: range.start, through: range.end)
+            }
         }
         return UserInputs(slice: slice, digest: digest)
     }

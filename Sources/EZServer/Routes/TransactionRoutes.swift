@@ -8,13 +8,15 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 
-/// `GET /v1/users/{id}/transactions.csv` and `/statistics` (JSON and PNG): a user's
+/// `GET /v1/users/{id}/transactions.{csv,xlsx,pdf}` and `/statistics` (JSON and PNG): a user's
 /// transactions over a date range, with the statistics page's filters.
 struct TransactionRoutes {
     let service: ReportService
 
     func add(to group: RouterGroup<ServerContext>) {
-        group.get("users/{id}/transactions.csv", use: transactions)
+        for format in TransactionListBytes.Format.allCases {
+            group.get("users/{id}/transactions.\(format.rawValue)", use: transactions(format))
+        }
         group.get("users/{id}/statistics", use: statistics)
         group.get("users/{id}/statistics.png", use: statisticsChart)
     }
@@ -56,36 +58,55 @@ struct TransactionRoutes {
         }
     }
 
-    /// The statement over the range, and its rows that pass the filters.
+    /// The statement over the range, and its rows that pass the filters (for the chart, which
+    /// needs the statement's category colours).
     static func filtered(_ inputs: ReportService.UserInputs, _ query: Query) throws -> (StatementFigures, [StatementRow]) {
         let figures = try StatementAnalytics.statement(for: inputs.slice, period: query.range, asOf: query.range.end)
         let filter = try query.filter(currency: figures.currency)
         return (figures, figures.transactions.filter(filter.matches))
     }
 
-    @Sendable func transactions(_ request: Request, context: ServerContext) async throws -> Response {
-        let caller = try context.requireIdentity()
-        let target = try context.parameters.require("id")
-        let query = try Query(request)
-        return try await service.userResponse(caller: caller, target: target, through: query.range.end,
-                                              key: "transactions|csv|" + query.key, request: request) { inputs in
-            var (figures, rows) = try Self.filtered(inputs, query)
-            figures.transactions = rows
-            let file = StatementCSV.transactionsFile(for: figures)
-            return Produced(bytes: file.bytes, contentType: Produced.csv,
-                            fileName: Produced.safeFileName("transactions-\(query.range.start)-\(query.range.end).csv"))
+    /// The range's rows that pass the filters, from the range's rows alone.
+    static func list(_ inputs: ReportService.UserInputs, _ query: Query) throws -> TransactionList {
+        let filter = try query.filter(currency: inputs.slice.user.currency)
+        return try TransactionListAnalytics.list(for: inputs.slice, range: query.range, filter: filter)
+    }
+
+    /// The transaction export in `format`: the same rows and columns as CSV, XLSX or PDF.
+    func transactions(_ format: TransactionListBytes.Format) -> @Sendable (Request, ServerContext) async throws -> Response {
+        let contentType = switch format {
+        case .csv: Produced.csv
+        case .xlsx: Produced.xlsx
+        case .pdf: Produced.pdf
+        }
+        return { [service] request, context in
+            let caller = try context.requireIdentity()
+            let target = try context.parameters.require("id")
+            let query = try Query(request)
+            let ledgerPath = service.configuration.ledgerPath
+            return try await service.userResponse(caller: caller, target: target, reach: .window(query.range),
+                                                  key: "transactions|\(format.rawValue)|" + query.key, request: request) { inputs in
+                let list = try Self.list(inputs, query)
+                let provenance = ReportProvenance(ledgerSHA256: inputs.digest, ledgerPath: ledgerPath, period: query.range,
+                                                  asOf: query.range.end, engineVersion: EngineVersion.current,
+                                                  quarantined: inputs.slice.quarantined)
+                return Produced(bytes: try TransactionListBytes.render(list, provenance: provenance, format: format),
+                                contentType: contentType,
+                                fileName: Produced.safeFileName("transactions-\(query.range.start)-\(query.range.end).\(format.rawValue)"))
+            }
         }
     }
 
+    /// The statistics page's figures, from the range's rows alone (no statement is computed).
     @Sendable func statistics(_ request: Request, context: ServerContext) async throws -> Response {
         let caller = try context.requireIdentity()
         let target = try context.parameters.require("id")
         let query = try Query(request)
-        return try await service.userResponse(caller: caller, target: target, through: query.range.end,
+        return try await service.userResponse(caller: caller, target: target, reach: .window(query.range),
                                               key: "statistics|json|" + query.key, request: request) { inputs in
-            let (figures, rows) = try Self.filtered(inputs, query)
-            let stats = StatisticsFigures.of(rows, currency: figures.currency)
-            return Produced(bytes: try StatisticsDocument(stats, range: query.range).encoded(), contentType: Produced.json, fileName: nil)
+            let list = try Self.list(inputs, query)
+            return Produced(bytes: try StatisticsDocument(list.statistics, range: query.range).encoded(),
+                            contentType: Produced.json, fileName: nil)
         }
     }
 
@@ -93,7 +114,7 @@ struct TransactionRoutes {
         let caller = try context.requireIdentity()
         let target = try context.parameters.require("id")
         let query = try Query(request)
-        return try await service.userResponse(caller: caller, target: target, through: query.range.end,
+        return try await service.userResponse(caller: caller, target: target, reach: .history(through: query.range.end),
                                               key: "statistics|png|" + query.key, request: request) { inputs in
             var (figures, rows) = try Self.filtered(inputs, query)
             let colors = Dictionary(figures.categories.rows.map { ($0.name, $0.color) }, uniquingKeysWith: { a, _ in a })

@@ -1,0 +1,60 @@
+import EZServer
+import EZTestSupport
+import Foundation
+import HTTPTypes
+import XCTest
+
+/// `--log-format json`: one JSON object per request, with what an operator needs and nothing
+/// a caller sent as a secret.
+final class JSONLogTests: XCTestCase {
+    func testJSONLogsHaveOneLinePerRequestWithItsFieldsAndNoSecrets() async throws {
+        let fixture = try ServerFixture()
+        let server = try await ServeProcess(fixture: fixture, extra: ["--log-format", "json"])
+        let token = try await fixture.token(fixture.alice)
+        let adminToken = try await fixture.token(fixture.root)
+        // A query value that must not be logged, and a token in the query string, as a careless client might send it.
+        let secretText = "PIZZA-SECRET-QUERY"
+        let requests: [(path: String, token: String?, status: Int, route: String, user: String)] = [
+            ("/healthz", nil, 200, "/healthz", "-"),
+            ("/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30&q=\(secretText)&access_token=\(token)", token, 200,
+             "/v1/users/{id}/statistics", "\(fixture.alice)"),
+            ("/v1/users/\(fixture.alice)/transactions.csv?from=2026-09-01&to=2026-09-30", token, 200,
+             "/v1/users/{id}/transactions.csv", "\(fixture.alice)"),
+            ("/v1/users/\(fixture.dave)/statistics", token, 404, "/v1/users/{id}/statistics", "\(fixture.alice)"),
+            ("/v1/users/\(fixture.alice)/statistics", nil, 401, "/v1/users/{id}/statistics", "-"),
+            ("/v1/admin/usage/2026-09.csv?as_of=2026-10-01", adminToken, 200, "/v1/admin/usage/{file}", "\(fixture.root)"),
+        ]
+        var sizes: [Int] = []
+        for r in requests {
+            let response = try await TestClientRequest.get(port: server.port, r.path, token: r.token)
+            XCTAssertEqual(Int(response.status.code), r.status, r.path)
+            sizes.append(response.bytes.count)
+        }
+        let status = try await server.stop()
+        XCTAssertEqual(status, 0)
+
+        let log = server.stderr
+        let objects = try log.split(separator: "\n").map { line -> [String: Any] in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return try XCTUnwrap(object, "not a JSON object: \(line)")
+        }
+        XCTAssertFalse(objects.isEmpty)
+        let lines = objects.filter { $0["message"] as? String == "request" }
+        XCTAssertEqual(lines.count, requests.count, log)
+        for (line, (r, size)) in zip(lines, zip(requests, sizes)) {
+            XCTAssertEqual(line["method"] as? String, "GET")
+            XCTAssertEqual(line["route"] as? String, r.route, r.path)
+            XCTAssertEqual(line["status"] as? String, String(r.status), r.path)
+            XCTAssertEqual(line["bytes"] as? String, String(size), r.path)
+            XCTAssertEqual(line["user"] as? String, r.user, r.path)
+            let ms = try XCTUnwrap(Double(line["ms"] as? String ?? ""), "ms is not a number: \(line)")
+            XCTAssertGreaterThanOrEqual(ms, 0)
+            XCTAssertNotNil(line["ts"] as? String)
+            XCTAssertEqual(line["level"] as? String, "info")
+        }
+        for secret in [token, adminToken, secretText, "Bearer", String(decoding: fixture.secret, as: UTF8.self)] {
+            XCTAssertFalse(log.contains(secret), "'\(secret.prefix(12))…' reached the log")
+        }
+        XCTAssertFalse(log.contains("from=2026"), "a query string reached the log")
+    }
+}
