@@ -12,9 +12,8 @@ final class PostgresFixture: Sendable {
     /// The PostgreSQL URL of the same rows (no password: PGPASSWORD is set for this process).
     let url: String
     let folder: String
-    /// The package's root folder (scripts/, samples/), from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The package's root folder (scripts/, samples/).
+    static var packageRoot: URL { CLI.packageRoot }
     static let sampleArguments = ["--users", "16", "--months", "13", "--end", "2026-09", "--seed", "3"]
     let period = "2026-09"
     let asOf = "2026-10-01"

@@ -11,9 +11,9 @@ public enum CLI {
         public var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// The package root, located from this source file.
+    /// The package root, located from this source file (`<root>/Tests/EZTestSupport/CLI.swift`).
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The `ezreport` executable built next to the test bundle (or `EZREPORT_BIN`).
     public static let binary: String? = {
