@@ -48,16 +48,24 @@ struct UserLoader<Reader: LedgerReading> {
         try reader.rows(query, [.integer(id)])
     }
 
-    mutating func load(userId: Int64, withChildren: Bool) throws -> Result<UserLedger, LedgerError> {
+    /// The user's row, validated: a failure when it is missing, deleted, ignored by the contract
+    /// (all "unknown user", so no caller can tell them apart) or quarantined.
+    mutating func liveUser(_ userId: Int64) throws -> Result<User, LedgerError> {
         let row = try rows(validator.userRow, userId)
         guard try row.next() else { return .failure(.unknownUser(path: path, user: String(userId))) }
-        let user: User
         switch validator.user(row) {
-        case .valid(let u): user = u
-        case .ignored: return .failure(.unknownUser(path: path, user: String(userId)))
+        case .valid(let user) where user.deletedAt == nil: return .success(user)
+        case .valid, .ignored: return .failure(.unknownUser(path: path, user: String(userId)))
         case .quarantined(let why): return .failure(.readFailed(path: path, reason: "user \(userId) is quarantined: \(why)"))
         }
-        if user.deletedAt != nil { return .failure(.unknownUser(path: path, user: String(userId))) }
+    }
+
+    mutating func load(userId: Int64, withChildren: Bool) throws -> Result<UserLedger, LedgerError> {
+        let user: User
+        switch try liveUser(userId) {
+        case .success(let u): user = u
+        case .failure(let error): return .failure(error)
+        }
 
         userCurrency = user.currency
         var ledger = UserLedger(user: user, rates: validator.rates)
@@ -92,15 +100,11 @@ struct UserLoader<Reader: LedgerReading> {
     /// logins, family or children. Enough for a transaction list or statistics over the window,
     /// not for a statement (whose running balances need every row from the beginning).
     mutating func loadWindow(userId: Int64) throws -> Result<UserLedger, LedgerError> {
-        let row = try rows(validator.userRow, userId)
-        guard try row.next() else { return .failure(.unknownUser(path: path, user: String(userId))) }
         let user: User
-        switch validator.user(row) {
-        case .valid(let u): user = u
-        case .ignored: return .failure(.unknownUser(path: path, user: String(userId)))
-        case .quarantined(let why): return .failure(.readFailed(path: path, reason: "user \(userId) is quarantined: \(why)"))
+        switch try liveUser(userId) {
+        case .success(let u): user = u
+        case .failure(let error): return .failure(error)
         }
-        if user.deletedAt != nil { return .failure(.unknownUser(path: path, user: String(userId))) }
         userCurrency = user.currency
         var ledger = UserLedger(user: user, rates: validator.rates)
         ledger.balances = try balances(userId)
