@@ -107,7 +107,7 @@ let package = Package(
         // MARK: - The batch engine and the command line
         .target(
             name: "EZBatch",
-            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCharts", "EZPDF", "EZXLSX", "EZCSV"]
+            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCairo", "EZCharts", "EZPDF", "EZXLSX", "EZCSV"]
         ),
         // MARK: - Delivery: statements e-mailed through libcurl (reads what monthly wrote, renders nothing)
         .target(
@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "EZServerTests",
             dependencies: [
-                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZServer", "EZTestSupport",
+                "EZCore", "EZLedger", "EZSample", "EZBatch", "EZServer", "EZPostgres", "EZTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -17,10 +17,12 @@ import GRDB
 package final class Ledger: LedgerBackend {
     /// The path as given.
     package let path: String
-    /// Exchange rates, loaded once at open (quarantined rate rows excluded).
-    package let rates: RateTable
-    /// Rate rows that break the contract.
-    package let quarantinedRates: [QuarantinedRow]
+    /// Exchange rates as last read (at open, or when the app changed them since: ``LiveRates``),
+    /// quarantined rate rows excluded.
+    package var rates: RateTable { liveRates.table }
+    /// Rate rows that break the contract (as last read).
+    package var quarantinedRates: [QuarantinedRow] { liveRates.quarantined }
+    private let liveRates: LiveRates
     /// The optional additions to the contract this ledger has (detected at open).
     package let features: LedgerFeatures
     /// Seconds a locked database is waited for before giving up, unless the caller says otherwise.
@@ -56,15 +58,15 @@ package final class Ledger: LedgerBackend {
         }
         self.queue = queue
         do {
-            let (rates, bad, features) = try queue.read { db throws -> (RateTable, [QuarantinedRow], LedgerFeatures) in
+            let (rates, features) = try queue.read { db throws -> (LiveRates, LedgerFeatures) in
                 try Ledger.checkSchema(db, path: path)
                 let reader = SQLiteReading(db)
                 defer { reader.finish() }
+                let version = try LiveRates.dataVersion(reader)
                 let (rates, bad) = try loadExchangeRates(reader)
-                return (rates, bad, try LedgerFeatures.detect(reader))
+                return (LiveRates(table: rates, quarantined: bad, version: version), try LedgerFeatures.detect(reader))
             }
-            self.rates = rates
-            self.quarantinedRates = bad
+            self.liveRates = rates
             self.features = features
         } catch let error as LedgerError {
             throw error
@@ -160,6 +162,11 @@ package final class Ledger: LedgerBackend {
             defer { reader.finish() }
             return try body(reader)
         }
+    }
+
+    /// The rates of `reader`'s snapshot: the app may have changed them since the file was opened.
+    package func rates(in reader: SQLiteReading) throws -> RateTable {
+        try liveRates.rates(in: reader)
     }
 
     /// SQLite's and GRDB's errors, as ``LedgerError``s naming the file (nil for any other error).

@@ -28,8 +28,9 @@ extension LedgerBackend {
     }
 
     package func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger {
-        let rates = self.rates, path = self.path, features = self.features
+        let path = self.path, features = self.features
         let result: Result<UserLedger, LedgerError> = try withReader { reader in
+            let rates = try self.rates(in: reader)
             var loader = UserLoader(reader: reader, rates: rates, features: features, through: through, path: path)
             return try loader.load(userId: id, withChildren: true)
         }
@@ -37,8 +38,8 @@ extension LedgerBackend {
     }
 
     package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
-        let rates = self.rates, features = self.features
-        return try withReader { reader in try readAllUsers(reader, rates: rates, features: features) }
+        let features = self.features
+        return try withReader { reader in try readAllUsers(reader, rates: self.rates(in: reader), features: features) }
     }
 
     package func exchangeRatesDigest() throws(LedgerError) -> String {
@@ -70,9 +71,10 @@ extension LedgerBackend {
     /// Errors the body throws on its own (a server's "not found" answer) come out unchanged; the
     /// backend's errors as ``LedgerError``s.
     package func readTransaction<T>(_ body: (LedgerReadTransaction) throws -> T) throws -> T {
-        let rates = self.rates, path = self.path, features = self.features
+        let path = self.path, features = self.features
         var own: (any Error)?
         let value: T? = try withReader { reader -> T? in
+            let rates = try self.rates(in: reader)
             do {
                 return try body(LedgerReadTransaction(reader: reader, rates: rates, features: features, path: path))
             } catch {

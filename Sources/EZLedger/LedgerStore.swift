@@ -84,6 +84,9 @@ package protocol LedgerBackend: LedgerStore {
     associatedtype Reader: LedgerReading
     /// Runs `body` inside one read transaction; errors become ``LedgerError``s naming the ledger.
     func withReader<T>(_ body: (Reader) throws -> T) throws(LedgerError) -> T
+    /// The exchange rates for the snapshot `reader` reads: those read at open, or read again
+    /// when the app changed them since (``LiveRates``).
+    func rates(in reader: Reader) throws -> RateTable
     /// The backend's own errors (a failed query, a lost connection) as ``LedgerError``s; nil for
     /// any other error, which a caller's body threw on its own (``LedgerStore/readTransaction(_:)``
     /// passes those through unchanged).

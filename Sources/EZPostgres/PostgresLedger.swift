@@ -22,8 +22,10 @@ package final class PostgresLedger: LedgerBackend {
     /// The URL as given (it holds no password).
     package var path: String { location.url }
     package let location: PostgresLocation
-    package let rates: RateTable
-    package let quarantinedRates: [QuarantinedRow]
+    /// Exchange rates as last read (at open, or when the app changed them since: ``LiveRates``).
+    package var rates: RateTable { liveRates.table }
+    package var quarantinedRates: [QuarantinedRow] { liveRates.quarantined }
+    private let liveRates: LiveRates
     package let features: LedgerFeatures
     /// The WAL position of the pinned snapshot (nil for a free ledger).
     package let snapshotLSN: String?
@@ -40,19 +42,19 @@ package final class PostgresLedger: LedgerBackend {
     /// - Throws: ``LedgerError`` naming the URL (without password) and the reason in one line.
     package convenience init(location: PostgresLocation) throws(LedgerError) {
         let session = try PostgresSession(location)
-        let (rates, bad, features) = try Self.inTransaction(session, location: location) { reading in
+        let (rates, features) = try Self.inTransaction(session, location: location) { reading in
             try Self.checkSchema(reading, location: location)
+            let version = try LiveRates.dataVersion(reading)
             let (rates, bad) = try loadExchangeRates(reading)
-            return (rates, bad, try LedgerFeatures.detect(reading))
+            return (LiveRates(table: rates, quarantined: bad, version: version), try LedgerFeatures.detect(reading))
         }
-        self.init(location: location, rates: rates, quarantined: bad, features: features, idle: [session], pinned: nil, lsn: nil)
+        self.init(location: location, rates: rates, features: features, idle: [session], pinned: nil, lsn: nil)
     }
 
-    private init(location: PostgresLocation, rates: RateTable, quarantined: [QuarantinedRow], features: LedgerFeatures,
+    private init(location: PostgresLocation, rates: LiveRates, features: LedgerFeatures,
                  idle: [PostgresSession], pinned: PostgresSession?, lsn: String?) {
         self.location = location
-        self.rates = rates
-        self.quarantinedRates = quarantined
+        self.liveRates = rates
         self.features = features
         self.idle = Mutex(idle)
         self.pinned = pinned
@@ -60,6 +62,12 @@ package final class PostgresLedger: LedgerBackend {
     }
 
     // MARK: - Reading
+
+    /// The rates of `reader`'s snapshot: a pinned snapshot's never change; a free ledger's follow
+    /// what the app writes (``LiveRates``).
+    package func rates(in reader: PostgresReading) throws -> RateTable {
+        pinned == nil ? try liveRates.rates(in: reader) : liveRates.table
+    }
 
     package func withReader<T>(_ body: (PostgresReading) throws -> T) throws(LedgerError) -> T {
         if let pinned {
@@ -145,7 +153,7 @@ package final class PostgresLedger: LedgerBackend {
             do { (rates, bad) = try loadExchangeRates(PostgresReading(session: session)) } catch {
                 throw Self.classify(error, location: location)
             }
-            readers.append(PostgresLedger(location: location, rates: rates, quarantined: bad, features: features, idle: [],
+            readers.append(PostgresLedger(location: location, rates: LiveRates(table: rates, quarantined: bad, version: nil), features: features, idle: [],
                                           pinned: session, lsn: lsn))
         }
         return LedgerSnapshotReaders(connections: readers, identity: .walLSN(lsn), seconds: Date().timeIntervalSince(started))

@@ -175,6 +175,9 @@ extension LedgerQuery {
         case .categoriesOfOwner: return "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = $1"
         case .categoryById: return "SELECT id, user_id, name, deleted_at FROM categories WHERE id = $1"
         case .groupById: return "SELECT currency, deleted_at FROM groups WHERE id = $1"
+        case .dataVersion:
+            // Any insert or update gives a row a newer xmin; a delete changes the count.
+            return "SELECT count(*) * 4294967296 + coalesce(max(xmin::text::bigint), 0) FROM exchange_rates"
         case .exchangeRates:
             // No rowid: a rate row is named by its place in (day, base, quote) order.
             return """

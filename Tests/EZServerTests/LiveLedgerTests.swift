@@ -29,6 +29,30 @@ final class LiveLedgerTests: XCTestCase {
         XCTAssertTrue(metrics.text.contains("ezreport_ledger_reopens_total"), metrics.text)
     }
 
+    func testARateTheAppWritesToTheLiveLedgerIsUsedWithoutAReopen() async throws {
+        let fixture = try ServerFixture()
+        try fixture.ledger.rate("2026-09-01", "USD", "EUR", 0.9)
+        try fixture.ledger.expense(fixture.alice, 10_000, on: "2026-09-15T12:00:00+02:00", currency: "USD", description: "Dollar book")
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statistics?from=2026-09-15&to=2026-09-15"
+        let before = try await server.get(path, token: token).json()
+
+        // The app writes a newer rate into the same file (no new inode, no reopen).
+        try fixture.ledger.rate("2026-09-10", "USD", "EUR", 0.5)
+        var after: [String: Any] = [:]
+        for _ in 0..<20 {   // the rates are looked at again at most once per LiveRates.recheckInterval
+            after = try await server.get(path, token: token).json()
+            if after["expenses_minor"] as? Int != before["expenses_minor"] as? Int { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        let metrics = try await server.get("/metrics")
+        await server.stop()
+        XCTAssertEqual(before["expenses_minor"] as? Int, 9_000, "$100.00 at 0.9")
+        XCTAssertEqual(after["expenses_minor"] as? Int, 5_000, "$100.00 at the newer 0.5")
+        XCTAssertFalse(metrics.text.contains("ezreport_ledger_reopens_total 1"), "seen without reopening the file")
+    }
+
     func testAnUnreadableLedgerMakesTheServerUnreadyUntilItIsGoodAgain() async throws {
         let fixture = try ServerFixture()
         let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)

@@ -83,6 +83,10 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case groupById
 
     // MARK: The whole ledger
+    /// A number that moves whenever the exchange rates may have changed (``LiveRates``): SQLite's
+    /// `data_version` (any commit by another connection); on PostgreSQL, made of the rates'
+    /// row count and newest row version (`xmin`).
+    case dataVersion
     /// `row id, day, base, quote, rate` of every exchange rate.
     case exchangeRates
     /// `day, base, quote, rate as text` of every exchange rate, by day, base and quote (the rates' digest).
@@ -217,6 +221,7 @@ extension LedgerQuery {
         case .categoriesOfOwner: return "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = ?"
         case .categoryById: return "SELECT id, user_id, name, deleted_at FROM categories WHERE id = ?"
         case .groupById: return "SELECT currency, deleted_at FROM groups WHERE id = ?"
+        case .dataVersion: return "PRAGMA data_version"
         case .exchangeRates: return "SELECT rowid, day, base, quote, rate FROM exchange_rates ORDER BY rowid"
         case .exchangeRatesText: return "SELECT day, base, quote, CAST(rate AS TEXT) FROM exchange_rates ORDER BY day, base, quote"
         case .orphanTransactions:

@@ -13,7 +13,9 @@ import Synchronization
 ///
 /// A PostgreSQL ledger (``opener`` set) has no file: it is opened once (each request then reads
 /// in its own `REPEATABLE READ` transaction on a pooled session), reopened after a failed read
-/// and every ``reopenSeconds`` (so that new exchange rates are seen), and has no digest.
+/// and every ``reopenSeconds`` (so that a session never lives for days), and has no digest.
+///
+/// Either way, exchange rates the app adds or corrects are seen without a reopen (``LiveRates``).
 final class LedgerSource: Sendable {
     /// The path as given on the command line.
     let path: String
