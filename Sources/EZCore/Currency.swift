@@ -14,8 +14,7 @@ package struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Makes the currency for a code, or throws when the code is not three upper-case ASCII letters.
     package init(_ code: String) throws(CurrencyError) {
-        let bytes = Array(code.utf8)
-        guard bytes.count == 3, bytes.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+        guard code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
             throw CurrencyError(code: code)
         }
         self.code = code

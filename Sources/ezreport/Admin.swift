@@ -7,6 +7,7 @@ extension EZReport {
     /// `ezreport admin`: the admin usage report alone.
     struct Admin: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "admin",
             abstract: "The admin usage report alone: aggregate figures only, nothing that identifies a person.",
             discussion: """
                 Writes <out>/<period>/admin/usage.pdf, usage.xlsx and usage.csv. Figures

@@ -6,6 +6,7 @@ extension EZReport {
     /// `ezreport check`: validates a ledger and prints a data-quality summary.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate a ledger against the contract and summarise its data quality.",
             discussion: """
                 Prints the rows per table and the quarantined rows grouped by reason with

@@ -8,6 +8,7 @@ extension EZReport {
     /// `ezreport deliver`: e-mail each user the statement `monthly` wrote, exactly once.
     struct Deliver: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "deliver",
             abstract: "E-mail every user the statement the monthly run wrote, exactly once.",
             discussion: """
                 Reads <out>/<period>/manifest.json (never renders), sends each user whose

@@ -7,6 +7,7 @@ extension EZReport {
     /// `ezreport export`: one user's export, on demand.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export one user's statement for a period, on demand.",
             discussion: """
                 Examples:

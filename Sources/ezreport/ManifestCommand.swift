@@ -14,6 +14,7 @@ extension EZReport {
         /// `ezreport manifest merge`: joins the manifests of a sharded run.
         struct Merge: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "merge",
                 abstract: "Join the manifests of a sharded run into the manifest one run would write.",
                 discussion: """
                     Example:

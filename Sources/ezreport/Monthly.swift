@@ -7,6 +7,7 @@ extension EZReport {
     /// `ezreport monthly`: the scheduled run.
     struct Monthly: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "monthly",
             abstract: "The scheduled run: every user's statement, the admin usage report and a manifest.",
             discussion: """
                 Writes <out>/<period>/users/<id>-<username>/ (statement.pdf, statement.xlsx,

@@ -8,6 +8,7 @@ extension EZReport {
     /// `ezreport sample`: writes a deterministic, realistic ledger for demos, tests and benchmarks.
     struct Sample: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sample",
             abstract: "Generate a realistic sample ledger that follows the contract (deterministic).",
             discussion: """
                 The same arguments give a byte-identical file. Refuses to overwrite an

@@ -6,6 +6,7 @@ extension EZReport {
     /// `ezreport serve`: the report server for the app's backend.
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Serve statements, transaction exports, statistics and the admin report over HTTP.",
             discussion: """
                 Every /v1 request needs 'Authorization: Bearer <JWT>' (HS256, signed with the

@@ -7,6 +7,7 @@ extension EZReport {
     /// in production the app's backend signs tokens with the same secret).
     struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "token",
             abstract: "Mint a bearer token for 'ezreport serve' (for development and tests).",
             discussion: """
                 Example:

@@ -1,4 +1,5 @@
 import EZAnalytics
+import EZCairo
 import EZCore
 import EZLedger
 import Foundation
@@ -40,6 +41,8 @@ package enum ExportRun {
         if case .standardOutput = destination, settings.formats.count != 1 || ![.pdf, .xlsx].contains(settings.formats[0]) {
             throw ExportError.notASingleFile(settings.formats.count == 1 ? settings.formats[0] : .csv)
         }
+        // Fontconfig reads its set-up on the other core while the ledger is read.
+        if settings.formats.contains(.pdf) || settings.formats.contains(.png) { FontSetUp.startInBackground() }
         let ledger = try settings.openLedger()
         let id = try ledger.findUser(idOrName)
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.

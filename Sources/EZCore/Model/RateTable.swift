@@ -2,7 +2,11 @@
 /// direct (base → quote) or inverse (quote → base).
 package struct RateTable: Sendable {
     private struct Pair: Hashable, Sendable { let base: String; let quote: String }
-    private struct Series: Sendable { var days: [Int32] = []; var rates: [DecimalRate] = [] }
+    private struct Series: Sendable {
+        var days: [Int32] = []
+        var rates: [DecimalRate] = []
+        mutating func append(_ day: Int32, _ rate: DecimalRate) { days.append(day); rates.append(rate) }
+    }
     private var series: [Pair: Series] = [:]
 
     /// An empty table: only same-currency conversions succeed.
@@ -10,8 +14,7 @@ package struct RateTable: Sendable {
 
     /// Adds a rate `1 base = rate quote` for `day`. Call ``finish()`` after the last one.
     package mutating func add(day: CivilDate, base: String, quote: String, rate: DecimalRate) {
-        series[Pair(base: base, quote: quote), default: Series()].days.append(day.dayNumber)
-        series[Pair(base: base, quote: quote), default: Series()].rates.append(rate)
+        series[Pair(base: base, quote: quote), default: Series()].append(day.dayNumber, rate)
     }
 
     /// Sorts every series by day; rates added out of order are then found correctly.

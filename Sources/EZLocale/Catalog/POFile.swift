@@ -39,8 +39,11 @@ package struct POFile: Sendable {
     /// Reads a PO file's text; `file` names it in errors.
     package init(text: String, file: String) throws(CatalogError) {
         var reader = Reader(file: file)
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            try reader.read(line: raw.hasSuffix("\r") ? raw.dropLast() : raw, number: n + 1)
+        // Lines are cut on the UTF-8 bytes: splitting the String by Characters (grapheme breaking)
+        // made reading a catalog cost ~5 ms of every statement's start.
+        for (n, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            try reader.read(line: Substring(line), number: n + 1)
         }
         try reader.flush()
         for entry in reader.entries {
@@ -155,33 +158,40 @@ package struct POFile: Sendable {
                                  fuzzy: fuzzy))
         }
 
-        /// The content of a C string literal with gettext's escapes resolved.
+        /// The content of a C string literal with gettext's escapes resolved (read as UTF-8 bytes:
+        /// every character the syntax uses is ASCII).
         func unquote(_ s: Substring, line: Int) throws(CatalogError) -> String {
-            let trimmed = s.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-            guard trimmed.count >= 2, trimmed.first == "\"", trimmed.last == "\"" else {
+            var bytes = s.utf8[...]
+            while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+            guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else {
                 throw CatalogError(file: file, line: line, "a quoted string expected")
             }
-            var out = ""
+            let body = bytes.dropFirst().dropLast()
+            var out: [UInt8] = []
+            out.reserveCapacity(body.count)
             var escaped = false
-            for ch in trimmed.dropFirst().dropLast() {
+            for i in body.indices {
+                let byte = body[i]
                 if escaped {
-                    switch ch {
-                    case "n": out.append("\n")
-                    case "t": out.append("\t")
-                    case "\"", "\\": out.append(ch)
-                    default: throw CatalogError(file: file, line: line, "unknown escape '\\\(ch)'")
+                    switch byte {
+                    case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
+                    case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                    default:
+                        let shown = Substring(body[i...]).first.map(String.init) ?? ""
+                        throw CatalogError(file: file, line: line, "unknown escape '\\\(shown)'")
                     }
                     escaped = false
-                } else if ch == "\\" {
+                } else if byte == UInt8(ascii: "\\") {
                     escaped = true
-                } else if ch == "\"" {
+                } else if byte == UInt8(ascii: "\"") {
                     throw CatalogError(file: file, line: line, "an unescaped quote inside a string")
                 } else {
-                    out.append(ch)
+                    out.append(byte)
                 }
             }
             if escaped { throw CatalogError(file: file, line: line, "a string ends in a backslash") }
-            return out
+            return String(decoding: out, as: UTF8.self)
         }
     }
 }
