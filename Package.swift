@@ -100,7 +100,7 @@ let package = Package(
 
         // MARK: - Renderers
         .target(name: "EZCharts", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale"]),
-        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF"]),
+        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF", "CZlib"]),
         .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "EZLocale", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
 

@@ -14,6 +14,7 @@ extension CairoContext {
     /// ctx.beginTag("H1"); /* draw the title */; ctx.endTag("H1")
     /// ```
     package func beginTag(_ name: String, attributes: String = "") {
+        structureElements += 1
         cairo_tag_begin(pointer, name, attributes)
     }
 

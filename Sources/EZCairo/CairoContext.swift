@@ -25,6 +25,8 @@ package final class CairoContext {
     /// The transformation at that moment: text is laid out for it, as if Pango's context had been
     /// made then (later transforms move and scale drawn text, not its layout).
     private(set) var pangoMatrix = cairo_matrix_t()
+    /// How many structure elements ``beginTag(_:attributes:)`` has opened on this context.
+    package internal(set) var structureElements = 0
 
     /// A context drawing on `surface`.
     package init(surface: CairoSurface) throws(CairoError) {

@@ -120,4 +120,32 @@ final class PDFTaggingTests: XCTestCase {
         let b = try StatementPDF.render(figures, provenance: PDFFixtures.provenance())
         XCTAssertEqual(a, b)
     }
+
+    func testALongStatementKeepsOneElementPerTableWithItsLanguageFiguresAndArtifacts() throws {
+        // More rows than PDFAccessibility.rowLimit: rows and cells are not elements of their own
+        // (qpdf's pass would otherwise hold ~6 objects a row), the rest of the tagging stays.
+        let figures = PDFFixtures.statement(locale: "de_DE", transactionCount: PDFAccessibility.rowLimit + 100)
+        let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                      name: "long-statement.pdf")
+        defer { tools.cleanUp() }
+        XCTAssertEqual(try tools.info()["Tagged"], "yes")
+        XCTAssertEqual(try tools.qpdfCheck().status, 0)
+        let elements = try structure(tools)
+        let tr = Translator(locale: "de_DE")
+        XCTAssertEqual(elements.first?.type, "Document")
+        XCTAssertFalse(elements.contains { $0.type == "TD" || $0.type == "TR" })
+        XCTAssertLessThan(elements.count, PDFAccessibility.elementLimit / 10)
+        XCTAssertTrue(elements.contains { $0.type == "H1" && $0.text == tr("Transactions") })
+        let bodies = elements.filter { $0.type == "TBody" }
+        XCTAssertGreaterThan(bodies.count, PDFAccessibility.rowLimit / 60, "one TBody per page of a long table")
+        // Each page's rows are their TBody's content: pdfinfo reads a row (its date first) under every one
+        // of the transaction list's (it stops at the first nested marked content, an ellipsis).
+        let dated = try Regex(#"^[0-9]{2}\.[0-9]{2}\.[0-9]{4}"#)
+        XCTAssertGreaterThan(bodies.filter { $0.text.contains(dated) }.count, PDFAccessibility.rowLimit / 60)
+        XCTAssertTrue(elements.contains { $0.type == "THead" && $0.text.contains(tr("Description").uppercased()) })
+        XCTAssertFalse(elements.contains { $0.type == "Private" }, "furniture is an artifact")
+        let (lang, _, alts) = try catalogAndAlts(tools)
+        XCTAssertEqual(lang, "de")
+        XCTAssertEqual(alts.count, elements.filter { $0.type == "Figure" }.count)
+    }
 }

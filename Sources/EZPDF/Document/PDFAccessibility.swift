@@ -10,7 +10,22 @@ import CQPDF
 ///   structure tree and its parent tree, and their marked content becomes `/Artifact BMC`.
 ///
 /// Done with qpdf's library (libqpdf) on the finished bytes; other streams are copied untouched.
+///
+/// qpdf holds every object of a document it rewrites, ~2 KB each, and each table cell was an
+/// object: a statement of 100,000 transactions (600,000 elements) took 2.2 GB and four minutes
+/// in this pass. Long documents therefore tag table rows coarsely (``rowLimit``), and a document
+/// that still has more than ``elementLimit`` structure elements is left as Cairo wrote it
+/// (tagged, its furniture in `Private` elements, without `/Lang`, `/Alt` and artifacts).
 enum PDFAccessibility {
+    /// The most structure elements a document may have for this pass to run (a few tens of MB in
+    /// qpdf). Documents stay under it by tagging rows and cells only up to ``rowLimit``.
+    static let elementLimit = 12_000
+    /// The most table rows a document tags as `TR` elements of `TD`/`TH` cells (~6 elements a
+    /// row), far more than a person's month or year. A longer document (a shop's 100,000 sales)
+    /// keeps one `Table` element per table, its rows as that element's content in reading order:
+    /// tagged, with `/Lang`, `/Alt` and artifacts, in bounded memory.
+    static let rowLimit = 1_500
+
     /// The structure type page furniture is drawn in (see ``PDFTag/artifact``).
     static let furniture = "/" + PDFTag.artifact.rawValue
 
@@ -68,7 +83,7 @@ enum PDFAccessibility {
             guard let contents = doc.key(page, "/Contents") else { continue }
             for stream in doc.isArray(contents) ? doc.items(contents) : [contents] {
                 let data = try doc.streamData(stream)
-                if let rewritten = artifactMarked(data) { doc.replaceStreamData(stream, rewritten) }
+                if let rewritten = artifactMarked(data) { try doc.replaceStreamData(stream, rewritten) }
             }
         }
     }

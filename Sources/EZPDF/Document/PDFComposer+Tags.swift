@@ -4,6 +4,8 @@ import EZCairo
 enum PDFTag: String {
     case document = "Document", h1 = "H1", h2 = "H2", paragraph = "P"
     case table = "Table", row = "TR", headerCell = "TH", cell = "TD", figure = "Figure"
+    /// A long table's parts when its rows are not elements of their own (``PDFAccessibility/rowLimit``).
+    case tableHead = "THead", tableBody = "TBody", tableFoot = "TFoot"
     /// Page furniture (footers, a table's repeated header). Cairo 1.16 accepts only the standard
     /// structure types, and Artifact is not one: it is drawn in a `Private` element, which
     /// ``PDFAccessibility`` takes out of the structure tree and re-marks `/Artifact BMC` in the page.

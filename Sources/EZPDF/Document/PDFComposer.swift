@@ -38,6 +38,8 @@ final class PDFComposer {
     let metrics: PDFTextMetrics
     /// Each chart's text alternative, in the order the charts are drawn (their `Figure`s' `/Alt`).
     var figureDescriptions: [String] = []
+    /// Tables laid out so far in this pass (their column widths are found once, see ``PDFTextMetrics/tableWidths``).
+    var tablesLaidOut = 0
     /// The document's title, shown by viewers instead of the file name.
     var documentTitle: String = ""
 
@@ -95,6 +97,7 @@ final class PDFComposer {
         try surface.finish()
         var bytes = try surface.pdfData()
         PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
+        guard context.structureElements <= PDFAccessibility.elementLimit else { return bytes }
         return try PDFAccessibility.complete(bytes, language: tr.language, figureDescriptions: figureDescriptions)
     }
 
@@ -147,6 +150,12 @@ final class PDFComposer {
         let lines = width == nil ? nil : maxLines
         let key = PDFTextMetrics.Key(string: string, font: font, width: width, maxLines: lines, align: align)
         return metrics.size(key) { configured(string, font: font, width: width, maxLines: lines, align: align).size }
+    }
+
+    /// The width of `string` on one unbounded line in `font` (as ``measure(_:font:width:maxLines:align:)``
+    /// gives it), laid out now and not remembered: for texts measured once, such as table cells.
+    func unrememberedWidth(_ string: String, font: String) -> Double {
+        configured(string, font: font, width: nil, maxLines: nil, align: .left).size.width
     }
 
     /// Draws `string` with its box's top-left at `point` and returns the box's size.

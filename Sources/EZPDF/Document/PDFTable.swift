@@ -83,25 +83,59 @@ extension PDFComposer {
                 }
                 y += PDFComposer.continuationHeight
             }
-            if n == 0 { tagged(.row) { drawHeader(table, widths: widths, cellTag: .headerCell) } } else {
+            if n == 0 { rowTagged(part: .tableHead) { drawHeader(table, widths: widths, cellTag: tagsRows ? .headerCell : nil) } } else {
                 tagged(.artifact) { drawHeader(table, widths: widths, cellTag: nil) }
             }
-            for (k, r) in slice.rows.enumerated() {
-                if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
-                tagged(.row) { drawRow(table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont) }
+            // A long table's rows on this page are one TBody element (Cairo 1.16 keeps no content of
+            // its own for an element with children, such as a Table with its repeated headers).
+            rowsTagged(part: .tableBody) {
+                for (k, r) in slice.rows.enumerated() {
+                    if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
+                    rowTagged { drawRow(table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont) }
+                }
             }
             rule(y: y, lineWidth: 0.6)
         }
         if let footer = table.footer {
             y += 2
-            tagged(.row) { drawRow(footer, aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.font(8, bold: true)) }
+            rowTagged(part: .tableFoot) { drawRow(footer, aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.font(8, bold: true)) }
         }
         if !isMeasuring { context.endTag(PDFTag.table.rawValue) }
         // Air under the table, so that a note that follows does not touch its last row.
         y += PDFTable.spaceAfter
     }
 
+    /// Whether this document's rows and cells are structure elements (see ``PDFAccessibility/rowLimit``).
+    var tagsRows: Bool { metrics.tableRows <= PDFAccessibility.rowLimit }
+
+    /// Draws one table row: a `TR` element when the document tags rows; else, content of the
+    /// enclosing element, or of `part` (`THead`, `TFoot`) when given. The measuring pass counts the rows.
+    private func rowTagged(part: PDFTag? = nil, _ body: () -> Void) {
+        if isMeasuring { metrics.tableRows += 1 }
+        if isMeasuring || tagsRows { tagged(.row, body) } else if let part { tagged(part, body) } else { body() }
+    }
+
+    /// Draws rows inside the element `part` when the document does not tag rows one by one.
+    private func rowsTagged(part: PDFTag, _ body: () -> Void) {
+        if isMeasuring || tagsRows { body() } else { tagged(part, body) }
+    }
+
+    /// The table's column widths: measured in the measuring pass, reused in the drawing pass.
     private func columnWidths(_ table: PDFTable) -> [Double] {
+        let index = tablesLaidOut
+        tablesLaidOut += 1
+        if !isMeasuring, index < metrics.tableWidths.count { return metrics.tableWidths[index] }
+        let widths = measuredColumnWidths(table)
+        if isMeasuring { metrics.tableWidths.append(widths) }
+        return widths
+    }
+
+    /// The width of one line of `string` in `font`, measured now (not remembered: one per cell).
+    private func cellWidth(_ string: String, font: String) -> Double {
+        unrememberedWidth(string, font: font)
+    }
+
+    private func measuredColumnWidths(_ table: PDFTable) -> [Double] {
         let total = table.columns.reduce(0) { $0 + $1.weight }
         let byWeight = table.columns.map { width * $0.weight / total }
         guard table.columns.contains(where: \.fit) else { return byWeight }
@@ -112,9 +146,9 @@ extension PDFComposer {
             for row in table.rows + (table.footer.map { [$0] } ?? []) where c < row.count {
                 switch row[c] {
                 case .text(let s, _, let bold):
-                    need = max(need, measure(s, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont).width)
+                    need = max(need, cellWidth(s, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont))
                 case .pill(let s, _):
-                    need = max(need, measure(s, font: PDFTheme.font(6.5, bold: true)).width + 10)
+                    need = max(need, cellWidth(s, font: PDFTheme.font(6.5, bold: true)) + 10)
                 case .bar:
                     need = max(need, byWeight[c] - 2 * PDFTable.cellPadding)
                 }
@@ -161,9 +195,10 @@ extension PDFComposer {
         let textTop = centredTextTop(font, rowTop: y, height: PDFTable.rowHeight)
         let boldTop = centredTextTop(PDFTheme.font(8, bold: true), rowTop: y, height: PDFTable.rowHeight)
         var x = left
+        let tagsCells = tagsRows
         for (c, cell) in cells.enumerated() where c < widths.count {
-            context.beginTag(PDFTag.cell.rawValue)
-            defer { context.endTag(PDFTag.cell.rawValue) }
+            if tagsCells { context.beginTag(PDFTag.cell.rawValue) }
+            defer { if tagsCells { context.endTag(PDFTag.cell.rawValue) } }
             let inner = widths[c] - 2 * pad
             let align = aligns[c]
             switch cell {

@@ -18,6 +18,15 @@ final class PDFTextMetrics {
 
     private var sizes: [Key: Size] = [:]
 
+    /// Table rows (headers, data and footers) the measuring pass laid out in the whole document:
+    /// the drawing pass tags rows and cells only when there are at most
+    /// ``PDFAccessibility/rowLimit`` of them.
+    var tableRows = 0
+
+    /// Each table's column widths, in the order the measuring pass laid the tables out: found from
+    /// every cell once, and not kept cell by cell (a shop's 100,000 rows would hold them all).
+    var tableWidths: [[Double]] = []
+
     /// The size stored for `key`, or the one `measure` finds (then stored).
     func size(_ key: Key, measure: () -> Size) -> Size {
         if let s = sizes[key] { return s }
