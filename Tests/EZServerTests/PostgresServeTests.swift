@@ -96,7 +96,9 @@ final class PostgresServeTests: XCTestCase {
         let server = try await startPostgresServer(fixture, copy)
         let token = try await fixture.token(fixture.alice)
         let path = "/v1/users/\(fixture.alice)/statistics?from=2026-09-15&to=2026-09-15"
+        let csv = "/v1/users/\(fixture.alice)/statement/2026-09/categories.csv?as_of=2026-10-01"
         let before = try await server.get(path, token: token).json()
+        let csvBefore = try await server.get(csv, token: token)
 
         let database = String(copy.url.split(separator: "/").last!.split(separator: "?").first!)
         try copy.cluster.psql("INSERT INTO exchange_rates (day, base, quote, rate) VALUES ('2026-09-10', 'USD', 'EUR', 0.5)",
@@ -107,8 +109,15 @@ final class PostgresServeTests: XCTestCase {
             if after["expenses_minor"] as? Int != before["expenses_minor"] as? Int { break }
             try await Task.sleep(for: .milliseconds(250))
         }
+        // The same rows with other rates are another answer: the old ETag is not answered with 304.
+        var conditional = HTTPFields()
+        conditional[.ifNoneMatch] = try XCTUnwrap(csvBefore.headers[.eTag])
+        let csvAfter = try await server.get(csv, token: token, headers: conditional)
         await server.stop()
         XCTAssertEqual(before["expenses_minor"] as? Int, 9_000, "$100.00 at 0.9")
         XCTAssertEqual(after["expenses_minor"] as? Int, 5_000, "$100.00 at the newer 0.5, well before the 60 s reopen")
+        XCTAssertEqual(csvAfter.status, .ok)
+        XCTAssertNotEqual(csvAfter.headers[.eTag], csvBefore.headers[.eTag])
+        XCTAssertNotEqual(csvAfter.text, csvBefore.text)
     }
 }

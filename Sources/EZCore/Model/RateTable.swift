@@ -17,12 +17,21 @@ package struct RateTable: Sendable {
         series[Pair(base: base, quote: quote), default: Series()].append(day.dayNumber, rate)
     }
 
+    /// A hash of every rate in the table, taken by ``finish()``: equal tables have equal
+    /// identities within one process (it tells a server's cached answers apart when the rates
+    /// change; it is not stable across processes).
+    package private(set) var identity = 0
+
     /// Sorts every series by day; rates added out of order are then found correctly.
     package mutating func finish() {
-        for (k, s) in series {
+        var hasher = Hasher()
+        for (k, s) in series.sorted(by: { ($0.key.base, $0.key.quote) < ($1.key.base, $1.key.quote) }) {
             let order = s.days.indices.sorted { s.days[$0] < s.days[$1] }
-            series[k] = Series(days: order.map { s.days[$0] }, rates: order.map { s.rates[$0] })
+            let sorted = Series(days: order.map { s.days[$0] }, rates: order.map { s.rates[$0] })
+            series[k] = sorted
+            hasher.combine(k.base); hasher.combine(k.quote); hasher.combine(sorted.days); hasher.combine(sorted.rates)
         }
+        identity = hasher.finalize()
     }
 
     /// Whether any rate exists between the two currencies, in either direction.

@@ -52,7 +52,9 @@ final class ReportService: Sendable {
         let outcome = try await pool.run { [self] () throws -> Outcome in
             let inputs = try self.load(caller: caller, target: target, reach: reach)
             let fingerprint = InputFingerprint.of(inputs.slice, settings: "\(EngineVersion.current)|\(key)|\(configuration.ledgerPath)|\(inputs.digest)",
-                                                  ratesDigest: inputs.digest)
+                                                  // The file's digest covers a SQLite ledger's rates; a server's ledger has
+                                                  // none, and its rates may change under the same rows (LiveRates).
+                                                  ratesDigest: inputs.digest + "|" + String(inputs.slice.rates.identity))
             if let tag = etags.tag(for: fingerprint), ifNoneMatch(condition, matches: tag) { return .notModified(tag) }
             let produced = try produce(inputs)
             let tag = "\"" + FileDigest.sha256(produced.bytes) + "\""
