@@ -93,11 +93,16 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
     }
 
     func testARunKilledHalfWayThenRerunGivesNoDuplicateAtTheServer() throws {
-        try sink.setRules(["data_delay": 0.25])
+        try sink.setRules(["data_delay": 0.5])
         let process = try fixture.start(smtpArgs)
         let deadline = Date().addingTimeInterval(20)
         while try sink.received().count < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        Thread.sleep(forTimeInterval: 0.1)   // most likely inside the next message's DATA
+        // Kill once the journal says the next message is being sent: the server then holds its DATA
+        // for half a second. (A fixed pause missed that window on a loaded machine.)
+        while Date() < deadline {
+            if let last = try? fixture.journal().last, last["status"] as? String == "sending" { break }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
