@@ -11,15 +11,20 @@ import Synchronization
 ///
 /// Admitted work holds a slot until it really ends (even after its request was cut), so memory
 /// stays bounded under any load.
-final class RenderPool: Service, Sendable {
+package final class RenderPool: Service, Sendable {
     private let pool: NIOThreadPool
     private let capacity: Int
     private let admitted = Mutex<Int>(0)
     private let timeout: Duration
     private let delay: Duration
     private let inFlight: Meter
+    private let deadlines = Atomic<Int>(0)
 
-    init(threads: Int, queueLimit: Int, timeout: Duration, delay: Duration = .zero) {
+    /// How many requests' time limits are still armed: one per render not yet answered, none
+    /// once every render has ended (a finished render's deadline is cancelled, not left to fire).
+    package var pendingDeadlines: Int { deadlines.load(ordering: .relaxed) }
+
+    package init(threads: Int, queueLimit: Int, timeout: Duration, delay: Duration = .zero) {
         pool = NIOThreadPool(numberOfThreads: threads)
         capacity = threads + max(0, queueLimit)
         self.timeout = timeout
@@ -29,14 +34,19 @@ final class RenderPool: Service, Sendable {
     }
 
     /// Keeps the threads until the server shuts down, then lets the admitted work finish.
-    func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
+        try await shutdown()
+    }
+
+    /// Lets the admitted work finish, then stops the threads.
+    package func shutdown() async throws {
         try await pool.shutdownGracefully()
     }
 
     /// Runs `work` on a pool thread and returns its result, or throws 503 when the pool is full
     /// or the work takes longer than the timeout.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let admittedNow = admitted.withLock { count -> Bool in
             guard count < capacity else { return false }
             count += 1
@@ -46,20 +56,25 @@ final class RenderPool: Service, Sendable {
         let delay = self.delay
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let once = Once(continuation)
-            let future = pool.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) { [inFlight] () throws -> T in
+            let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+            // The deadline is a timer on an event loop, cancelled as soon as the work ends: a
+            // sleeping `Task` per request would keep its frame alive for the whole timeout, and
+            // under load that is thousands of them, allocated and freed on different threads.
+            deadlines.add(1, ordering: .relaxed)
+            let deadline = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+                once.resume(.failure(Problem.unavailable("the report took too long; try again later")))
+            }
+            deadline.futureResult.whenComplete { _ in self.deadlines.subtract(1, ordering: .relaxed) }
+            let future = pool.runIfActive(eventLoop: eventLoop) { [inFlight] () throws -> T in
                 inFlight.increment()
                 defer { inFlight.decrement() }
                 if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
                 return try work()
             }
             future.whenComplete { result in
+                deadline.cancel()
                 self.admitted.withLock { $0 -= 1 }
                 once.resume(result.mapError { $0 as any Error })
-            }
-            let timeout = self.timeout
-            Task {
-                try? await Task.sleep(for: timeout)
-                once.resume(.failure(Problem.unavailable("the report took too long; try again later")))
             }
         }
     }
