@@ -39,41 +39,79 @@ enum PDFAccessibility {
         doc.set(root, "/ViewerPreferences", preferences)
         if let tree = doc.key(root, "/StructTreeRoot") {
             var figures = figureDescriptions[...]
-            walk(tree, doc, figures: &figures)
-            if let parents = doc.key(tree, "/ParentTree") { clearFurniture(inNumberTree: parents, doc) }
+            var unlinked = Set<Int32>()
+            walk(tree, doc, figures: &figures, unlinked: &unlinked)
+            if let parents = doc.key(tree, "/ParentTree") { clearFurniture(inNumberTree: parents, doc, unlinked: unlinked) }
             try markFurnitureAsArtifacts(doc)
         }
         return try doc.write("completing the tagged PDF")
     }
 
     static func isFurniture(_ oh: qpdf_oh, _ doc: QPDFDocument) -> Bool {
-        doc.isDictionary(oh) && doc.key(oh, "/S").map { doc.isName($0, furniture) } == true
+        structureType(oh, doc) == furniture
     }
 
-    /// Visits structure elements in document order: figures get their text, furniture is unlinked.
-    static func walk(_ element: qpdf_oh, _ doc: QPDFDocument, figures: inout ArraySlice<String>) {
-        if let s = doc.key(element, "/S"), doc.isName(s, "/Figure"), let alt = figures.popFirst() {
+    /// The `/S` of a structure element (`/Table`, `/Private`, …), or nil for anything else (a
+    /// marked-content reference, an MCID).
+    static func structureType(_ oh: qpdf_oh, _ doc: QPDFDocument) -> String? {
+        guard doc.isDictionary(oh), let s = doc.key(oh, "/S") else { return nil }
+        return doc.nameText(s)
+    }
+
+    /// Element types whose subtrees hold a table's rows and cells only. A row is never split by a
+    /// page break, so no footer or repeated header (furniture) and no chart (`Figure`) is ever
+    /// inside one: ``walk(_:_:figures:)`` does not descend into them. They are most of a
+    /// statement's elements (six or more per transaction), and each visit is several qpdf calls.
+    static let rowsAndCells: Set<String> = ["/TR", "/TD", "/TH", "/THead", "/TBody", "/TFoot"]
+
+    /// Visits structure elements in document order: figures get their text, furniture is unlinked
+    /// (and its object number added to `unlinked`).
+    static func walk(_ element: qpdf_oh, _ doc: QPDFDocument, figures: inout ArraySlice<String>, unlinked: inout Set<Int32>) {
+        walk(element, type: structureType(element, doc), doc, figures: &figures, unlinked: &unlinked)
+    }
+
+    private static func walk(_ element: qpdf_oh, type: String?, _ doc: QPDFDocument, figures: inout ArraySlice<String>,
+                             unlinked: inout Set<Int32>) {
+        if type == "/Figure", let alt = figures.popFirst() {
             doc.set(element, "/Alt", doc.text(alt))
         }
+        if let type, rowsAndCells.contains(type) { return }
         guard let kids = doc.key(element, "/K") else { return }
         if doc.isArray(kids) {
             let items = doc.items(kids)
-            for (i, kid) in items.enumerated().reversed() where isFurniture(kid, doc) { doc.eraseItem(kids, i) }
-            for kid in items where doc.isDictionary(kid) && !isFurniture(kid, doc) { walk(kid, doc, figures: &figures) }
-        } else if doc.isDictionary(kids) {
-            if isFurniture(kids, doc) { doc.removeKey(element, "/K") } else { walk(kids, doc, figures: &figures) }
+            let types = items.map { structureType($0, doc) }
+            for i in items.indices.reversed() where types[i] == furniture {
+                unlinked.insert(doc.objectID(items[i]))
+                doc.eraseItem(kids, i)
+            }
+            for (kid, kidType) in zip(items, types) where kidType != nil && kidType != furniture {
+                walk(kid, type: kidType, doc, figures: &figures, unlinked: &unlinked)
+            }
+        } else if let kidType = structureType(kids, doc) {
+            if kidType == furniture {
+                unlinked.insert(doc.objectID(kids))
+                doc.removeKey(element, "/K")
+            } else {
+                walk(kids, type: kidType, doc, figures: &figures, unlinked: &unlinked)
+            }
         }
     }
 
-    /// Replaces the parent tree's references to furniture elements with null.
-    static func clearFurniture(inNumberTree node: qpdf_oh, _ doc: QPDFDocument) {
+    /// Replaces the parent tree's references to furniture elements with null. The parent tree
+    /// names an element for every marked content of every page, so its items are matched by
+    /// object number against the elements ``walk(_:_:figures:unlinked:)`` unlinked (one qpdf
+    /// call each); an item that is not an indirect object is looked at itself.
+    static func clearFurniture(inNumberTree node: qpdf_oh, _ doc: QPDFDocument, unlinked: Set<Int32>) {
         if let nums = doc.key(node, "/Nums"), doc.isArray(nums) {
             for value in doc.items(nums) where doc.isArray(value) {
-                for (i, item) in doc.items(value).enumerated() where isFurniture(item, doc) { doc.setItem(value, i, doc.null()) }
+                for (i, item) in doc.items(value).enumerated() {
+                    let id = doc.objectID(item)
+                    if id == 0 ? isFurniture(item, doc) : unlinked.contains(id) { doc.setItem(value, i, doc.null()) }
+                }
             }
         }
         if let kids = doc.key(node, "/Kids"), doc.isArray(kids) {
-            for kid in doc.items(kids) { clearFurniture(inNumberTree: kid, doc) }
+            for kid in doc.items(kids) { clearFurniture(inNumberTree: kid, doc, unlinked: unlinked) }
         }
     }
 

@@ -55,6 +55,13 @@ final class QPDFDocument {
         qpdf_oh_has_key(handle, oh, key) != 0 ? qpdf_oh_get_key(handle, oh, key) : nil
     }
     func isName(_ oh: qpdf_oh, _ name: String) -> Bool { qpdf_oh_is_name_and_equals(handle, oh, name) != 0 }
+    /// The object number of an indirect object (0 for a direct one).
+    func objectID(_ oh: qpdf_oh) -> Int32 { Int32(qpdf_oh_get_object_id(handle, oh)) }
+    /// A name object's text with its slash (`/Figure`), or nil when `oh` is not a name.
+    func nameText(_ oh: qpdf_oh) -> String? {
+        guard qpdf_oh_is_name(handle, oh) != 0, let text = qpdf_oh_get_name(handle, oh) else { return nil }
+        return String(cString: text)
+    }
     func items(_ array: qpdf_oh) -> [qpdf_oh] {
         (0..<qpdf_oh_get_array_n_items(handle, array)).map { qpdf_oh_get_array_item(handle, array, $0) }
     }
