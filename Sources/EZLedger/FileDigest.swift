@@ -49,6 +49,23 @@ package enum FileDigest {
         return hex(hasher.finalize())
     }
 
+    /// A SHA-256 fed in pieces, for inputs too large to hold whole (a fingerprint of a user with
+    /// 100,000 transactions is ~20 MB of bytes). Feeding the same bytes in any split gives the
+    /// same digest as ``sha256(_:)`` over them at once.
+    package struct Hasher {
+        private var hasher = SHA256()
+
+        package init() {}
+
+        /// Adds `bytes` to what is hashed.
+        package mutating func update(_ bytes: some ContiguousBytes) {
+            bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        }
+
+        /// The digest of everything added, lower-case hex.
+        package func finalize() -> String { FileDigest.hex(hasher.finalize()) }
+    }
+
     /// A digest as lower-case hex.
     static func hex(_ digest: SHA256.Digest) -> String {
         let alphabet: [UInt8] = Array("0123456789abcdef".utf8)

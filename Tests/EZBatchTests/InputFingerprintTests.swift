@@ -56,4 +56,23 @@ final class InputFingerprintTests: XCTestCase {
         _ = try ledger.expense(bob, 999, on: "2026-10-03")
         XCTAssertEqual(try fingerprint(ledger, alice), before, "bob's own rows are not alice's inputs")
     }
+
+    /// The fingerprint is hashed in pieces as it is written (memory stays flat for a user with
+    /// 100,000 transactions); the digest must be that of the same bytes written whole, so that
+    /// fingerprints recorded in earlier manifests still match.
+    func testHashingInPiecesGivesTheDigestOfTheWholeBytes() {
+        var sink = ByteSink()
+        var whole: [UInt8] = []
+        for n in 0..<20_000 {
+            let text = "Shop order #\(n) — café"
+            sink.add(text)
+            withUnsafeBytes(of: Int64(text.utf8.count).littleEndian) { whole.append(contentsOf: $0) }
+            whole.append(contentsOf: text.utf8)
+            sink.add(Int64(n))
+            withUnsafeBytes(of: Int64(n).littleEndian) { whole.append(contentsOf: $0) }
+        }
+        XCTAssertGreaterThan(whole.count, 4 * ByteSink.pieceSize, "the input spans several pieces")
+        XCTAssertLessThan(sink.bytes.count, ByteSink.pieceSize, "written bytes are not held whole")
+        XCTAssertEqual(sink.finalize(), FileDigest.sha256(whole))
+    }
 }
