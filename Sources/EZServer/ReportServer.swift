@@ -43,7 +43,7 @@ public enum ReportServer {
         let service = ReportService(configuration: configuration, ledgers: ledgers, pool: pool, logger: logger)
         let keys = await TokenKeys.hs256(secret: configuration.jwtSecret)
 
-        let router = Router(context: ServerContext.self)
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ProblemMiddleware())

@@ -22,7 +22,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             switch http.status {
             case .unauthorized: return .unauthorized
             case .notFound: return Problem(status: .notFound, title: "Not Found", detail: "no such route or resource")
-            case .methodNotAllowed: return Problem(status: .methodNotAllowed, title: "Method Not Allowed", detail: "use GET")
+            case .methodNotAllowed: return .methodNotAllowed
             default:
                 if http.status.code < 500 {
                     return Problem(status: http.status, title: http.status.reasonPhrase, detail: "the request was refused")

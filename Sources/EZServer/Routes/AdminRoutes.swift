@@ -11,7 +11,7 @@ struct AdminRoutes {
     let service: ReportService
 
     func add(to group: RouterGroup<ServerContext>) {
-        group.get("admin/usage/{file}", use: usage)
+        group.resource("admin/usage/{file}", use: usage)
     }
 
     @Sendable func usage(_ request: Request, context: ServerContext) async throws -> Response {

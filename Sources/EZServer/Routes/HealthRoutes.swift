@@ -9,14 +9,14 @@ struct HealthRoutes {
     let registry: PrometheusCollectorRegistry
 
     func add(to router: Router<ServerContext>) {
-        router.get("healthz") { _, _ in Self.text("ok\n") }
-        router.get("readyz") { _, _ -> Response in
+        router.resource("healthz") { _, _ in Self.text("ok\n") }
+        router.resource("readyz") { _, _ -> Response in
             // The check reads the ledger: off the event loop, like every other read.
             let ready = (try? await pool.run { ledgers.isReady() }) ?? false
             guard ready else { throw Problem.unavailable("the ledger cannot be opened or fails the schema check", retryAfter: 5) }
             return Self.text("ready\n")
         }
-        router.get("metrics") { _, _ -> Response in
+        router.resource("metrics") { _, _ -> Response in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))

@@ -14,9 +14,9 @@ struct StatementRoutes {
 
     func add(to group: RouterGroup<ServerContext>) {
         // One capture name per path level (the router requires it): `{period}` is `2026-10.pdf` here.
-        group.get("users/{id}/statement/{period}", use: statement)
-        group.get("users/{id}/statement/{period}/{name}", use: csv)
-        group.get("users/{id}/statement/{period}/charts/{name}", use: chart)
+        group.resource("users/{id}/statement/{period}", use: statement)
+        group.resource("users/{id}/statement/{period}/{name}", use: csv)
+        group.resource("users/{id}/statement/{period}/charts/{name}", use: chart)
     }
 
     /// `{period}.pdf` or `{period}.xlsx`.

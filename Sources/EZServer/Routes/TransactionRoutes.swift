@@ -15,10 +15,10 @@ struct TransactionRoutes {
 
     func add(to group: RouterGroup<ServerContext>) {
         for format in TransactionListBytes.Format.allCases {
-            group.get("users/{id}/transactions.\(format.rawValue)", use: transactions(format))
+            group.resource("users/{id}/transactions.\(format.rawValue)", use: transactions(format))
         }
-        group.get("users/{id}/statistics", use: statistics)
-        group.get("users/{id}/statistics.png", use: statisticsChart)
+        group.resource("users/{id}/statistics", use: statistics)
+        group.resource("users/{id}/statistics.png", use: statisticsChart)
     }
 
     /// The filters as the query gives them, checked for shape before anything is read.

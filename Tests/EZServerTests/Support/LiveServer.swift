@@ -45,6 +45,14 @@ final class LiveServer: Sendable {
     func get(_ path: String, token: String? = nil, headers: HTTPFields = [:]) async throws -> TestClient.Response {
         try await TestClientRequest.get(port: port, path, token: token, headers: headers)
     }
+
+    /// `method path` over a fresh connection, with a bearer token when given.
+    func request(_ method: HTTPRequest.Method, _ path: String, token: String? = nil) async throws -> TestClient.Response {
+        var fields = HTTPFields()
+        if let token { fields[.authorization] = "Bearer " + token }
+        let request = TestClient.Request(path, method: method, headers: fields)
+        return try await TestClient.withClient(host: "127.0.0.1", port: port) { client in try await client.execute(request) }
+    }
 }
 
 /// One real HTTP request to 127.0.0.1 over a fresh connection.
