@@ -37,6 +37,15 @@ final class ProblemDetailsTests: LiveServerTestCase {
         }
     }
 
+    func testAPeriodsProblemSaysWhyWhenTheParserKnows() async throws {
+        let token = try await fixture.token(fixture.alice)
+        let backwards = try await server.get("/v1/users/\(fixture.alice)/statement/2026-10-01..2026-09-01.pdf", token: token)
+        let month = try await server.get("/v1/users/\(fixture.alice)/statement/2026-13.pdf", token: token)
+        XCTAssertEqual(backwards.status, .badRequest)
+        XCTAssertTrue((try backwards.json()["detail"] as? String ?? "").contains("the range ends before it starts"), backwards.text)
+        XCTAssertTrue((try month.json()["detail"] as? String ?? "").contains("month 13 does not exist"), month.text)
+    }
+
     func testAnUnknownRouteIsA404Problem() async throws {
         let response = try await server.get("/v1/users/\(fixture.alice)/nothing-here", token: try await fixture.token(fixture.alice))
         XCTAssertEqual(response.status, .notFound)

@@ -37,7 +37,9 @@ enum RequestParameters {
     /// A period (`2026-10`, `2026-Q3`, …) resolved against `asOf`.
     static func period(_ text: String, asOf: CivilDate) throws(Problem) -> Period {
         do { return try Period.parse(text, asOf: asOf) } catch {
-            throw Problem.badParameter("period", "'\(sanitised(text))' is not a period (\(Period.acceptedForms))")
+            // The parser's reason ("the range ends before it starts", "month 13 does not exist") when it has one.
+            let why = error.reason.map { ": \($0)" } ?? ""
+            throw Problem.badParameter("period", "'\(sanitised(text))' is not a period\(why) (\(Period.acceptedForms))")
         }
     }
 
