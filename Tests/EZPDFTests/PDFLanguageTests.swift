@@ -101,4 +101,18 @@ final class PDFLanguageTests: XCTestCase {
             }
         }
     }
+
+    /// A goal saved far past its target (1,415.2 %) still shows its whole percentage beside the
+    /// bar, in every language's number format: the bar gives way, not the figure.
+    func testAGoalsProgressPercentageIsNeverShortened() throws {
+        for locale in ["en_GB", "de_DE", "fr_FR", "it_IT"] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5)
+            let saved: Int64 = 13_308_25, target: Int64 = 940_50
+            figures.savings[0] = SavingsLine(goalId: 1, name: "New laptop", currency: figures.currency, target: target, saved: saved,
+                                             percent: Percent.of(saved, target), dueOn: nil, monthsLeft: nil, monthlyNeeded: nil)
+            let label = LocaleFormat(locale: locale).percent(Percent.of(saved, target)!)
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            XCTAssertFalse(shortened.contains(label), "\(locale): '\(label)' was cut")
+        }
+    }
 }
