@@ -6,17 +6,14 @@ import XCTest
 
 /// Every route is a read-only resource: HEAD answers like GET without the body, other methods
 /// get 405 with `Allow`, and a path that is no route stays 404.
-final class MethodTests: XCTestCase {
+final class MethodTests: LiveServerTestCase {
     func testHeadAnswersWithGetsStatusAndHeadersAndNoBody() async throws {
-        let fixture = try ServerFixture()
-        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
         let token = try await fixture.token(fixture.alice)
         let path = "/v1/users/\(fixture.alice)/statement/2026-09.pdf?as_of=2026-10-01"
         let get = try await server.get(path, token: token)
         let head = try await server.request(.head, path, token: token)
         let health = try await server.request(.head, "/healthz")
         let anonymous = try await server.request(.head, path)
-        await server.stop()
         XCTAssertEqual(get.status, .ok)
         XCTAssertEqual(head.status, .ok)
         XCTAssertEqual(head.headers[.eTag], get.headers[.eTag])
@@ -28,8 +25,6 @@ final class MethodTests: XCTestCase {
     }
 
     func testOtherMethodsOnAResourceAnswer405WithAllowAndUnknownPathsStay404() async throws {
-        let fixture = try ServerFixture()
-        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
         let token = try await fixture.token(fixture.alice)
         var refused: [(HTTPRequest.Method, String, TestClient.Response)] = []
         for method: HTTPRequest.Method in [.post, .put, .patch, .delete, .options, .trace] {
@@ -38,7 +33,6 @@ final class MethodTests: XCTestCase {
             }
         }
         let unknown = try await server.request(.post, "/v1/nothing-here", token: token)
-        await server.stop()
         for (method, path, response) in refused {
             XCTAssertEqual(response.status, .methodNotAllowed, "\(method) \(path)")
             XCTAssertEqual(response.headers[.allow], "GET, HEAD", "\(method) \(path)")
