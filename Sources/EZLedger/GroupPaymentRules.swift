@@ -37,6 +37,7 @@ extension RowValidator {
             return .quarantined("amount_minor must be a positive integer (got \(text))")
         }
         let amount = row.int64(5)
+        if let beyond = LedgerContract.amountBeyondLimit(amount, "amount_minor") { return .quarantined(beyond) }
         guard let currency = currency(row.string(6)) else { return .quarantined("invalid currency '\(row.shown(6))'") }
         guard let occurred = row.string(7).flatMap(LedgerTime.init(parsing:)) else {
             return .quarantined("occurred_at '\(row.shown(7))' is not an ISO-8601 timestamp")

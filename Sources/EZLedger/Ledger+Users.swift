@@ -125,6 +125,7 @@ struct UserLoader<Reader: LedgerReading> {
             guard let kind = Balance.Kind(rawValue: row.string(3) ?? "") else { quarantine("balances", id, "unknown kind '\(row.shown(3))'"); continue }
             guard let cur = validator.currency(row.string(4)) else { quarantine("balances", id, "invalid currency '\(row.shown(4))'"); continue }
             guard row.type(5) == .integer else { quarantine("balances", id, "opening_minor must be an integer"); continue }
+            if let beyond = LedgerContract.amountBeyondLimit(row.int64(5), "opening_minor") { quarantine("balances", id, beyond); continue }
             guard let created = row.string(6).flatMap(LedgerTime.init(parsing:)) else {
                 quarantine("balances", id, "created_at '\(row.shown(6))' is not an ISO-8601 timestamp"); continue
             }
@@ -268,6 +269,7 @@ struct UserLoader<Reader: LedgerReading> {
                 quarantine("budgets", id, "amount_minor must be a non-negative integer"); continue
             }
             let amount = row.int64(3)
+            if let beyond = LedgerContract.amountBeyondLimit(amount, "amount_minor") { quarantine("budgets", id, beyond); continue }
             guard let cur = validator.currency(row.string(4)) else { quarantine("budgets", id, "invalid currency '\(row.shown(4))'"); continue }
             guard let starts = row.string(5).flatMap({ CivilDate(iso: $0) }) else {
                 quarantine("budgets", id, "starts_on '\(row.shown(5))' is not a date"); continue
@@ -296,6 +298,7 @@ struct UserLoader<Reader: LedgerReading> {
             guard row.type(3) == .integer, row.int64(3) > 0 else {
                 quarantine("budget_transfers", id, "amount_minor must be a positive integer"); continue
             }
+            if let beyond = LedgerContract.amountBeyondLimit(row.int64(3), "amount_minor") { quarantine("budget_transfers", id, beyond); continue }
             guard let start = row.string(4).flatMap({ CivilDate(iso: $0) }) else {
                 quarantine("budget_transfers", id, "period_start '\(row.shown(4))' is not a date"); continue
             }
@@ -314,6 +317,7 @@ struct UserLoader<Reader: LedgerReading> {
                 quarantine("savings_goals", id, "target_minor must be a positive integer"); continue
             }
             let target = row.int64(2)
+            if let beyond = LedgerContract.amountBeyondLimit(target, "target_minor") { quarantine("savings_goals", id, beyond); continue }
             guard let cur = validator.currency(row.string(3)) else { quarantine("savings_goals", id, "invalid currency '\(row.shown(3))'"); continue }
             guard row.optionalInt64(6) == userId else { quarantine("savings_goals", id, "balance_id \(row.int64(4)) is not one of the user's balances"); continue }
             var due: CivilDate?

@@ -6,6 +6,18 @@ package enum LedgerContract {
     /// `PRAGMA user_version` of a contract-1 ledger.
     package static let userVersion = 1
 
+    /// The largest amount a row may hold, in minor units, either sign: 10^13 (100 billion of a
+    /// two-decimal currency). Sums of rows and conversions through exchange rates stay exact in
+    /// 64-bit integers far beyond any person's ledger; a row past it (a corrupted or test value
+    /// such as 2^63 - 1) is quarantined instead of making the user's whole statement fail.
+    package static let maxAmountMinor: Int64 = 10_000_000_000_000
+
+    /// Why `value` of `column` is past ``maxAmountMinor``, or nil when it is within it.
+    package static func amountBeyondLimit(_ value: Int64, _ column: String) -> String? {
+        guard value > maxAmountMinor || value < -maxAmountMinor else { return nil }
+        return "\(column) \(value) is beyond the limit of ±\(maxAmountMinor) minor units"
+    }
+
     /// Every table the engine reads and the columns it needs, in contract order.
     package static let tables: [(name: String, columns: [String])] = [
         ("users", ["id", "username", "email", "password_hash", "role", "currency", "timezone", "locale",

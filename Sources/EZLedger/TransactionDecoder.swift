@@ -65,6 +65,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
             return .quarantined("amount_minor must be a positive integer (got \(Self.describe(row, 7)))")
         }
         let amount = row.int64(7)
+        if let beyond = LedgerContract.amountBeyondLimit(amount, "amount_minor") { return .quarantined(beyond) }
         guard row.type(8) != .null, let currencyCode = row.withText(8, Self.code), let currency = currency(currencyCode) else {
             return .quarantined("invalid currency '\(text(row, 8) ?? "NULL")'")
         }
