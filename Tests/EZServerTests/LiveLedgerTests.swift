@@ -82,4 +82,32 @@ final class LiveLedgerTests: XCTestCase {
         XCTAssertEqual(readyAgain.status, .ok)
         XCTAssertEqual(served.status, .ok)
     }
+
+    /// An operator must see why the server is unready, once per outage and not once per request:
+    /// a missing ledger file is logged with the system's reason, then the reopening when it is back.
+    func testAMissingLedgerIsLoggedOncePerOutageWithItsReason() async throws {
+        let fixture = try ServerFixture()
+        let server = try await ServeProcess(fixture: fixture, extra: ["--log-format", "json"])
+        let aside = fixture.ledger.path + ".aside"
+        XCTAssertEqual(rename(fixture.ledger.path, aside), 0)
+        var unready: [Int] = []
+        for _ in 0..<3 { unready.append(Int(try await TestClientRequest.get(port: server.port, "/readyz").status.code)) }
+        XCTAssertEqual(rename(aside, fixture.ledger.path), 0)
+        let readyAgain = try await TestClientRequest.get(port: server.port, "/readyz")
+        let exit = try await server.stop()
+
+        XCTAssertEqual(exit, 0)
+        XCTAssertEqual(unready, [503, 503, 503])
+        XCTAssertEqual(readyAgain.status, .ok)
+        let lines = server.stderr.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        let warnings = lines.filter { $0["message"] as? String == "ledger unavailable" }
+        XCTAssertEqual(warnings.count, 1, server.stderr)
+        let reason = warnings.first?["reason"] as? String ?? ""
+        XCTAssertTrue(reason.contains(fixture.ledger.path) && reason.contains("No such file or directory"), reason)
+        let warned = lines.firstIndex { $0["message"] as? String == "ledger unavailable" } ?? Int.max
+        XCTAssertTrue(lines.indices.contains { $0 > warned && lines[$0]["message"] as? String == "ledger opened" },
+                      "the reopening after the outage is logged too: \(server.stderr)")
+    }
 }

@@ -23,6 +23,9 @@ final class LedgerSource: Sendable {
     private let digests: LedgerDigestMemo
     private let reopens: Counter
     private let logger: Logger
+    /// The reason last logged for the ledger being unavailable: an outage is logged when it
+    /// starts or its reason changes, not once per request that meets it.
+    private let lastWarning = Mutex<String?>(nil)
 
     private struct Opened: @unchecked Sendable {
         let ledger: any LedgerStore
@@ -48,7 +51,9 @@ final class LedgerSource: Sendable {
         if let opener { return try currentServer(opener) }
         var st = stat()
         guard stat(path, &st) == 0 else {
+            let reason = "'\(path)': \(String(cString: strerror(errno)))"
             state.withLock { $0 = nil }
+            warn(reason)
             throw Self.unavailable
         }
         let device = UInt64(st.st_dev), inode = UInt64(st.st_ino)
@@ -60,10 +65,11 @@ final class LedgerSource: Sendable {
                 return previous != nil
             }
             if replaced { reopens.increment() }
+            lastWarning.withLock { $0 = nil }
             logger.info("ledger opened", metadata: ["inode": "\(inode)"])
             return ledger
         } catch {
-            logger.warning("ledger unavailable", metadata: ["reason": "\(error)"])
+            warn("\(error)")
             throw Self.unavailable
         }
     }
@@ -73,12 +79,22 @@ final class LedgerSource: Sendable {
         do {
             let ledger = try opener()
             state.withLock { $0 = Opened(ledger: ledger, device: 0, inode: 0) }
+            lastWarning.withLock { $0 = nil }
             logger.info("ledger opened", metadata: ["url": "\(path)"])
             return ledger
         } catch {
-            logger.warning("ledger unavailable", metadata: ["reason": "\(error)"])
+            warn("\(error)")
             throw Self.unavailable
         }
+    }
+
+    /// Logs that the ledger cannot be used, once per outage and reason.
+    private func warn(_ reason: String) {
+        let isNew = lastWarning.withLock { last -> Bool in
+            defer { last = reason }
+            return last != reason
+        }
+        if isNew { logger.warning("ledger unavailable", metadata: ["reason": "\(reason)"]) }
     }
 
     /// Forgets the open ledger after a failed read, so the next request opens the file again.
