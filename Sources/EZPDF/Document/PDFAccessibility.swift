@@ -60,7 +60,7 @@ enum PDFAccessibility {
 
     /// Element types whose subtrees hold a table's rows and cells only. A row is never split by a
     /// page break, so no footer or repeated header (furniture) and no chart (`Figure`) is ever
-    /// inside one: ``walk(_:_:figures:)`` does not descend into them. They are most of a
+    /// inside one: ``walk(_:_:figures:unlinked:)`` does not descend into them. They are most of a
     /// statement's elements (six or more per transaction), and each visit is several qpdf calls.
     static let rowsAndCells: Set<String> = ["/TR", "/TD", "/TH", "/THead", "/TBody", "/TFoot"]
 
