@@ -157,6 +157,18 @@ package final class CairoSurface {
         return sink.bytes
     }
 
+    /// The bytes of an in-memory PDF, after ``finish()``, handed over: the surface keeps none,
+    /// so the caller's buffer is the only copy (a long statement's PDF is megabytes, and its
+    /// caller edits the bytes, which would otherwise copy them while the surface lives).
+    /// Later calls return nothing.
+    package func takePDFData() throws(CairoError) -> [UInt8] {
+        guard let sink else { throw CairoError("reading PDF bytes", message: "the surface is not an in-memory PDF") }
+        guard finished else { throw CairoError("reading PDF bytes", message: "the surface is not finished yet") }
+        var taken: [UInt8] = []
+        swap(&taken, &sink.bytes)
+        return taken
+    }
+
     // MARK: - PDF pages, metadata and outline
 
     /// Sets the size of the next page (call before drawing on it, e.g. right after `showPage`).

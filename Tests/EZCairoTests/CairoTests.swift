@@ -191,4 +191,19 @@ extension ChartsCairoTests {
         XCTAssertGreaterThan(ours.count, 1000)
         XCTAssertTrue(ours == cairosDefault, "the PDF differs from the one drawn at Cairo's default tolerance")
     }
+
+    /// A long statement's PDF is megabytes: the renderer takes the bytes from the surface, which
+    /// then keeps none, so editing them makes no second copy.
+    func testTakingAnInMemoryPDFHandsOverItsBytesAndLeavesNoneBehind() throws {
+        let surface = try CairoSurface(pdfInMemoryWidth: 200, height: 200)
+        let ctx = try CairoContext(surface: surface)
+        XCTAssertThrowsError(try surface.takePDFData(), "an unfinished PDF has no bytes to take")
+        try ctx.showPage()
+        try surface.finish()
+        let seen = try surface.pdfData()
+        let taken = try surface.takePDFData()
+        XCTAssertEqual(taken, seen)
+        XCTAssertTrue(taken.starts(with: Array("%PDF-".utf8)))
+        XCTAssertTrue(try surface.pdfData().isEmpty, "the surface still holds the bytes")
+    }
 }

@@ -30,8 +30,11 @@ enum PDFAccessibility {
     static let furniture = "/" + PDFTag.artifact.rawValue
 
     /// The document with the additions above.
-    static func complete(_ pdf: [UInt8], language: String, figureDescriptions: [String]) throws(QPDFError) -> [UInt8] {
-        let doc = try QPDFDocument(pdf, name: "the PDF Cairo wrote")
+    ///
+    /// `pdf` is consumed: qpdf reads its own copy, and Cairo's bytes are released before qpdf
+    /// builds its objects and writes the result.
+    static func complete(_ pdf: consuming [UInt8], language: String, figureDescriptions: [String]) throws(QPDFError) -> [UInt8] {
+        let doc = try QPDFDocument(pdf, name: "the PDF Cairo wrote")   // the last use: `pdf` is released in there
         let root = doc.root
         doc.set(root, "/Lang", doc.text(language))
         let preferences = doc.dictionary()

@@ -95,10 +95,10 @@ final class PDFComposer {
         try context.checkStatus("composing the PDF")
         if isMeasuring { return [] }
         try surface.finish()
-        var bytes = try surface.pdfData()
+        var bytes = try surface.takePDFData()
         PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
         guard context.structureElements <= PDFAccessibility.elementLimit else { return bytes }
-        return try PDFAccessibility.complete(bytes, language: tr.language, figureDescriptions: figureDescriptions)
+        return try PDFAccessibility.complete(consume bytes, language: tr.language, figureDescriptions: figureDescriptions)
     }
 
     private func drawFooter() {
