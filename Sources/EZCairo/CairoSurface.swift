@@ -152,9 +152,7 @@ package final class CairoSurface {
 
     /// The bytes of an in-memory PDF, after ``finish()``.
     package func pdfData() throws(CairoError) -> [UInt8] {
-        guard let sink else { throw CairoError("reading PDF bytes", message: "the surface is not an in-memory PDF") }
-        guard finished else { throw CairoError("reading PDF bytes", message: "the surface is not finished yet") }
-        return sink.bytes
+        try finishedSink().bytes
     }
 
     /// The bytes of an in-memory PDF, after ``finish()``, handed over: the surface keeps none,
@@ -162,11 +160,17 @@ package final class CairoSurface {
     /// caller edits the bytes, which would otherwise copy them while the surface lives).
     /// Later calls return nothing.
     package func takePDFData() throws(CairoError) -> [UInt8] {
-        guard let sink else { throw CairoError("reading PDF bytes", message: "the surface is not an in-memory PDF") }
-        guard finished else { throw CairoError("reading PDF bytes", message: "the surface is not finished yet") }
+        let sink = try finishedSink()
         var taken: [UInt8] = []
         swap(&taken, &sink.bytes)
         return taken
+    }
+
+    /// The in-memory PDF's buffer, once the document is finished.
+    private func finishedSink() throws(CairoError) -> ByteSink {
+        guard let sink else { throw CairoError("reading PDF bytes", message: "the surface is not an in-memory PDF") }
+        guard finished else { throw CairoError("reading PDF bytes", message: "the surface is not finished yet") }
+        return sink
     }
 
     // MARK: - PDF pages, metadata and outline

@@ -44,9 +44,9 @@ package enum FileDigest {
 
     /// The SHA-256 of `bytes`, lower-case hex.
     package static func sha256(_ bytes: some ContiguousBytes) -> String {
-        var hasher = SHA256()
-        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return hex(hasher.finalize())
+        var hasher = Hasher()
+        hasher.update(bytes)
+        return hasher.finalize()
     }
 
     /// A SHA-256 fed in pieces, for inputs too large to hold whole (a fingerprint of a user with

@@ -44,6 +44,16 @@ public struct Problem: HTTPResponseError, Equatable {
     /// 404: the same for a user who does not exist and one the caller may not see.
     public static let notFound = Problem(status: .notFound, title: "Not Found", detail: "no such resource")
 
+    /// 405 with `Allow`: every route is read-only.
+    static let methodNotAllowed = Problem(status: .methodNotAllowed, title: "Method Not Allowed",
+                                          detail: "this resource answers GET and HEAD only",
+                                          headers: [.allow: "GET, HEAD"])
+
+    /// The methods a read-only resource refuses with 405: the standard ones and QUERY (RFC
+    /// draft "The HTTP QUERY Method"); CONNECT is left to the HTTP layer.
+    static let refusedMethods: [HTTPRequest.Method] = [.post, .put, .patch, .delete, .options, .trace]
+        + [HTTPRequest.Method("QUERY")].compactMap { $0 }
+
     /// 503 with `Retry-After`: the server is busy or the ledger cannot be read right now.
     public static func unavailable(_ detail: String, retryAfter seconds: Int = 1) -> Problem {
         Problem(status: .serviceUnavailable, title: "Service Unavailable", detail: detail,

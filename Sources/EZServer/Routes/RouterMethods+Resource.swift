@@ -14,15 +14,3 @@ extension RouterMethods {
         return self
     }
 }
-
-extension Problem {
-    /// 405 with `Allow`: every route is read-only.
-    static let methodNotAllowed = Problem(status: .methodNotAllowed, title: "Method Not Allowed",
-                                          detail: "this resource answers GET and HEAD only",
-                                          headers: [.allow: "GET, HEAD"])
-
-    /// The methods a read-only resource refuses with 405: the standard ones and QUERY (RFC
-    /// draft "The HTTP QUERY Method"); CONNECT is left to the HTTP layer.
-    static let refusedMethods: [HTTPRequest.Method] = [.post, .put, .patch, .delete, .options, .trace]
-        + [HTTPRequest.Method("QUERY")].compactMap { $0 }
-}
