@@ -57,30 +57,42 @@ enum StatementFiles {
             try AtomicFile.write(bytes, to: periodFolder + "/" + relative, durable: durable)
             return Manifest.FileEntry(path: relative, bytes: bytes.count, sha256: FileDigest.sha256(bytes))
         }
+        /// A file a C library writes itself, at a temporary path renamed into place; hashed from
+        /// the file in chunks, so that a large file is not read back whole. A renderer's own error
+        /// is thrown as it is; only the file's handling becomes an ``OutputError``.
+        @Sendable func putFile(_ name: String, _ produce: (String) throws -> Void) throws -> Manifest.FileEntry {
+            let relative = relativeFolder + "/" + name
+            var digest = ""
+            var size = 0
+            var renderError: (any Error)?
+            do {
+                try AtomicFile.write(to: periodFolder + "/" + relative, durable: durable) { temp throws(OutputError) in
+                    do {
+                        try produce(temp)
+                    } catch {
+                        renderError = error
+                        throw OutputError.cannotWrite(path: relative, reason: "\(error)")
+                    }
+                    do {
+                        digest = try FileDigest.sha256(ofFile: temp, cache: nil)
+                        size = (try FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0
+                    } catch {
+                        throw OutputError.cannotWrite(path: relative, reason: "\(error)")
+                    }
+                }
+            } catch {
+                throw renderError ?? error
+            }
+            return Manifest.FileEntry(path: relative, bytes: size, sha256: digest)
+        }
         var pieces: [@Sendable () throws -> [Manifest.FileEntry]] = []
         for format in formats {
             switch format {
             case .pdf:
-                pieces.append { [try put("statement.pdf", try StatementPDF.render(figures, provenance: provenance))] }
+                // qpdf writes the finished PDF straight to the file: a long statement is not held twice.
+                pieces.append { [try putFile("statement.pdf") { temp in try StatementPDF.write(figures, provenance: provenance, to: temp) }] }
             case .xlsx:
-                pieces.append {
-                    let relative = relativeFolder + "/statement.xlsx"
-                    var digest = ""
-                    var size = 0
-                    try AtomicFile.write(to: periodFolder + "/" + relative, durable: durable) { temp throws(OutputError) in
-                        do {
-                            try StatementWorkbook.write(figures, provenance: provenance, to: temp)
-                            // Hashed from the file in chunks: a large workbook is not read back whole.
-                            digest = try FileDigest.sha256(ofFile: temp, cache: nil)
-                            size = (try FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0
-                        } catch let e as OutputError {
-                            throw e
-                        } catch {
-                            throw OutputError.cannotWrite(path: relative, reason: "\(error)")
-                        }
-                    }
-                    return [Manifest.FileEntry(path: relative, bytes: size, sha256: digest)]
-                }
+                pieces.append { [try putFile("statement.xlsx") { temp in try StatementWorkbook.write(figures, provenance: provenance, to: temp) }] }
             case .csv:
                 pieces.append { try StatementCSV.files(for: figures).map { try put($0.name, $0.bytes) } }
             case .png:

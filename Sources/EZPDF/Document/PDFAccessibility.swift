@@ -33,7 +33,9 @@ enum PDFAccessibility {
     ///
     /// `pdf` is consumed: qpdf reads its own copy, and Cairo's bytes are released before qpdf
     /// builds its objects and writes the result.
-    static func complete(_ pdf: consuming [UInt8], language: String, figureDescriptions: [String]) throws(QPDFError) -> [UInt8] {
+    /// The result is written as `output` says (``PDFOutput``).
+    static func complete(_ pdf: consuming [UInt8], language: String, figureDescriptions: [String],
+                         to output: PDFOutput = .bytes) throws(QPDFError) -> [UInt8] {
         let doc = try QPDFDocument(pdf, name: "the PDF Cairo wrote")   // the last use: `pdf` is released in there
         let root = doc.root
         doc.set(root, "/Lang", doc.text(language))
@@ -47,7 +49,7 @@ enum PDFAccessibility {
             if let parents = doc.key(tree, "/ParentTree") { clearFurniture(inNumberTree: parents, doc, unlinked: unlinked) }
             try markFurnitureAsArtifacts(doc)
         }
-        return try doc.write("completing the tagged PDF")
+        return try doc.write("completing the tagged PDF", to: output)
     }
 
     static func isFurniture(_ oh: qpdf_oh, _ doc: QPDFDocument) -> Bool {

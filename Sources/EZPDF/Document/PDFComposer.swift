@@ -87,8 +87,9 @@ final class PDFComposer {
         try surface.addOutline(parent: parent, name: title, page: page)
     }
 
-    /// Ends the last page and returns the document's bytes (empty in the measuring pass).
-    func finish() throws -> [UInt8] {
+    /// Ends the last page and returns the document's bytes, or writes them as `output` says (then,
+    /// as in the measuring pass, it returns none).
+    func finish(to output: PDFOutput = .bytes) throws -> [UInt8] {
         drawFooter()
         if !isMeasuring { context.endTag(PDFTag.document.rawValue) }
         try context.showPage()
@@ -97,8 +98,8 @@ final class PDFComposer {
         try surface.finish()
         var bytes = try surface.takePDFData()
         PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
-        guard context.structureElements <= PDFAccessibility.elementLimit else { return bytes }
-        return try PDFAccessibility.complete(consume bytes, language: tr.language, figureDescriptions: figureDescriptions)
+        guard context.structureElements <= PDFAccessibility.elementLimit else { return try output.deliver(bytes) }
+        return try PDFAccessibility.complete(consume bytes, language: tr.language, figureDescriptions: figureDescriptions, to: output)
     }
 
     private func drawFooter() {

@@ -29,10 +29,44 @@ struct PDFTable {
         static func plain(_ s: String) -> Cell { .text(s) }
     }
 
+    /// A table's rows: held, or made one at a time as they are measured and drawn, so that a
+    /// statement's 100,000 transactions are never held as half a million formatted cells.
+    struct Rows: RandomAccessCollection {
+        let startIndex = 0
+        let endIndex: Int
+        private let make: (Int) -> [Cell]
+
+        /// Rows already made.
+        init(_ rows: [[Cell]]) {
+            endIndex = rows.count
+            make = { rows[$0] }
+        }
+
+        /// `count` rows, row `i` made by `make(i)` each time it is read (it must give the same cells each time).
+        init(count: Int, make: @escaping (Int) -> [Cell]) {
+            endIndex = count
+            self.make = make
+        }
+
+        subscript(position: Int) -> [Cell] { make(position) }
+    }
+
     var columns: [Column]
-    var rows: [[Cell]]
+    var rows: Rows
     /// A row drawn in bold under a rule after the rows (totals); not repeated.
     var footer: [Cell]? = nil
+
+    /// A table of rows already made.
+    init(columns: [Column], rows: [[Cell]], footer: [Cell]? = nil) {
+        self.init(columns: columns, rows: Rows(rows), footer: footer)
+    }
+
+    /// A table whose rows are made as they are needed (see ``Rows``).
+    init(columns: [Column], rows: Rows, footer: [Cell]? = nil) {
+        self.columns = columns
+        self.rows = rows
+        self.footer = footer
+    }
 
     static let rowHeight: Double = 15
     static let headerHeight: Double = 18
@@ -91,7 +125,8 @@ extension PDFComposer {
             rowsTagged(part: .tableBody) {
                 for (k, r) in slice.rows.enumerated() {
                     if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
-                    rowTagged { drawRow(table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont) }
+                    // The measuring pass only moves the cursor: the row is not made.
+                    rowTagged { drawRow(isMeasuring ? [] : table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont) }
                 }
             }
             rule(y: y, lineWidth: 0.6)
@@ -141,20 +176,27 @@ extension PDFComposer {
         guard table.columns.contains(where: \.fit) else { return byWeight }
         var widths = byWeight
         var fixed = 0.0
-        for (c, column) in table.columns.enumerated() where column.fit {
-            var need = measure(column.title.uppercased(), font: PDFTheme.tableHeaderFont).width
-            for row in table.rows + (table.footer.map { [$0] } ?? []) where c < row.count {
+        // Each row is read once (it may be made on demand), every fitted column measured in it.
+        let fitted = table.columns.indices.filter { table.columns[$0].fit }
+        var need = Array(repeating: 0.0, count: table.columns.count)
+        for c in fitted { need[c] = measure(table.columns[c].title.uppercased(), font: PDFTheme.tableHeaderFont).width }
+        func consider(_ row: [PDFTable.Cell]) {
+            for c in fitted where c < row.count {
                 switch row[c] {
                 case .text(let s, _, let bold):
-                    need = max(need, cellWidth(s, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont))
+                    need[c] = max(need[c], cellWidth(s, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont))
                 case .pill(let s, _):
-                    need = max(need, cellWidth(s, font: PDFTheme.font(6.5, bold: true)) + 10)
+                    need[c] = max(need[c], cellWidth(s, font: PDFTheme.font(6.5, bold: true)) + 10)
                 case .bar:
-                    need = max(need, byWeight[c] - 2 * PDFTable.cellPadding)
+                    need[c] = max(need[c], byWeight[c] - 2 * PDFTable.cellPadding)
                 }
             }
+        }
+        for row in table.rows { consider(row) }
+        if let footer = table.footer { consider(footer) }
+        for c in fitted {
             // A little more than the widest cell, so that neighbouring figures do not run together.
-            widths[c] = min(width / 3, (need + 2 * PDFTable.cellPadding + 8).rounded(.up))
+            widths[c] = min(width / 3, (need[c] + 2 * PDFTable.cellPadding + 8).rounded(.up))
             fixed += widths[c]
         }
         let flexible = table.columns.filter { !$0.fit }.reduce(0) { $0 + $1.weight }

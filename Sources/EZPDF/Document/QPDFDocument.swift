@@ -110,16 +110,22 @@ final class QPDFDocument {
 
     // MARK: - Writing
 
-    /// The edited document. Streams are copied as they are (not decoded) and the
-    /// trailer's /ID is derived from the content, so the same input gives the same bytes.
-    func write(_ operation: String) throws(QPDFError) -> [UInt8] {
-        try check(qpdf_init_write_memory(handle), operation)
+    /// The edited document, as bytes or into a file (see ``PDFOutput``). Streams are copied as
+    /// they are (not decoded) and the trailer's /ID is derived from the content, so the same input
+    /// gives the same bytes either way. Writing to a file spares holding the result in memory
+    /// (qpdf's growing buffer, then its copy here): ~15 MB of a 2,228-page statement's peak.
+    func write(_ operation: String, to output: PDFOutput) throws(QPDFError) -> [UInt8] {
+        switch output {
+        case .bytes: try check(qpdf_init_write_memory(handle), operation)
+        case .file(let path): try check(qpdf_init_write(handle, path), operation)
+        }
         qpdf_set_decode_level(handle, qpdf_dl_none)
         // Every stream is already compressed (Cairo's, and those replaced here): none is compressed again.
         qpdf_set_compress_streams(handle, QPDF_TRUE)
         qpdf_set_object_stream_mode(handle, qpdf_o_preserve)
         qpdf_set_deterministic_ID(handle, QPDF_TRUE)
         try check(qpdf_write(handle), operation)
+        guard case .bytes = output else { return [] }
         let count = qpdf_get_buffer_length(handle)
         guard count > 0, let buffer = qpdf_get_buffer(handle) else { return [] }
         return Array(UnsafeBufferPointer(start: buffer, count: count))

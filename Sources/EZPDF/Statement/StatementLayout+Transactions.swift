@@ -8,33 +8,9 @@ extension StatementLayout {
         // that too: with less, the first rows went to the next page and left the title alone.
         try c.section(tr("Transactions"), keepWith: PDFTable.keepHeight(rows: figures.transactions.count, footer: true))
         guard !figures.transactions.isEmpty else { return try c.note(tr("No transactions in this period.")) }
-        var rows: [[PDFTable.Cell]] = []
-        rows.reserveCapacity(figures.transactions.count)
-        for r in figures.transactions {
-            var description = r.description
-            if !r.group.isEmpty {
-                let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": r.group, "payer": r.paidBy])
-                description += (description.isEmpty ? "" : " · ") + group
-            }
-            let amount: PDFTable.Cell
-            switch r.kind {
-            case .income:
-                amount = .text("+" + money(r.counted), color: PDFTheme.positive)
-            case .expense:
-                amount = .text(money(-r.counted))
-            case .transfer:
-                amount = .text(money(r.amount, r.currency), color: PDFTheme.muted)
-            }
-            // A share of a group expense, or a row in another currency, says what the full row was.
-            if r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency) {
-                description += " (\(money(r.amount, r.currency)))"
-            }
-            let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance
-            rows.append([
-                .text(format.date(r.date), color: PDFTheme.muted), .text(description), .text(r.category),
-                .text(account, color: PDFTheme.muted), amount,
-            ])
-        }
+        // Each row is made when it is measured or drawn, not held: a shop's 100,000 sales would
+        // otherwise be half a million formatted cells in memory at once.
+        let rows = PDFTable.Rows(count: figures.transactions.count) { [self] i in transactionCells(figures.transactions[i]) }
         let table = PDFTable(columns: [
             .init(title: tr("Date"), weight: 16, fit: true), .init(title: tr("Description"), weight: 37),
             .init(title: tr("Category"), weight: 17, fit: true), .init(title: tr("Account"), weight: 15, fit: true),
@@ -47,6 +23,34 @@ extension StatementLayout {
         c.y += 4
         try c.note(tr("Amounts count what each row adds to your income or expenses in {currency}; for a shared group expense that is your share (the full amount in brackets). Transfers are shown in grey and count as zero.",
                       ["currency": figures.currency.code]))
+    }
+
+    /// One transaction's row in the statement's table: date, description (with its group and,
+    /// for a share or another currency, the full amount), category, account and amount.
+    private func transactionCells(_ r: StatementRow) -> [PDFTable.Cell] {
+        var description = r.description
+        if !r.group.isEmpty {
+            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": r.group, "payer": r.paidBy])
+            description += (description.isEmpty ? "" : " · ") + group
+        }
+        let amount: PDFTable.Cell
+        switch r.kind {
+        case .income:
+            amount = .text("+" + money(r.counted), color: PDFTheme.positive)
+        case .expense:
+            amount = .text(money(-r.counted))
+        case .transfer:
+            amount = .text(money(r.amount, r.currency), color: PDFTheme.muted)
+        }
+        // A share of a group expense, or a row in another currency, says what the full row was.
+        if r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency) {
+            description += " (\(money(r.amount, r.currency)))"
+        }
+        let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance
+        return [
+            .text(format.date(r.date), color: PDFTheme.muted), .text(description), .text(r.category),
+            .text(account, color: PDFTheme.muted), amount,
+        ]
     }
 
     /// Where the figures came from: the ledger's hash, the engine and the as-of date.

@@ -25,6 +25,19 @@ package enum StatementPDF {
         return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
     }
 
+    /// Renders the statement into the file at `path` (created or truncated): the same bytes as
+    /// ``render(_:provenance:)``, without holding the finished document in memory while it is
+    /// written. The caller makes the file appear whole (it passes a temporary path and renames it).
+    ///
+    /// - Throws: ``CairoError``, ``QPDFError`` or ``PDFOutputError`` when the document cannot be
+    ///   drawn, completed or written.
+    package static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String) throws {
+        let layout = StatementLayout(figures: figures, provenance: provenance)
+        let metrics = PDFTextMetrics()
+        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
+        _ = try layout.compose(measuring: false, totalPages: pages, metrics: metrics, output: .file(path: path))
+    }
+
     /// The texts ``render(_:provenance:)`` draws shortened with an ellipsis (for tests: a label
     /// the layout must fit never appears here).
     static func shortenedTexts(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [String] {

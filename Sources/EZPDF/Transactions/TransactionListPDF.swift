@@ -92,23 +92,25 @@ struct TransactionListLayout {
         }
     }
 
+    /// One row of the list's table, with transactions.csv's columns.
+    private func cells(_ r: StatementRow) -> [PDFTable.Cell] {
+        let counted: PDFTable.Cell
+        switch r.kind {
+        case .income: counted = .text(format.money(r.counted, list.currency), color: PDFTheme.positive)
+        case .expense: counted = .text(format.money(r.counted, list.currency))
+        case .transfer: counted = .text(format.money(r.counted, list.currency), color: PDFTheme.muted)
+        }
+        return [
+            .text(String(r.id), color: PDFTheme.muted), .text(format.date(r.date)), .text(kind(r.kind)),
+            .text(r.category), .text(r.balance), .text(r.method), .text(r.description),
+            .text(format.money(r.amount, r.currency)), counted, .text(r.group), .text(r.paidBy),
+        ]
+    }
+
     private func drawTable(_ c: PDFComposer) throws {
         guard !list.rows.isEmpty else { return try c.note(tr("No transactions match these filters.")) }
-        var rows: [[PDFTable.Cell]] = []
-        rows.reserveCapacity(list.rows.count)
-        for r in list.rows {
-            let counted: PDFTable.Cell
-            switch r.kind {
-            case .income: counted = .text(format.money(r.counted, list.currency), color: PDFTheme.positive)
-            case .expense: counted = .text(format.money(r.counted, list.currency))
-            case .transfer: counted = .text(format.money(r.counted, list.currency), color: PDFTheme.muted)
-            }
-            rows.append([
-                .text(String(r.id), color: PDFTheme.muted), .text(format.date(r.date)), .text(kind(r.kind)),
-                .text(r.category), .text(r.balance), .text(r.method), .text(r.description),
-                .text(format.money(r.amount, r.currency)), counted, .text(r.group), .text(r.paidBy),
-            ])
-        }
+        // Rows are made as they are measured and drawn, not held (see ``PDFTable/Rows``).
+        let rows = PDFTable.Rows(count: list.rows.count) { [self] i in cells(list.rows[i]) }
         let stats = list.statistics
         let table = PDFTable(columns: [
             // Short, regular values are as wide as they need; names share the rest with the description.
