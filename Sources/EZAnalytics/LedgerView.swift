@@ -146,9 +146,10 @@ struct LedgerView {
 
         let txs = ledger.transactions
         ownDays = [Int32](repeating: 0, count: txs.count)
+        for i in txs.indices { ownDays[i] = txs[i].occurredAt.localDate(in: zone).dayNumber }
+        if let p = rowsPeriod { rows.reserveCapacity(Self.rowCountBound(ledger, days: ownDays, period: p, zone: zone)) }
         for i in txs.indices {
-            let day = txs[i].occurredAt.localDate(in: zone)
-            ownDays[i] = day.dayNumber
+            let day = CivilDate(dayNumber: ownDays[i])
             // Index access reads fields in place; copying a Transaction would retain its strings.
             if txs[i].kind == .expense, txs[i].groupId != nil { continue }   // counted from its group below
             guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
@@ -203,6 +204,23 @@ struct LedgerView {
         try checkBound()
     }
 
+    /// At least the number of statement rows `period` will have (own rows outside groups, and
+    /// every group expense dated in it), so that the rows are allocated once: grown by doubling,
+    /// 100,000 rows would briefly be held one and a half times.
+    private static func rowCountBound(_ ledger: UserLedger, days: [Int32], period: Period, zone: ZoneRules) -> Int {
+        let lo = period.start.dayNumber, hi = period.end.dayNumber
+        let txs = ledger.transactions
+        var n = 0
+        for i in txs.indices where days[i] >= lo && days[i] <= hi && !(txs[i].kind == .expense && txs[i].groupId != nil) { n += 1 }
+        for g in ledger.groups {
+            for e in g.expenses.indices where g.expenses[e].kind == .expense {
+                let day = g.expenses[e].occurredAt.localDate(in: zone).dayNumber
+                if day >= lo && day <= hi { n += 1 }
+            }
+        }
+        return n
+    }
+
     /// Checks that the sum of every entry's counted amount fits in 64 bits. Every figure built
     /// from the view sums a subset of these non-negative amounts (or subtracts one such sum from
     /// another), so once this holds those sums cannot overflow and may use plain `&+`/`&-` in hot
@@ -217,6 +235,14 @@ struct LedgerView {
         StatementRow(id: tx.id, date: day, time: tx.occurredAt, kind: tx.kind, category: category, balance: balance,
                      method: tx.method ?? "", description: tx.description ?? "", amount: tx.amountMinor,
                      currency: tx.currency, counted: counted, group: group, paidBy: paidBy)
+    }
+
+    /// The statement rows sorted by `order`, moved out of the view (which keeps none): sorted in
+    /// place, so that a long statement's rows (100,000 of a shop's sales) are never held twice.
+    mutating func takeRows(sortedBy order: (StatementRow, StatementRow) -> Bool) -> [StatementRow] {
+        rows.sort(by: order)
+        defer { rows = [] }
+        return rows
     }
 
     /// Income and expenses over `from...through` (which must lie inside the view).

@@ -31,14 +31,14 @@ package enum StatementAnalytics {
                   period.yearEarlier.start,
                   CivilDate(year: period.start.year, month: 1, day: 1), period.start.startOfISOWeek].min()!
         let hi = max(range.through, period.end)
-        let view = try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: lo, through: hi, rowsPeriod: period)
+        var view = try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: lo, through: hi, rowsPeriod: period)
 
         let trend = try TrendBuilder.build(view: view, ledger: ledger, from: range.from, through: range.through,
                                            bucket: range.bucket, monthStartDay: range.monthStartDay, asOf: asOf)
         let now = try view.totals(from: period.start, through: period.end)
         let before = try view.totals(from: previous.start, through: previous.end)
         let (budgets, limit) = try BudgetAnalytics.build(view: view, ledger: ledger, period: period, asOf: asOf)
-        let rows = view.rows.sorted(by: rowOrder)
+        let rows = view.takeRows(sortedBy: rowOrder)
         let net = now.income &- now.expenses
         let kpis = KPIs(income: now.income, expenses: now.expenses, net: net, savingsRate: Percent.of(net, now.income),
                         previousExpenses: before.expenses,
