@@ -85,9 +85,16 @@ enum PDFAccessibility {
         if doc.isArray(kids) {
             let items = doc.items(kids)
             let types = items.map { structureType($0, doc) }
-            for i in items.indices.reversed() where types[i] == furniture {
-                unlinked.insert(doc.objectID(items[i]))
-                doc.eraseItem(kids, i)
+            if types.contains(furniture) {
+                // The kept kids go into one new array: erasing them one by one made qpdf rebuild a
+                // long array on every erase: 13 s for the ~9,000 furniture elements of a
+                // 2,228-page statement.
+                var kept: [qpdf_oh] = []
+                kept.reserveCapacity(items.count)
+                for (item, kidType) in zip(items, types) {
+                    if kidType == furniture { unlinked.insert(doc.objectID(item)) } else { kept.append(item) }
+                }
+                doc.set(element, "/K", doc.array(kept))
             }
             for (kid, kidType) in zip(items, types) where kidType != nil && kidType != furniture {
                 walk(kid, type: kidType, doc, figures: &figures, unlinked: &unlinked)

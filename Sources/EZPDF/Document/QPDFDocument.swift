@@ -67,7 +67,12 @@ final class QPDFDocument {
     }
     func set(_ oh: qpdf_oh, _ key: String, _ value: qpdf_oh) { qpdf_oh_replace_key(handle, oh, key, value) }
     func setItem(_ array: qpdf_oh, _ index: Int, _ value: qpdf_oh) { qpdf_oh_set_array_item(handle, array, Int32(index), value) }
-    func eraseItem(_ array: qpdf_oh, _ index: Int) { qpdf_oh_erase_item(handle, array, Int32(index)) }
+    /// A new (direct) array of `items`, in order.
+    func array(_ items: [qpdf_oh]) -> qpdf_oh {
+        let array = qpdf_oh_new_array(handle)
+        for item in items { qpdf_oh_append_item(handle, array, item) }
+        return array
+    }
     func removeKey(_ oh: qpdf_oh, _ key: String) { qpdf_oh_remove_key(handle, oh, key) }
     func name(_ name: String) -> qpdf_oh { qpdf_oh_new_name(handle, name) }
     func text(_ utf8: String) -> qpdf_oh { qpdf_oh_new_unicode_string(handle, utf8) }
