@@ -9,8 +9,9 @@ import Foundation
 import Synchronization
 
 /// Renders one user's statement in the requested formats and writes each file atomically into
-/// the user's folder. Renderers return bytes (or write a temporary file, for libxlsxwriter);
-/// this type alone touches the filesystem.
+/// the user's folder. Renderers return bytes, or write to a temporary path this type gives them
+/// (libxlsxwriter's workbook, and the PDF, which qpdf writes straight to its file); this type
+/// alone names, renames and hashes the files.
 enum StatementFiles {
     /// Writes the statement files under `periodFolder/relativeFolder` and describes them for the manifest.
     ///
