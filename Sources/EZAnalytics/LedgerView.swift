@@ -146,10 +146,9 @@ struct LedgerView {
 
         let txs = ledger.transactions
         ownDays = [Int32](repeating: 0, count: txs.count)
-        for i in txs.indices { ownDays[i] = txs[i].occurredAt.localDate(in: zone).dayNumber }
-        if let p = rowsPeriod { rows.reserveCapacity(Self.rowCountBound(ledger, days: ownDays, period: p, zone: zone)) }
         for i in txs.indices {
-            let day = CivilDate(dayNumber: ownDays[i])
+            let day = txs[i].occurredAt.localDate(in: zone)
+            ownDays[i] = day.dayNumber
             // Index access reads fields in place; copying a Transaction would retain its strings.
             if txs[i].kind == .expense, txs[i].groupId != nil { continue }   // counted from its group below
             guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
@@ -202,23 +201,6 @@ struct LedgerView {
             }
         }
         try checkBound()
-    }
-
-    /// At least the number of statement rows `period` will have (own rows outside groups, and
-    /// every group expense dated in it), so that the rows are allocated once: grown by doubling,
-    /// 100,000 rows would briefly be held one and a half times.
-    private static func rowCountBound(_ ledger: UserLedger, days: [Int32], period: Period, zone: ZoneRules) -> Int {
-        let lo = period.start.dayNumber, hi = period.end.dayNumber
-        let txs = ledger.transactions
-        var n = 0
-        for i in txs.indices where days[i] >= lo && days[i] <= hi && !(txs[i].kind == .expense && txs[i].groupId != nil) { n += 1 }
-        for g in ledger.groups {
-            for e in g.expenses.indices where g.expenses[e].kind == .expense {
-                let day = g.expenses[e].occurredAt.localDate(in: zone).dayNumber
-                if day >= lo && day <= hi { n += 1 }
-            }
-        }
-        return n
     }
 
     /// Checks that the sum of every entry's counted amount fits in 64 bits. Every figure built

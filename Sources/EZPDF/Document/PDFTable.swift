@@ -105,6 +105,7 @@ extension PDFComposer {
             slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<table.rows.count)]
         }
         let widths = columnWidths(table)
+        let aligns = table.columns.map(\.align)
         // One Table element over every page it runs on; the header row is a row of TH cells the
         // first time, and page furniture (an artifact) where it is repeated.
         if !isMeasuring { context.beginTag(PDFTag.table.rawValue) }
@@ -126,14 +127,14 @@ extension PDFComposer {
                 for (k, r) in slice.rows.enumerated() {
                     if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
                     // The measuring pass only moves the cursor: the row is not made.
-                    rowTagged { drawRow(isMeasuring ? [] : table.rows[r], aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.tableFont) }
+                    rowTagged { drawRow(isMeasuring ? [] : table.rows[r], aligns: aligns, widths: widths, font: PDFTheme.tableFont) }
                 }
             }
             rule(y: y, lineWidth: 0.6)
         }
         if let footer = table.footer {
             y += 2
-            rowTagged(part: .tableFoot) { drawRow(footer, aligns: table.columns.map(\.align), widths: widths, font: PDFTheme.font(8, bold: true)) }
+            rowTagged(part: .tableFoot) { drawRow(footer, aligns: aligns, widths: widths, font: PDFTheme.font(8, bold: true)) }
         }
         if !isMeasuring { context.endTag(PDFTag.table.rawValue) }
         // Air under the table, so that a note that follows does not touch its last row.

@@ -18,11 +18,7 @@ package enum StatementPDF {
     ///
     /// - Throws: ``CairoError`` when Cairo fails to draw or write the document.
     package static func render(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [UInt8] {
-        let layout = StatementLayout(figures: figures, provenance: provenance)
-        // Pass 1 counts the pages so that pass 2 can print 'Page n of N'; pass 2 reuses its text sizes.
-        let metrics = PDFTextMetrics()
-        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
-        return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
+        try compose(figures, provenance: provenance, output: .bytes).bytes
     }
 
     /// Renders the statement into the file at `path` (created or truncated): the same bytes as
@@ -32,18 +28,23 @@ package enum StatementPDF {
     /// - Throws: ``CairoError``, ``QPDFError`` or ``PDFOutputError`` when the document cannot be
     ///   drawn, completed or written.
     package static func write(_ figures: StatementFigures, provenance: ReportProvenance, to path: String) throws {
-        let layout = StatementLayout(figures: figures, provenance: provenance)
-        let metrics = PDFTextMetrics()
-        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
-        _ = try layout.compose(measuring: false, totalPages: pages, metrics: metrics, output: .file(path: path))
+        _ = try compose(figures, provenance: provenance, output: .file(path: path))
     }
 
     /// The texts ``render(_:provenance:)`` draws shortened with an ellipsis (for tests: a label
     /// the layout must fit never appears here).
     static func shortenedTexts(_ figures: StatementFigures, provenance: ReportProvenance) throws -> [String] {
+        try compose(figures, provenance: provenance, output: .bytes).shortened
+    }
+
+    /// Both passes: the first counts the pages so that the second can print 'Page n of N'; the
+    /// second reuses the first's text sizes and draws (its bytes returned or written per `output`).
+    private static func compose(_ figures: StatementFigures, provenance: ReportProvenance,
+                                output: PDFOutput) throws -> (bytes: [UInt8], shortened: [String]) {
         let layout = StatementLayout(figures: figures, provenance: provenance)
         let metrics = PDFTextMetrics()
         let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
-        return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).shortened
+        let drawn = try layout.compose(measuring: false, totalPages: pages, metrics: metrics, output: output)
+        return (drawn.bytes, drawn.shortened)
     }
 }
