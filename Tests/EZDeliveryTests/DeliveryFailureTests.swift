@@ -97,10 +97,17 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         let process = try fixture.start(smtpArgs)
         let deadline = Date().addingTimeInterval(20)
         while try sink.received().count < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        // Kill once the journal says the next message is being sent: the server then holds its DATA
-        // for half a second. (A fixed pause missed that window on a loaded machine.)
+        // Kill as soon as the journal turns to 'sending' for the next message: the server then holds
+        // its DATA for half a second. (A fixed pause missed that window on a loaded machine, and so
+        // did a 'sending' line first seen near the end of its half second: the message was sent
+        // before the kill landed. Waiting for the line to appear leaves nearly all of the window.)
+        var sawAnotherStatus = false
         while Date() < deadline {
-            if let last = try? fixture.journal().last, last["status"] as? String == "sending" { break }
+            if let last = try? fixture.journal().last {
+                let sending = last["status"] as? String == "sending"
+                if sending && sawAnotherStatus { break }
+                if !sending { sawAnotherStatus = true }
+            }
             Thread.sleep(forTimeInterval: 0.005)
         }
         kill(process.processIdentifier, SIGKILL)
