@@ -60,6 +60,7 @@ enum PDFAccessibility {
     /// marked-content reference, an MCID).
     static func structureType(_ oh: qpdf_oh, _ doc: QPDFDocument) -> String? {
         guard doc.isDictionary(oh), let s = doc.key(oh, "/S") else { return nil }
+        defer { doc.release(s) }
         return doc.nameText(s)
     }
 
@@ -82,8 +83,10 @@ enum PDFAccessibility {
         }
         if let type, rowsAndCells.contains(type) { return }
         guard let kids = doc.key(element, "/K") else { return }
+        defer { doc.release(kids) }
         if doc.isArray(kids) {
             let items = doc.items(kids)
+            defer { doc.release(items) }
             let types = items.map { structureType($0, doc) }
             if types.contains(furniture) {
                 // The kept kids go into one new array: erasing them one by one made qpdf rebuild a
@@ -94,7 +97,9 @@ enum PDFAccessibility {
                 for (item, kidType) in zip(items, types) {
                     if kidType == furniture { unlinked.insert(doc.objectID(item)) } else { kept.append(item) }
                 }
-                doc.set(element, "/K", doc.array(kept))
+                let array = doc.array(kept)
+                doc.set(element, "/K", array)
+                doc.release(array)
             }
             for (kid, kidType) in zip(items, types) where kidType != nil && kidType != furniture {
                 walk(kid, type: kidType, doc, figures: &figures, unlinked: &unlinked)
@@ -114,24 +119,42 @@ enum PDFAccessibility {
     /// object number against the elements ``walk(_:_:figures:unlinked:)`` unlinked (one qpdf
     /// call each); an item that is not an indirect object is looked at itself.
     static func clearFurniture(inNumberTree node: qpdf_oh, _ doc: QPDFDocument, unlinked: Set<Int32>) {
-        if let nums = doc.key(node, "/Nums"), doc.isArray(nums) {
-            for value in doc.items(nums) where doc.isArray(value) {
+        if let nums = doc.key(node, "/Nums") {
+            defer { doc.release(nums) }
+            for value in doc.isArray(nums) ? doc.items(nums) : [] {
+                defer { doc.release(value) }
+                guard doc.isArray(value) else { continue }
                 for (i, item) in doc.items(value).enumerated() {
+                    defer { doc.release(item) }
                     let id = doc.objectID(item)
-                    if id == 0 ? isFurniture(item, doc) : unlinked.contains(id) { doc.setItem(value, i, doc.null()) }
+                    if id == 0 ? isFurniture(item, doc) : unlinked.contains(id) {
+                        let null = doc.null()
+                        doc.setItem(value, i, null)
+                        doc.release(null)
+                    }
                 }
             }
         }
-        if let kids = doc.key(node, "/Kids"), doc.isArray(kids) {
-            for kid in doc.items(kids) { clearFurniture(inNumberTree: kid, doc, unlinked: unlinked) }
+        if let kids = doc.key(node, "/Kids") {
+            defer { doc.release(kids) }
+            for kid in doc.isArray(kids) ? doc.items(kids) : [] {
+                clearFurniture(inNumberTree: kid, doc, unlinked: unlinked)
+                doc.release(kid)
+            }
         }
     }
 
     /// In every page's content, `/Private << /MCID n >> BDC` becomes `/Artifact BMC`.
     static func markFurnitureAsArtifacts(_ doc: QPDFDocument) throws(QPDFError) {
+        // Each page's handles are released once it is done (see ``QPDFDocument/release(_:)-(qpdf_oh...)``).
         for page in doc.pages {
+            defer { doc.release(page) }
             guard let contents = doc.key(page, "/Contents") else { continue }
-            for stream in doc.isArray(contents) ? doc.items(contents) : [contents] {
+            defer { doc.release(contents) }
+            let isArray = doc.isArray(contents)
+            let streams = isArray ? doc.items(contents) : [contents]
+            defer { if isArray { doc.release(streams) } }
+            for stream in streams {
                 let data = try doc.streamData(stream)
                 if let rewritten = artifactMarked(data) { try doc.replaceStreamData(stream, rewritten) }
             }

@@ -14,7 +14,7 @@ package struct QPDFError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One PDF opened with qpdf's C API (`qpdf_data`), owned here and freed in `deinit`: read from
-/// memory, its objects edited through handles, written back to memory.
+/// memory, its objects edited through handles, written to memory or a file.
 ///
 /// The bytes qpdf reads stay allocated as long as the handle (qpdf reads them lazily).
 final class QPDFDocument {
@@ -45,6 +45,13 @@ final class QPDFDocument {
     }
 
     // MARK: - Objects
+
+    /// Releases handles this code no longer uses. qpdf's C API keeps every handle it returns
+    /// (each a map entry and a shared pointer) until it is released or the document is freed: a
+    /// 2,228-page statement's pass made ~7 MB of them. The objects themselves stay in the document.
+    func release(_ handles: qpdf_oh...) { release(handles) }
+    /// Releases each of `handles` (see ``release(_:)-(qpdf_oh...)``).
+    func release(_ handles: [qpdf_oh]) { for oh in handles { qpdf_oh_release(handle, oh) } }
 
     /// The document catalog.
     var root: qpdf_oh { qpdf_get_root(handle) }
@@ -108,8 +115,10 @@ final class QPDFDocument {
         guard status == Z_OK else {
             throw QPDFError(operation: "compressing a page's content", message: "zlib status \(status)")
         }
+        let filter = name("/FlateDecode"), parameters = null()
+        defer { release(filter, parameters) }
         compressed.withUnsafeBufferPointer {
-            qpdf_oh_replace_stream_data(handle, stream, $0.baseAddress, Int(size), name("/FlateDecode"), null())
+            qpdf_oh_replace_stream_data(handle, stream, $0.baseAddress, Int(size), filter, parameters)
         }
     }
 
