@@ -58,6 +58,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // glibc's malloc.h (malloc_trim), for the batch's memory after a large statement.
+        .systemLibrary(name: "CMalloc"),
 
         // MARK: - Foundation: money, time, the ledger model
         .target(name: "EZCore"),
@@ -107,7 +109,7 @@ let package = Package(
         // MARK: - The batch engine and the command line
         .target(
             name: "EZBatch",
-            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCairo", "EZCharts", "EZPDF", "EZXLSX", "EZCSV"]
+            dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCairo", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "CMalloc"]
         ),
         // MARK: - Delivery: statements e-mailed through libcurl (reads what monthly wrote, renders nothing)
         .target(

@@ -8,10 +8,18 @@ import EZCore
 /// return gets a leading single quote so that no spreadsheet evaluates it. Numbers, dates and
 /// amounts go through the raw appenders, which never add that quote (`-12.50` stays a number).
 ///
-/// Everything is appended into one growing byte buffer: no per-cell `String` is built.
+/// Everything is appended into one growing byte buffer: no per-cell `String` is built. A writer
+/// made with an output (``init(header:output:)``) hands the buffer to it every
+/// ``outputChunk`` bytes, at the end of a row, and starts it again: a long file is then never
+/// held whole.
 struct CSVWriter {
     private(set) var bytes: [UInt8] = []
     private var fieldsInRow = 0
+    /// Where a streamed file's bytes go (nil: they stay in ``bytes``).
+    private let output: CSVFileOutput?
+
+    /// The most bytes a streamed writer holds before handing them to its output.
+    static let outputChunk = 1 << 16
 
     static let comma: UInt8 = 0x2C
     static let quote: UInt8 = 0x22
@@ -20,9 +28,28 @@ struct CSVWriter {
 
     /// Starts a file with its header row.
     init(header: [String], reserving capacity: Int = 256) {
+        output = nil
         bytes.reserveCapacity(max(capacity, 64))
         for name in header { raw(name) }
         endRow()
+    }
+
+    /// Starts a file with its header row, written to `output` as it is built (see ``finish()``).
+    init(header: [String], output: CSVFileOutput) {
+        self.output = output
+        bytes.reserveCapacity(Self.outputChunk + 4096)
+        for name in header { raw(name) }
+        endRow()
+    }
+
+    /// Hands what is left to the output and closes it.
+    ///
+    /// - Throws: ``CSVOutputError`` when any write failed (the first failure).
+    mutating func finish() throws(CSVOutputError) {
+        guard let output else { return }
+        output.write(bytes)
+        bytes.removeAll()
+        try output.close()
     }
 
     // MARK: - Fields
@@ -99,6 +126,10 @@ struct CSVWriter {
         bytes.append(CSVWriter.cr)
         bytes.append(CSVWriter.lf)
         fieldsInRow = 0
+        if let output, bytes.count >= Self.outputChunk {
+            output.write(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The finished file.

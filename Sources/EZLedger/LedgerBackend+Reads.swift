@@ -37,6 +37,13 @@ extension LedgerBackend {
         return try result.get()
     }
 
+    package func transactionCount(user id: Int64) throws(LedgerError) -> Int {
+        try withReader { reader in
+            let rows = try reader.rows(.transactionCount, [.integer(id)])
+            return try rows.next() ? Int(rows.int64(0)) : 0
+        }
+    }
+
     package func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow]) {
         let features = self.features
         return try withReader { reader in try readAllUsers(reader, rates: self.rates(in: reader), features: features) }

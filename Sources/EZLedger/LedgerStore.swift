@@ -28,6 +28,9 @@ package protocol LedgerStore: AnyObject, Sendable {
     func findUser(_ idOrName: String) throws(LedgerError) -> Int64
     /// Everything one user's report may draw on, through local date `through`, in one snapshot.
     func loadUser(id: Int64, through: CivilDate) throws(LedgerError) -> UserLedger
+    /// How many transactions user `id` has (their own, every date, quarantined rows included):
+    /// one indexed count, so that a batch knows a statement is large before reading its rows.
+    func transactionCount(user id: Int64) throws(LedgerError) -> Int
     /// The bare user rows of every user, deleted ones included; rows that break the contract are quarantined.
     func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow])
     /// Every row checked with the rules the reports use (`ezreport check`).

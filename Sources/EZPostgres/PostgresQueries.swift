@@ -51,6 +51,7 @@ extension LedgerQuery {
         switch self {
         case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id"
         case .liveUserById: return "SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL"
+        case .transactionCount: return "SELECT COUNT(*) FROM transactions WHERE user_id = $1"
         case .liveUserByName: return "SELECT id FROM users WHERE username = $1 AND deleted_at IS NULL"
         case .userRow: return "SELECT \(Self.postgresUserColumns), NULL::integer FROM users u WHERE u.id = $1"
         case .allUserRows: return "SELECT \(Self.postgresUserColumns), NULL::integer FROM users u ORDER BY u.id"

@@ -2,6 +2,7 @@ import EZCore
 import EZLedger
 import EZTestSupport
 import Foundation
+import Synchronization
 import XCTest
 @testable import EZBatch
 
@@ -39,6 +40,30 @@ final class UserJobTests: XCTestCase {
 
     private func run(_ job: UserJob, previous: Manifest.UserEntry? = nil) throws -> UserJob.Outcome {
         job.run(user: try ref(alice), ledger: try Ledger(path: ledger.path), previous: previous)
+    }
+
+    func testAJobWhoseUserHasManyRowsWaitsForTheGateAloneBeforeReadingThem() throws {
+        let gate = RenderGate(workers: 2)
+        var configured = job()
+        configured.gate = gate
+        configured.largeStatementRows = 2   // alice has two transactions: her statement counts as large
+        let large = configured
+        let user = try ref(alice)
+        let path = ledger.path
+        let ordinary = gate.enter(exclusive: false)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<UserJob.Outcome?>(nil)
+        Thread.detachNewThread {
+            let result = try? large.run(user: user, ledger: Ledger(path: path), previous: nil)
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 0.5), .timedOut, "a large statement waits for the render in progress")
+        gate.leave(ordinary)
+        XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(outcome.withLock { $0?.entry.status }, .ok)
+        // The gate is free again: an ordinary render gets in at once.
+        gate.leave(gate.enter(exclusive: false))
     }
 
     func testANewUserIsWrittenAndDescribed() throws {

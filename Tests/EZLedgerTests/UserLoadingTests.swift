@@ -26,6 +26,21 @@ final class UserLoadingTests: XCTestCase {
         XCTAssertFalse(slice.groups.flatMap(\.expenses).contains { $0.description == "private" })
     }
 
+    func testTransactionCountIsEveryOwnRowOfEveryDateAndNoOneElses() throws {
+        let ledger = try TestLedger()
+        let mum = try ledger.user("mum")
+        let friend = try ledger.user("friend")
+        let trip = try ledger.group("Trip", owner: mum, members: [mum, friend])
+        try ledger.expense(mum, 1000, on: "2026-10-02")
+        try ledger.income(mum, 5000, on: "2019-01-15")   // long before any period: still counted
+        try ledger.expense(mum, 700, on: "2026-10-03", group: trip)
+        try ledger.expense(friend, 900, on: "2026-10-05", group: trip)   // a share of it, not her row
+        let opened = try Ledger(path: ledger.path)
+        XCTAssertEqual(try opened.transactionCount(user: mum), 3)
+        XCTAssertEqual(try opened.transactionCount(user: friend), 1)
+        XCTAssertEqual(try opened.transactionCount(user: 987_654), 0, "an unknown user has none")
+    }
+
     func testChildSeesNoParentRows() throws {
         let ledger = try TestLedger()
         let mum = try ledger.user("mum")

@@ -26,6 +26,19 @@ final class PDFOutputTests: XCTestCase {
         }
     }
 
+    func testAStatementDrawnFirstAndFinishedLaterHasTheBytesOfTheRenderedOne() throws {
+        // What the batch does for a long statement: draw, let the figures go, then let qpdf finish.
+        let figures = PDFFixtures.statement(locale: "fr_FR", transactionCount: 300)
+        let drawn = try StatementPDF.draw(figures, provenance: PDFFixtures.provenance())
+        let path = temporaryPath("drawn.pdf")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertEqual(try drawn.finish(to: .file(path: path)), [])
+        let written = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        XCTAssertEqual(Array(written), try StatementPDF.render(figures, provenance: PDFFixtures.provenance()))
+        let again = try StatementPDF.draw(figures, provenance: PDFFixtures.provenance())
+        XCTAssertEqual(try again.finish(to: .bytes), Array(written), "finished to bytes or to a file, the same document")
+    }
+
     func testFinishedBytesAreDeliveredToTheFileOrReturned() throws {
         let bytes: [UInt8] = Array("%PDF-1.7 test".utf8)
         XCTAssertEqual(try PDFOutput.bytes.deliver(bytes), bytes)

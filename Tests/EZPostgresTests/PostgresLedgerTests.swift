@@ -35,6 +35,8 @@ final class PostgresLedgerTests: XCTestCase {
                            "user \(ref.id)")
             XCTAssertEqual(b.quarantined, a.quarantined)
             XCTAssertGreaterThan(a.transactions.count, 0)
+            // The count a batch sizes a job by, before reading its rows.
+            XCTAssertEqual(try postgres.transactionCount(user: ref.id), try sqlite.transactionCount(user: ref.id), "user \(ref.id)")
             compared += 1
         }
         XCTAssertGreaterThan(compared, 10)

@@ -60,7 +60,7 @@ package enum ExportRun {
             // One person is waiting: render the files on every core — unless the statement is so large
             // that each format's memory matters more than the wall time (a shop's 100,000 rows).
             let threads = figures.transactions.count >= StatementFiles.largeStatementRows ? 1 : ProcessInfo.processInfo.activeProcessorCount
-            let files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
+            let files = try StatementFiles.write(consume figures, provenance: provenance, formats: settings.formats,
                                                  periodFolder: folder, relativeFolder: ".", durable: settings.durable,
                                                  threads: threads)
             return Result(files: files.map { var f = $0; f.path = String(f.path.dropFirst(2)); return f },

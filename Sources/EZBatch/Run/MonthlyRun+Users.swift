@@ -51,10 +51,10 @@ extension MonthlyRun {
     /// those that cannot be come back in ``UserPass/pending``.
     static func renderUsers(_ plan: Plan, positions: [Int]? = nil, continuing previous: UserPass? = nil, log: RunLog) -> UserPass {
         let state = PassState(users: plan.users.count, settings: plan.settings, continuing: previous)
-        let job = UserJob(settings: plan.settings, periodFolder: plan.periodFolder, ratesDigest: plan.ratesDigest,
-                          force: plan.options.force)
         let order = positions ?? Array(plan.users.indices)
         let workers = plan.connections.isEmpty ? max(1, min(plan.options.jobs, order.count)) : plan.connections.count
+        let job = UserJob(settings: plan.settings, periodFolder: plan.periodFolder, ratesDigest: plan.ratesDigest,
+                          force: plan.options.force, gate: workers > 1 ? RenderGate(workers: workers) : nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             while state.stop.withLock({ $0 == nil }) {
                 let n = state.next.add(1, ordering: .relaxed).oldValue

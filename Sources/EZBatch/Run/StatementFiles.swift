@@ -19,49 +19,112 @@ enum StatementFiles {
     /// PNG); with `threads` > 1 they run concurrently (an on-demand export uses the idle cores; a
     /// batch already keeps every core busy with other users and passes 1). The entries, and the
     /// error thrown when pieces fail (the first piece's, in the order above), do not depend on timing.
-    static func write(_ figures: StatementFigures, provenance: ReportProvenance, formats: [OutputFormat],
+    ///
+    /// One piece after the other (`threads` 1), the PDF is made in two steps: drawn by Cairo first,
+    /// completed by qpdf last, once every other file is written
+    /// and `figures` are released. qpdf's objects for a long statement (~45 MB for 2,228 pages)
+    /// then never coexist with its rows (~23 MB for 100,000): the caller hands `figures` over and
+    /// keeps no copy, or they stay alive anyway.
+    static func write(_ figures: consuming StatementFigures, provenance: ReportProvenance, formats: [OutputFormat],
                       periodFolder: String, relativeFolder: String, durable: Bool, threads: Int = 1) throws -> [Manifest.FileEntry] {
-        let pieces = self.pieces(figures, provenance: provenance, formats: formats, periodFolder: periodFolder,
-                                 relativeFolder: relativeFolder, durable: durable)
-        var results: [Result<[Manifest.FileEntry], any Error>]
-        let workers = min(max(1, threads), pieces.count)
-        if workers <= 1 {
-            results = pieces.map { piece in Result { try piece() } }
+        let files = Files(periodFolder: periodFolder, relativeFolder: relativeFolder, durable: durable)
+        let results: [Result<[Manifest.FileEntry], any Error>]
+        if threads <= 1 {
+            results = oneAfterAnother(figures, provenance: provenance, formats: formats, files: files)
         } else {
-            let slots = Mutex<[Result<[Manifest.FileEntry], any Error>]>(Array(repeating: .success([]), count: pieces.count))
-            let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while true {
-                    let i = next.add(1, ordering: .relaxed).oldValue
-                    guard i < pieces.count else { break }
-                    let result = Result { try pieces[i]() }
-                    slots.withLock { $0[i] = result }
-                }
-            }
-            results = slots.withLock { $0 }
+            let pieces = formats.flatMap { self.pieces(figures, provenance: provenance, format: $0, files: files) }
+            results = concurrently(pieces, threads: threads)
         }
         var entries: [Manifest.FileEntry] = []
         for result in results { entries += try result.get() }
         return entries.sorted { $0.path < $1.path }
     }
 
+    /// Runs `pieces` on up to `threads` threads; the results in the pieces' order.
+    private static func concurrently(_ pieces: [@Sendable () throws -> [Manifest.FileEntry]],
+                                     threads: Int) -> [Result<[Manifest.FileEntry], any Error>] {
+        let workers = min(max(1, threads), pieces.count)
+        let slots = Mutex<[Result<[Manifest.FileEntry], any Error>]>(Array(repeating: .success([]), count: pieces.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let i = next.add(1, ordering: .relaxed).oldValue
+                guard i < pieces.count else { break }
+                let result = Result { try pieces[i]() }
+                slots.withLock { $0[i] = result }
+            }
+        }
+        return slots.withLock { $0 }
+    }
+
+    /// Runs the pieces one after the other, the PDF drawn in its place and completed last, after
+    /// `figures` are released (see ``write(_:provenance:formats:periodFolder:relativeFolder:durable:threads:)``);
+    /// the results in the formats' order.
+    private static func oneAfterAnother(_ figures: consuming StatementFigures, provenance: ReportProvenance,
+                                        formats: [OutputFormat], files: Files) -> [Result<[Manifest.FileEntry], any Error>] {
+        // Swift does not promise to release a value at its last use: the figures are moved into an
+        // optional and dropped explicitly.
+        var held: StatementFigures? = consume figures
+        var drawn: Result<DrawnPDF, any Error>?
+        var results: [[Result<[Manifest.FileEntry], any Error>]] = []
+        for format in formats {
+            if format == .pdf {
+                drawn = Result { try StatementPDF.draw(held!, provenance: provenance) }
+                results.append([])
+            } else {
+                results.append(pieces(held!, provenance: provenance, format: format, files: files).map { piece in Result { try piece() } })
+            }
+        }
+        held = nil
+        if let drawn, let slot = formats.firstIndex(of: .pdf) {
+            results[slot] = [Result { [try files.put("statement.pdf") { temp in _ = try drawn.get().finish(to: .file(path: temp)) }] }]
+        }
+        return results.flatMap { $0 }
+    }
+
     /// From this many transactions on, a statement is "large": an export renders its formats one
     /// after the other, so that their memory does not add up.
     static let largeStatementRows = 20_000
 
-    /// One closure per independent file (or group of files), in a fixed order.
-    private static func pieces(_ figures: StatementFigures, provenance: ReportProvenance, formats: [OutputFormat],
-                               periodFolder: String, relativeFolder: String,
-                               durable: Bool) -> [@Sendable () throws -> [Manifest.FileEntry]] {
-        @Sendable func put(_ name: String, _ bytes: [UInt8]) throws -> Manifest.FileEntry {
+    /// The pieces that make `format`'s files (one for each chart's PNG), in a fixed order.
+    private static func pieces(_ figures: StatementFigures, provenance: ReportProvenance, format: OutputFormat,
+                               files: Files) -> [@Sendable () throws -> [Manifest.FileEntry]] {
+        switch format {
+        case .pdf:
+            // qpdf writes the finished PDF straight to the file: a long statement is not held twice.
+            return [{ [try files.put("statement.pdf") { temp in try StatementPDF.write(figures, provenance: provenance, to: temp) }] }]
+        case .xlsx:
+            return [{ [try files.put("statement.xlsx") { temp in try StatementWorkbook.write(figures, provenance: provenance, to: temp) }] }]
+        case .csv:
+            // transactions.csv is written as it is built: a 100,000-row file is ~12 MB.
+            return [{
+                [try files.put("transactions.csv") { temp in try StatementCSV.writeTransactions(figures, to: temp) }]
+                    + (try StatementCSV.filesAfterTransactions(for: figures).map { try files.put($0.name, $0.bytes) })
+            }]
+        case .png:
+            return StatementCharts.charts(for: figures).map { named in
+                { [try files.put("charts/" + named.fileName, try ChartRenderer.png(named.chart))] }
+            }
+        }
+    }
+
+    /// Where one statement's files go, and how each is written, renamed into place and hashed.
+    private struct Files: Sendable {
+        let periodFolder: String
+        let relativeFolder: String
+        let durable: Bool
+
+        /// Writes `bytes` as the file `name`.
+        func put(_ name: String, _ bytes: [UInt8]) throws -> Manifest.FileEntry {
             let relative = relativeFolder + "/" + name
             try AtomicFile.write(bytes, to: periodFolder + "/" + relative, durable: durable)
             return Manifest.FileEntry(path: relative, bytes: bytes.count, sha256: FileDigest.sha256(bytes))
         }
+
         /// A file a C library writes itself, at a temporary path renamed into place; hashed from
         /// the file in chunks, so that a large file is not read back whole. A renderer's own error
         /// is thrown as it is; only the file's handling becomes an ``OutputError``.
-        @Sendable func putFile(_ name: String, _ produce: (String) throws -> Void) throws -> Manifest.FileEntry {
+        func put(_ name: String, _ produce: (String) throws -> Void) throws -> Manifest.FileEntry {
             let relative = relativeFolder + "/" + name
             var digest = ""
             var size = 0
@@ -86,22 +149,5 @@ enum StatementFiles {
             }
             return Manifest.FileEntry(path: relative, bytes: size, sha256: digest)
         }
-        var pieces: [@Sendable () throws -> [Manifest.FileEntry]] = []
-        for format in formats {
-            switch format {
-            case .pdf:
-                // qpdf writes the finished PDF straight to the file: a long statement is not held twice.
-                pieces.append { [try putFile("statement.pdf") { temp in try StatementPDF.write(figures, provenance: provenance, to: temp) }] }
-            case .xlsx:
-                pieces.append { [try putFile("statement.xlsx") { temp in try StatementWorkbook.write(figures, provenance: provenance, to: temp) }] }
-            case .csv:
-                pieces.append { try StatementCSV.files(for: figures).map { try put($0.name, $0.bytes) } }
-            case .png:
-                for named in StatementCharts.charts(for: figures) {
-                    pieces.append { [try put("charts/" + named.fileName, try ChartRenderer.png(named.chart))] }
-                }
-            }
-        }
-        return pieces
     }
 }

@@ -11,6 +11,10 @@ struct UserJob {
     let periodFolder: String
     let ratesDigest: String
     let force: Bool
+    /// Lets a large statement render alone (nil: every render runs as soon as its worker is free).
+    var gate: RenderGate? = nil
+    /// From this many transactions on, a user's statement goes through ``gate`` alone.
+    var largeStatementRows = StatementFiles.largeStatementRows
 
     /// The outcome for the manifest, and whether the user was skipped as unchanged.
     struct Outcome {
@@ -36,6 +40,12 @@ struct UserJob {
         var entry = Manifest.UserEntry(id: ref.id, status: .failed, folder: folder, currency: nil, incomeMinor: nil,
                                        expensesMinor: nil, netMinor: nil, transactionCount: nil, files: [], quarantined: [],
                                        error: nil, fingerprint: nil)
+        // A large statement is read and rendered alone (see `RenderGate`): its size is counted
+        // before its rows are read, so that they never sit beside another user's render.
+        let pass = gate.map { gate in
+            gate.enter(exclusive: ((try? ledger.transactionCount(user: ref.id)) ?? 0) >= largeStatementRows)
+        }
+        defer { if let pass { gate?.leave(pass) } }
         let slice: UserLedger
         do {
             slice = try ledger.loadUser(id: ref.id, through: max(settings.period.latestEndForAnyMonthStart, settings.asOf))
@@ -60,7 +70,9 @@ struct UserJob {
         let figuresOrError = Result { try StatementAnalytics.statement(for: held!, period: settings.period, asOf: settings.asOf) }
         held = nil
         do {
-            let figures = try figuresOrError.get()
+            // The figures are handed over to the files (not copied): a long statement's rows are
+            // released before qpdf completes its PDF (see `StatementFiles.write`).
+            let figures = try (consume figuresOrError).get()
             let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
                                               period: settings.period, asOf: settings.asOf,
                                               engineVersion: EngineVersion.current, quarantined: quarantined)
@@ -68,9 +80,10 @@ struct UserJob {
             entry.expensesMinor = figures.kpis.expenses
             entry.netMinor = figures.kpis.net
             entry.transactionCount = figures.transactions.count
-            entry.files = try StatementFiles.write(figures, provenance: provenance, formats: settings.formats,
+            let summary = Manifest.StatementSummary(figures)
+            entry.files = try StatementFiles.write(consume figures, provenance: provenance, formats: settings.formats,
                                                    periodFolder: periodFolder, relativeFolder: folder, durable: settings.durable)
-            entry.summary = Manifest.StatementSummary(figures)
+            entry.summary = summary
             entry.status = .ok
         } catch {
             entry.error = "\(error)"

@@ -11,6 +11,8 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case userRefs
     /// `id` of the live user with id `$1`.
     case liveUserById
+    /// `COUNT(*)` of user `$1`'s own transactions, every date: a job's size before its rows are read.
+    case transactionCount
     /// `id` of the live user with username `$1` (text).
     case liveUserByName
     /// ``RowValidator/userColumns`` of user `$1`, then NULL (a ledger without `month_start_day`).
@@ -109,6 +111,7 @@ extension LedgerQuery {
         switch self {
         case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id"
         case .liveUserById: return "SELECT id FROM users WHERE id = ? AND deleted_at IS NULL"
+        case .transactionCount: return "SELECT COUNT(*) FROM transactions WHERE user_id = ?"
         case .liveUserByName: return "SELECT id FROM users WHERE username = ? AND deleted_at IS NULL"
         case .userRow: return "SELECT \(RowValidator.userColumns), NULL FROM users u WHERE u.id = ?"
         case .allUserRows: return "SELECT \(RowValidator.userColumns), NULL FROM users u ORDER BY u.id"

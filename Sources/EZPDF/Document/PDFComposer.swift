@@ -90,16 +90,22 @@ final class PDFComposer {
     /// Ends the last page and returns the document's bytes, or writes them as `output` says (then,
     /// as in the measuring pass, it returns none).
     func finish(to output: PDFOutput = .bytes) throws -> [UInt8] {
+        try drawn()?.finish(to: output) ?? []
+    }
+
+    /// Ends the last page and hands on the drawn document, not yet completed (nil in the
+    /// measuring pass).
+    func drawn() throws -> DrawnPDF? {
         drawFooter()
         if !isMeasuring { context.endTag(PDFTag.document.rawValue) }
         try context.showPage()
         try context.checkStatus("composing the PDF")
-        if isMeasuring { return [] }
+        if isMeasuring { return nil }
         try surface.finish()
         var bytes = try surface.takePDFData()
         PDFResourceCleanup.removeDuplicateXObjectNames(&bytes)
-        guard context.structureElements <= PDFAccessibility.elementLimit else { return try output.deliver(bytes) }
-        return try PDFAccessibility.complete(consume bytes, language: tr.language, figureDescriptions: figureDescriptions, to: output)
+        return DrawnPDF(bytes, language: tr.language, figureDescriptions: figureDescriptions,
+                        completes: context.structureElements <= PDFAccessibility.elementLimit)
     }
 
     private func drawFooter() {

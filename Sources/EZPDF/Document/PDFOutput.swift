@@ -6,7 +6,7 @@ import Glibc
 /// files passes a temporary path instead (its caller renames the file into place, so it appears
 /// whole or not at all): qpdf then writes the document straight to that file, and a long
 /// statement is never held in memory twice while it is written.
-enum PDFOutput: Sendable, Equatable {
+package enum PDFOutput: Sendable, Equatable {
     /// Return the document's bytes.
     case bytes
     /// Write the document to `path` (created or truncated) and return no bytes.

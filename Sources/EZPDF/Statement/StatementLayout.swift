@@ -23,10 +23,8 @@ struct StatementLayout {
     /// The statement's name on the cover, in the metadata and in footers: "Statement October 2025"-like.
     var periodLabel: String { PDFPeriodLabel.label(figures.period, format: format) }
 
-    /// Lays out every section; in the drawing pass also returns the document's bytes (or writes
-    /// them, as `output` says).
-    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics,
-                 output: PDFOutput = .bytes) throws -> (pages: Int, bytes: [UInt8], shortened: [String]) {
+    /// Lays out every section; in the drawing pass also returns the drawn document, not yet completed.
+    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, drawn: DrawnPDF?, shortened: [String]) {
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
                                 footerTitle: tr("{book} · Statement {period}", ["book": figures.user.bookName, "period": periodLabel]),
                                 tr: tr, metrics: metrics)
@@ -50,7 +48,7 @@ struct StatementLayout {
         try drawTransactions(c)
         try drawProvenance(c)
         let pages = c.page
-        return (pages, try c.finish(to: output), c.shortenedTexts)
+        return (pages, try c.drawn(), c.shortenedTexts)
     }
 
     // MARK: - Shared formatting
