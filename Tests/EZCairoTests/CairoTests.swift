@@ -110,6 +110,17 @@ extension ChartsCairoTests {
         }
     }
 
+    func testIdlePixelBlocksAreHandedBackAndTheNextSurfaceStillStartsAllBackground() throws {
+        let background = Color(red: 0, green: 0.5, blue: 1)
+        do { _ = try CairoSurface(imageWidth: 64, height: 48, background: background) }
+        XCTAssertGreaterThan(PixelMemory.idleBlockCount, 0, "a destroyed surface's block waits in the pool")
+        CairoSurface.releaseIdlePixelMemory()
+        XCTAssertEqual(PixelMemory.idleBlockCount, 0)
+        let surface = try CairoSurface(imageWidth: 64, height: 48, background: background)
+        let (_, _, pixels) = try PNGInfo.decodePixels(try surface.pngData())
+        XCTAssertTrue(pixels.allSatisfy { $0 == 0xFF00_80FF })
+    }
+
     // MARK: - Dots and pills on a PDF
 
     /// A 40 × 40 pt PDF page with two ringed dots (centres (10, 10) and (30, 10), radius 5, ring 2)

@@ -8,7 +8,7 @@ import Dispatch
 /// at its peak), known by its row count before its rows are read, waits until the statements in
 /// progress end, then runs alone while the other workers wait (``enter(exclusive:)``); what it
 /// freed is handed back to the system before they resume. Measured on the 50-user ledger plus
-/// such a user: `--jobs 2` peaked at 149 MB before, 137 MB with the gate (`--jobs 1`: 132 MB).
+/// such a user: `--jobs 2` peaked at 149 MB before, 138–141 MB with the gate (`--jobs 1`: 132–136 MB).
 ///
 /// A large statement waiting for the others holds off new ones, so it cannot be starved. Two large
 /// statements run one after the other.
@@ -55,7 +55,7 @@ final class RenderGate: Sendable {
         case .exclusive:
             // What the large render freed stays in its thread's malloc arena, where the other
             // workers' allocations cannot reuse it: handed back to the system before they resume
-            // (149 → 137 MB for `--jobs 2` on the 50-user ledger plus a 100,000-row user).
+            // (part of 149 → 138–141 MB for `--jobs 2` on the 50-user ledger plus a 100,000-row user).
             _ = malloc_trim(0)
             for _ in 0..<workers { permits.signal() }
             turnstile.signal()

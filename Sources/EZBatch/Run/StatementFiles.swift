@@ -1,4 +1,5 @@
 import EZAnalytics
+import EZCairo
 import EZCharts
 import EZCore
 import EZCSV
@@ -65,6 +66,7 @@ enum StatementFiles {
         // Swift does not promise to release a value at its last use: the figures are moved into an
         // optional and dropped explicitly.
         var held: StatementFigures? = consume figures
+        let large = held!.transactions.count >= largeStatementRows
         var drawn: Result<DrawnPDF, any Error>?
         var results: [[Result<[Manifest.FileEntry], any Error>]] = []
         for format in formats {
@@ -76,6 +78,8 @@ enum StatementFiles {
             }
         }
         held = nil
+        // qpdf's pass is a long statement's peak: the charts' idle pixel blocks go back first.
+        if large { CairoSurface.releaseIdlePixelMemory() }
         if let drawn, let slot = formats.firstIndex(of: .pdf) {
             results[slot] = [Result { [try files.put("statement.pdf") { temp in _ = try drawn.get().finish(to: .file(path: temp)) }] }]
         }

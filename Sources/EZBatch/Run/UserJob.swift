@@ -1,4 +1,5 @@
 import EZAnalytics
+import EZCairo
 import EZCore
 import EZLedger
 import Foundation
@@ -63,6 +64,11 @@ struct UserJob {
         entry.currency = slice.user.currency.code
         entry.quarantined = slice.quarantined.map { Manifest.QuarantineEntry(table: $0.table, id: $0.id, reason: $0.reason) }
         let quarantined = slice.quarantined
+        if slice.transactions.count >= largeStatementRows {
+            // The charts' idle pixel blocks (6.4 MB for each worker that drew one) are not needed
+            // while a large statement's figures are computed, its peak.
+            CairoSurface.releaseIdlePixelMemory()
+        }
         // The last use of the slice: only the figures are alive while the files are rendered.
         // Swift does not promise to release a value at its last use (it did not here): the slice
         // is moved into an optional and dropped explicitly. A 100,000-row user's is ~36 MB.
