@@ -102,6 +102,24 @@ final class PDFLanguageTests: XCTestCase {
         }
     }
 
+    /// A shop's month (4.6 million spent) still shows its whole income, expenses and net in the
+    /// cover's tiles, in every language's number format: the figure's type gets smaller, down to
+    /// 6 pt, rather than the amount being cut with an ellipsis.
+    func testTheCoverTilesNeverShortenAnAmount() throws {
+        for locale in ["de_DE", "fr_FR", "it_IT", "en_US", "es_ES"] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5)
+            figures.kpis.income = 178_796
+            figures.kpis.expenses = 460_177_310
+            figures.kpis.net = figures.kpis.income - figures.kpis.expenses
+            let format = LocaleFormat(locale: locale)
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            for amount in [figures.kpis.income, figures.kpis.expenses, -figures.kpis.net] {
+                let text = format.money(amount, figures.currency)
+                XCTAssertFalse(shortened.contains { $0.contains(text) }, "\(locale): '\(text)' was cut")
+            }
+        }
+    }
+
     /// A goal saved far past its target (1,415.2 %) still shows its whole percentage beside the
     /// bar, in every language's number format: the bar gives way, not the figure.
     func testAGoalsProgressPercentageIsNeverShortened() throws {

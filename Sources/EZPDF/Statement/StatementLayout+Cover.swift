@@ -112,9 +112,10 @@ extension StatementLayout {
             let labelSize = c.fittingSize(t.label, bold: true, size: 7.5, minimum: 5, width: w - 20)
             c.text(t.label, font: PDFTheme.font(labelSize, bold: true), at: Point(x: x + 10, y: c.y + 10 + (7.5 - labelSize) / 2),
                    width: w - 20, color: PDFTheme.muted)
-            // The value shrinks to fit its tile rather than being cut.
+            // The value shrinks to fit its tile rather than being cut: down to 6 pt, so that a
+            // shop's month ('-4.599.985,14 €' in German) is whole (8 pt cut it).
             var size = 14.0
-            while size > 8 && c.measure(t.value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
+            while size > 6 && c.measure(t.value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
             c.text(t.value, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 24 + (14 - size) / 2),
                    width: w - 20, color: t.color)
             // Details shrink, then take a second line at a word boundary ('Veränderung der / Ausgaben').
