@@ -102,6 +102,20 @@ final class PDFLanguageTests: XCTestCase {
         }
     }
 
+    /// A limit used thousands of times over still shows its whole 'n % used' line and its status,
+    /// in every language: the line's type gets smaller rather than its word being cut.
+    func testAHugeLimitPercentageKeepsItsWholeLine() throws {
+        for locale in ["de_DE", "fr_FR", "it_IT", "es_ES", "ja_JP", "en_US"] {
+            let tr = Translator(locale: locale)
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5, limitStatus: .over)
+            figures.kpis.limit?.percent = Percent(tenths: 3_834_811)
+            let used = tr("{percent} used", ["percent": LocaleFormat(locale: locale).percent(Percent(tenths: 3_834_811))])
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            XCTAssertFalse(shortened.contains(used), "\(locale): '\(used)' was cut")
+            XCTAssertFalse(shortened.contains(tr("Limit exceeded").uppercased()), "\(locale): the status was cut")
+        }
+    }
+
     /// A shop's month (4.6 million spent) still shows its whole income, expenses and net in the
     /// cover's tiles, in every language's number format: the figure's type gets smaller, down to
     /// 6 pt, rather than the amount being cut with an ellipsis.

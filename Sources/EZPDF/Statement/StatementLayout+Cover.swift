@@ -61,10 +61,13 @@ extension StatementLayout {
         // The status takes what the percentage leaves, shrinking rather than being cut; when even
         // 6 pt does not fit there ("LIMIT ÜBERSCHRITTEN" beside "119,2 % genutzt"), it gets the
         // whole line under the track instead: never cut mid-word.
+        // The percentage shrinks too (down to 6 pt) rather than losing its word ('383.481,1 % gen…').
         let usedText = tr("{percent} used", ["percent": percent(limit.percent)])
-        c.text(usedText, font: PDFTheme.font(8, bold: true), at: Point(x: x, y: rect.y + 44), width: w * 0.6, color: .white)
+        let usedSize = c.fittingSize(usedText, bold: true, size: 8, minimum: 6, width: w * 0.6)
+        c.text(usedText, font: PDFTheme.font(usedSize, bold: true), at: Point(x: x, y: rect.y + 44 + (8 - usedSize) / 2),
+               width: w * 0.6, color: .white)
         let statusText = status.uppercased()
-        let besideWidth = w - min(c.measure(usedText, font: PDFTheme.font(8, bold: true)).width, w * 0.6) - 8
+        let besideWidth = w - min(c.measure(usedText, font: PDFTheme.font(usedSize, bold: true)).width, w * 0.6) - 8
         let besideSize = c.fittingSize(statusText, bold: true, size: 7, minimum: 6, width: besideWidth)
         if c.measure(statusText, font: PDFTheme.font(besideSize, bold: true)).width <= besideWidth {
             c.text(statusText, font: PDFTheme.font(besideSize, bold: true), at: Point(x: x + w - besideWidth, y: rect.y + 45 + (7 - besideSize) / 2),
