@@ -8,22 +8,31 @@ enum HeaderEncoding {
     static let maxEncodedWord = 75
 
     /// A header value: `text` as is when it is plain printable ASCII without specials that
-    /// matter, else as `=?UTF-8?B?…?=` words separated by folding whitespace.
+    /// matter and short enough for one line (900 bytes, under RFC 5322's 998 with the field's
+    /// name), else as `=?UTF-8?B?…?=` words separated by folding whitespace.
     static func unstructured(_ raw: String) -> String {
         let text = withoutControls(raw)
-        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) && !text.contains("=?") { return text }
+        if text.utf8.count <= 900, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }), !text.contains("=?") { return text }
         return encodedWords(text).joined(separator: "\r\n ")
     }
 
+    /// The longest display name written as itself (an atom phrase or a quoted-string). The
+    /// header is not folded, so `To: ` + this + ` <` + a 254-character address + `>` stays far
+    /// under RFC 5322's 998 characters; a longer name is written as encoded-words, which fold.
+    static let maxPlainDisplayName = 64
+
     /// A display name for `Name <addr>`: an atom-only phrase as is; other printable ASCII (dots,
     /// commas, quotes…) as a quoted-string with `"` and `\\` escaped (RFC 5322 §3.2.4), so that
-    /// `mia.huber10` reads as itself; anything else as encoded-words (RFC 2047 §5 (3)).
+    /// `mia.huber10` reads as itself; anything else as encoded-words (RFC 2047 §5 (3)): a name
+    /// longer than ``maxPlainDisplayName`` bytes, and one holding `=?`, which a mail reader would
+    /// otherwise decode as an encoded-word of its own and show as other text.
     static func displayName(_ raw: String) -> String {
         let name = withoutControls(raw)
-        let safe = name.utf8.allSatisfy { MailAddress.isAtext($0) || $0 == 0x20 } && !name.isEmpty
+        let plain = !name.isEmpty && name.utf8.count <= maxPlainDisplayName && !name.contains("=?")
+        let safe = plain && name.utf8.allSatisfy { MailAddress.isAtext($0) || $0 == 0x20 }
             && !name.hasPrefix(" ") && !name.hasSuffix(" ") && !name.contains("  ")
         if safe { return name }
-        if !name.isEmpty, name.utf8.count <= 900, name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+        if plain, name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
             return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         return encodedWords(name).joined(separator: "\r\n ")

@@ -18,9 +18,16 @@ package struct SMTPError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// 5xx: permanent. 4xx: transient (try again later). No final reply after the data: uncertain.
     /// No reply before the data (refused or dropped connection): transient.
+    ///
+    /// A failure to *send* (`CURLE_SEND_ERROR`) is transient even when libcurl had taken every
+    /// byte: its buffers and the socket's hold the message, and the connection broke before the
+    /// end-of-data line (`.`) was written. A server accepts a message only at that line (RFC 5321
+    /// §4.1.1.4: a message cut short is discarded), so nothing can have been delivered. A failure
+    /// to *receive* after the data stays uncertain: the `.` may have arrived.
     package var kind: Kind {
         if (500...599).contains(smtpCode) { return .permanent }
         if (400...499).contains(smtpCode) { return .transient }
+        if curlCode == Int(CURLE_SEND_ERROR.rawValue) { return .transient }
         return dataHandedOver ? .uncertain : .transient
     }
 

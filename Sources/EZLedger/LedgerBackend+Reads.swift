@@ -67,7 +67,7 @@ extension LedgerBackend {
             var out: [DeliveryContact] = []
             let rows = try reader.rows(query, [])
             while try rows.next() {
-                out.append(DeliveryContact(id: rows.int64(0), username: rows.string(1) ?? "", email: rows.string(2) ?? "",
+                out.append(DeliveryContact(id: rows.int64(0), username: rows.string(1) ?? "", email: rows.wholeString(2) ?? "",
                                            locale: rows.string(3) ?? "en_US", deleted: rows.int64(4) != 0,
                                            statementEmail: RowValidator.statementEmail(rows, 5)))
             }

@@ -49,6 +49,34 @@ final class MessageEncodingTests: XCTestCase {
         XCTAssertFalse(HeaderEncoding.unstructured("x\r\nBcc: y").contains("\r\nBcc"))
     }
 
+    func testLongNamesAndEncodedWordLookalikesAreEncodedAndFolded() {
+        let long = HeaderEncoding.displayName(String(repeating: "A", count: 990))
+        XCTAssertTrue(long.hasPrefix("=?UTF-8?B?"), "990 atom characters in a row cannot be folded as they are")
+        XCTAssertLessThanOrEqual(long.components(separatedBy: "\r\n").map(\.utf8.count).max() ?? 0, 76)
+        let quoted = HeaderEncoding.displayName(String(repeating: "a.", count: 450))
+        XCTAssertTrue(quoted.hasPrefix("=?UTF-8?B?"), "a 900-byte quoted-string would pass 998 with the address")
+        XCTAssertEqual(HeaderEncoding.displayName(String(repeating: "b", count: 64)), String(repeating: "b", count: 64))
+        XCTAssertTrue(HeaderEncoding.displayName("=?UTF-8?B?QmNjOiB4QGV2aWwudGVzdA==?=").hasPrefix("=?UTF-8?B?PT9"),
+                      "the literal text is encoded, so a reader shows it and not what it decodes to")
+        XCTAssertTrue(HeaderEncoding.displayName("a =?x?= b").hasPrefix("=?UTF-8?B?"), "inside a quoted-string too")
+        let subject = HeaderEncoding.unstructured(String(repeating: "word ", count: 300))
+        XCTAssertLessThanOrEqual(subject.components(separatedBy: "\r\n").map(\.utf8.count).max() ?? 0, 76)
+    }
+
+    func testASendFailureMeansTheEndOfDataNeverArrivedAndIsRetried() {
+        // libcurl had taken every byte, then writing to the socket failed: the final "." was not
+        // written, so the server discarded the message (RFC 5321 §4.1.1.4).
+        let sendFailed = SMTPError(curlCode: 55, curlMessage: "Failed sending data to the peer: Send failure: Broken pipe",
+                                   smtpCode: 354, smtpText: "354 go", dataHandedOver: true)
+        XCTAssertEqual(sendFailed.kind, .transient)
+        // Reading the reply failed after the data: the "." may have arrived.
+        let receiveFailed = SMTPError(curlCode: 56, curlMessage: "Recv failure: Connection reset by peer",
+                                      smtpCode: 354, smtpText: "354 go", dataHandedOver: true)
+        XCTAssertEqual(receiveFailed.kind, .uncertain)
+        XCTAssertEqual(SMTPError(curlCode: 7, curlMessage: "refused", smtpCode: 0, smtpText: nil, dataHandedOver: false).kind, .transient)
+        XCTAssertEqual(SMTPError(curlCode: 55, curlMessage: "x", smtpCode: 552, smtpText: nil, dataHandedOver: true).kind, .permanent)
+    }
+
     func testNonASCIIFileNamesUseRFC2231() {
         XCTAssertEqual(HeaderEncoding.parameter("filename", "statement-2026-10.pdf"), "filename=\"statement-2026-10.pdf\"")
         XCTAssertEqual(HeaderEncoding.parameter("filename", "relevé 10.pdf"), "filename*=UTF-8''relev%C3%A9%2010.pdf")

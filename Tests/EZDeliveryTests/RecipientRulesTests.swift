@@ -30,6 +30,11 @@ final class RecipientRulesTests: XCTestCase {
         try user("optedOut", "oscar", email: "oscar@example.com")
         try user("badFlag", "bart", email: "bart@example.com")
         try user("idle", "ivan", email: "ivan@example.com", active: false)
+        try user("nulAddress", "nina", email: "nina@example.com")
+        try user("longName", String(repeating: "A", count: 1_200), email: "long@example.com")
+        try user("wordName", "=?UTF-8?B?QmNjOiB4QGV2aWwudGVzdA==?=", email: "word@example.com")
+        // SQLite keeps the NUL inside the text; read up to the NUL it would be a valid, other address.
+        try ledger.execute("UPDATE users SET email = 'nina@example.com' || char(0) || 'evil@x.test' WHERE id = ?", [ids["nulAddress"]!])
         try ledger.execute("UPDATE users SET statement_email = 0 WHERE id = ?", [ids["optedOut"]!])
         try ledger.execute("UPDATE users SET statement_email = 'yes' WHERE id = ?", [ids["badFlag"]!])
     }
@@ -52,7 +57,8 @@ final class RecipientRulesTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let accepted = try sink.accepted()
         XCTAssertEqual(Set(accepted.flatMap(\.rcptTos)),
-                       ["alice@example.com", "zoe@example.com", "boss@example.com", "eve@example.com", "ivan@example.com"])
+                       ["alice@example.com", "zoe@example.com", "boss@example.com", "eve@example.com", "ivan@example.com",
+                        "long@example.com", "word@example.com"])
         XCTAssertFalse(accepted.flatMap(\.rcptTos).contains { $0.contains("evil") })
         let messages = try ParsedMessage.parse(accepted.map { sink.path(of: $0) })
         for message in messages {
@@ -72,13 +78,21 @@ final class RecipientRulesTests: XCTestCase {
         XCTAssertFalse(eve.contains("\r") || eve.contains("\n"))
         XCTAssertEqual(eve.split(whereSeparator: \.isWhitespace).joined(separator: " "), "eve Bcc: victim@evil.example",
                        "line breaks become spaces inside one encoded display name")
+        // Python's parser puts a space between adjacent encoded-words of a phrase (RFC 2047 §6.2
+        // says to drop the folding whitespace there, as mail readers do): compare without it.
+        XCTAssertEqual(names["long@example.com"]?.filter { $0 != " " }, String(repeating: "A", count: 1_200),
+                       "a 1,200-character name is folded as encoded-words, every line under 998")
+        XCTAssertEqual(names["word@example.com"], "=?UTF-8?B?QmNjOiB4QGV2aWwudGVzdA==?=",
+                       "a name that looks like an encoded-word reads as itself, not as what it would decode to")
+        let nul = try reason(fixture, "nulAddress") ?? "nil"
+        XCTAssertTrue(nul.contains("control character"), "an address with a NUL is skipped, not cut at the NUL: \(nul)")
         XCTAssertTrue(try reason(fixture, "crlfAddress")?.contains("line break") ?? false)
         XCTAssertTrue(try reason(fixture, "twoAddresses")?.contains("'@'") ?? false)
         XCTAssertEqual(try reason(fixture, "noAddress"), "unusable address: no address")
         XCTAssertEqual(try reason(fixture, "optedOut"), "opted out (statement_email = 0)")
         XCTAssertEqual(try reason(fixture, "badFlag"), "statement_email must be 0 or 1 (got 'yes')")
         let state = try fixture.state()
-        for key in ["crlfAddress", "twoAddresses", "noAddress", "optedOut", "badFlag"] {
+        for key in ["crlfAddress", "twoAddresses", "noAddress", "optedOut", "badFlag", "nulAddress"] {
             XCTAssertEqual(state[ids[key]!], "skipped", key)
         }
         let italian = try XCTUnwrap(messages.first { $0.toAddresses == ["alice@example.com"] }?.text)
@@ -122,9 +136,9 @@ final class RecipientRulesTests: XCTestCase {
         let dry = fixture.folder.appendingPathComponent("eml").path
         let run = try fixture.deliver(["--dry-run", dry])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stderr.contains("dry run: 5 messages written to \(dry)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("dry run: 7 messages written to \(dry)"), run.stderr)
         let files = try FileManager.default.contentsOfDirectory(atPath: dry).filter { $0.hasSuffix(".eml") }.sorted()
-        XCTAssertEqual(files.count, 5)
+        XCTAssertEqual(files.count, 7)
         XCTAssertTrue(files.contains("\(ids["crlfName"]!)-eve_Bcc__victim_evil.example.eml"), "\(files)")
         let messages = try ParsedMessage.parse(files.map { dry + "/" + $0 })
         let manifest = try fixture.manifest()

@@ -46,6 +46,14 @@ extension LedgerRows {
         }
     }
 
+    /// Column `i` as its whole text, NUL bytes included (nil for NULL; invalid UTF-8 repaired):
+    /// for a value that is validated rather than shown, such as an e-mail address, where cutting
+    /// `a@b.example` + NUL + `evil` at the NUL would make a valid but different address.
+    package func wholeString(_ i: Int32) -> String? {
+        guard type(i) != .null else { return nil }
+        return withText(i) { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Column `i` as an integer, or nil for NULL.
     package func optionalInt64(_ i: Int32) -> Int64? {
         type(i) == .null ? nil : int64(i)
