@@ -83,3 +83,33 @@ final class ChartsRenderingTests: XCTestCase {
         XCTAssertEqual(String(decoding: pdf.prefix(5), as: UTF8.self), "%PDF-")
     }
 }
+
+/// Percentages drawn outside a pie stay inside the chart: German's "10,0 %" is wider than
+/// English's "10.0%", and in a pie that filled its area's width they were cut at the edge.
+final class PieLabelRoomTests: XCTestCase {
+    func testOutsideLabelsOfANarrowPieFitItsAreaInEveryLocale() throws {
+        let surface = try CairoSurface(imageWidth: 400, height: 400)
+        let ctx = try CairoContext(surface: surface)
+        let values: [Int64] = [4_800, 1_130, 1_000, 700, 660, 580, 530, 310, 220, 70]
+        let total = values.reduce(0, +)
+        for locale in ["en_US", "de_DE", "fr_FR", "ja_JP"] {
+            let format = LocaleFormat(locale: locale)
+            let painter = Painter(ctx: ctx, format: format)
+            let percents = values.map { format.percent(Percent.of($0, total) ?? Percent(tenths: 0)) }
+            // A pie area as wide as it is tall: the pie would fill its width.
+            let area = Rect(x: 0, y: 0, width: 300, height: 300), halfWidth = 148.0
+            let radius = ChartRenderer.pieRadius(values: values, total: total, percents: percents, innerRadius: 0,
+                                                 area: area, painter: painter)
+            XCTAssertLessThan(radius, 120, "\(locale): small slices put labels outside, so the pie must make room")
+            let outside = values.indices.filter { i in
+                !ChartRenderer.fitsInside(sweep: 2 * .pi * Double(values[i]) / Double(total),
+                                          textWidth: painter.measure(percents[i], .labelBold).width, radius: radius, inner: 0)
+            }
+            XCTAssertFalse(outside.isEmpty, locale)
+            for i in outside {
+                let reach = radius + ChartRenderer.outsideLabelReach + painter.measure(percents[i], .label).width
+                XCTAssertLessThanOrEqual(reach, halfWidth, "\(locale): '\(percents[i])' would be cut at the chart's edge")
+            }
+        }
+    }
+}

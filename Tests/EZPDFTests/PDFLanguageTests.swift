@@ -147,4 +147,23 @@ final class PDFLanguageTests: XCTestCase {
             XCTAssertFalse(shortened.contains(label), "\(locale): '\(label)' was cut")
         }
     }
+    /// The savings goals of a Swiss or Italian user whose goals have no due date: the column
+    /// titles ("FORTSCHRITT", "AVANZAMENTO") and the goals' names read whole. The dates column
+    /// used to take the room for "Kein Fälligkeitsdatum", and the others were cut ("FORTS…",
+    /// "Emergen…").
+    func testSavingsGoalsWithoutADueDateKeepTheirTitlesAndNamesWhole() throws {
+        for locale in ["de_CH", "it_IT", "de_DE", "fr_FR", "es_ES", "en_US"] {
+            let tr = Translator(locale: locale)
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5)
+            figures.savings = [("House deposit", 153_600, 153_600), ("Emergency fund", 1_542_828, 1_910_400)].enumerated().map { i, goal in
+                SavingsLine(goalId: Int64(i + 1), name: goal.0, currency: figures.currency, target: goal.2, saved: goal.1,
+                            percent: Percent.of(goal.1, goal.2), dueOn: nil, monthsLeft: nil, monthlyNeeded: nil)
+            }
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            for title in ["Goal", "Saved", "Target", "Progress", "Due", "Per month"] {
+                XCTAssertFalse(shortened.contains(tr(title).uppercased()), "\(locale): the column title '\(tr(title))' was cut")
+            }
+            XCTAssertFalse(shortened.contains("House deposit") || shortened.contains("Emergency fund"), "\(locale): \(shortened)")
+        }
+    }
 }

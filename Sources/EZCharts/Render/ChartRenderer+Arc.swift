@@ -24,7 +24,8 @@ extension ChartRenderer {
                           painter: painter, in: body)
         }
         let center = pieArea.center
-        let radius = max(10, min(pieArea.width, pieArea.height) / 2 - 30)
+        let radius = pieRadius(values: values, total: total, percents: percents, innerRadius: innerRadius,
+                               area: pieArea, painter: painter)
         let inner = radius * max(0, min(0.9, innerRadius))
         let outside = drawSlices(values: values, total: total, percents: percents, colors: colors, center: center,
                                  radius: radius, inner: inner, painter: painter)
@@ -68,6 +69,53 @@ extension ChartRenderer {
     /// A label drawn outside the pie: its slice's middle angle, text and colour.
     typealias OutsideLabel = (mid: Double, text: String, color: Color)
 
+
+    /// Whether a slice's percentage fits inside it (else it is drawn outside, with a leader).
+    static func fitsInside(sweep: Double, textWidth: Double, radius: Double, inner: Double) -> Bool {
+        let labelR = inner > 0 ? (radius + inner) / 2 : radius * 0.66
+        let ringDepth = inner > 0 ? radius - inner : radius * 0.5
+        return sweep * labelR > textWidth + 8 && ringDepth > 16
+    }
+
+    /// How far beyond the rim an outside label's text may start, at most: its leader goes 10 pt out
+    /// and 12 pt sideways and the text starts 3 pt further, or, moved up or down to keep clear of
+    /// the others, it starts 3 pt beyond the pie's edge at its height (``drawOutsideLabels(_:center:radius:bottom:painter:)``).
+    static let outsideLabelReach = 25.0
+
+    /// The pie's radius in `area`: 30 pt inside it, and smaller where the percentages drawn
+    /// outside need the room beside it. Where the pie filled its area's width, the widest of them
+    /// was cut at the edge ("10,0 %" read "0 %"); a smaller pie can send more labels outside, so
+    /// this repeats until the radius holds.
+    static func pieRadius(values: [Int64], total: Int64, percents: [String], innerRadius: Double, area: Rect,
+                          painter: Painter) -> Double {
+        var radius = max(10, min(area.width, area.height) / 2 - 30)
+        for _ in 0..<8 {
+            let fitting = largestRadiusForOutsideLabels(values: values, total: total, percents: percents, radius: radius,
+                                                        innerRadius: innerRadius, halfWidth: area.width / 2 - 2, painter: painter)
+            guard fitting < radius, radius > 10 else { break }
+            radius = max(10, fitting)
+        }
+        return radius
+    }
+
+    /// The largest radius at which every percentage that a pie of `radius` draws outside (see
+    /// ``drawSlices(values:total:percents:colors:center:radius:inner:painter:)``) stays within
+    /// `halfWidth` of the centre, wherever it is moved to (``outsideLabelReach``); `radius` itself
+    /// when they all fit.
+    static func largestRadiusForOutsideLabels(values: [Int64], total: Int64, percents: [String], radius: Double,
+                                              innerRadius: Double, halfWidth: Double, painter: Painter) -> Double {
+        guard total > 0 else { return radius }
+        let inner = radius * max(0, min(0.9, innerRadius))
+        var largest = radius
+        for i in values.indices where values[i] > 0 {
+            let sweep = 2 * Double.pi * Double(values[i]) / Double(total)
+            guard !fitsInside(sweep: sweep, textWidth: painter.measure(percents[i], .labelBold).width, radius: radius, inner: inner)
+            else { continue }
+            largest = min(largest, halfWidth - outsideLabelReach - painter.measure(percents[i], .label).width)
+        }
+        return largest
+    }
+
     /// Fills the slices clockwise from the top, white between them, and writes each percentage
     /// inside its slice when it fits; returns the ones that go outside.
     static func drawSlices(values: [Int64], total: Int64, percents: [String], colors: [Color], center: Point,
@@ -94,10 +142,8 @@ extension ChartRenderer {
             if values.count > 1 { ctx.stroke() } else { ctx.newPath() }
             let mid = angle + sweep / 2
             // A label goes inside when the slice's arc at the label radius is wider than the text.
-            let labelR = inner > 0 ? (radius + inner) / 2 : radius * 0.66
             let textW = painter.measure(percents[i], .labelBold).width
-            let ringDepth = inner > 0 ? radius - inner : radius * 0.5
-            if sweep * labelR > textW + 8 && ringDepth > 16 {
+            if fitsInside(sweep: sweep, textWidth: textW, radius: radius, inner: inner) {
                 inside.append((mid, percents[i], color.contrastingText))
             } else {
                 outside.append((mid, percents[i], color.darkened(0.25)))
@@ -133,8 +179,12 @@ extension ChartRenderer {
             for l in side {
                 let edge = Point(x: center.x + cos(l.mid) * radius, y: center.y + sin(l.mid) * radius)
                 let elbow = Point(x: center.x + cos(l.mid) * (radius + 10), y: l.y)
-                // The label sits just beyond its elbow, close to its slice.
-                let tip = Point(x: elbow.x + (right ? 12 : -12), y: l.y)
+                // The label sits just beyond its elbow, close to its slice, but never over the pie:
+                // a label moved up or down to clear the others starts beyond the pie's edge at its
+                // own height (near the top, the elbow alone left "3,1 %" under a slice).
+                let dy = l.y - center.y, clearance = (radius + 6) * (radius + 6) - dy * dy
+                let rim = clearance > 0 ? clearance.squareRoot() : 0
+                let tip = Point(x: right ? max(elbow.x + 12, center.x + rim) : min(elbow.x - 12, center.x - rim), y: l.y)
                 ctx.setColor(Palette.axis); ctx.setLineWidth(0.9)
                 ctx.move(to: edge); ctx.line(to: elbow); ctx.line(to: tip); ctx.stroke()
                 painter.text(l.text, .label, anchor: Point(x: tip.x + (right ? 3 : -3), y: l.y), hAlign: right ? 0 : 1,

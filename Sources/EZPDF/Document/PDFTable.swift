@@ -214,10 +214,14 @@ extension PDFComposer {
         var x = left
         for (c, column) in table.columns.enumerated() {
             if let cellTag { context.beginTag(cellTag.rawValue) }
-            text(column.title.uppercased(), font: PDFTheme.tableHeaderFont,
+            // A title that does not fit its column gets smaller type (down to 6 pt) before it is
+            // cut: "FORTSCHRITT" and "AVANZAMENTO" read whole, not "FORTS…".
+            let title = column.title.uppercased(), inner = widths[c] - 2 * PDFTable.cellPadding
+            let font = measure(title, font: PDFTheme.tableHeaderFont).width <= inner ? PDFTheme.tableHeaderFont
+                : PDFTheme.font(fittingSize(title, bold: true, size: 7.5, minimum: 6, width: inner), bold: true)
+            text(title, font: font,
                  at: Point(x: x + PDFTable.cellPadding, y: centredTextTop(PDFTheme.tableHeaderFont, rowTop: y, height: h)),
-                 width: widths[c] - 2 * PDFTable.cellPadding,
-                 align: column.align, color: PDFTheme.muted)
+                 width: inner, align: column.align, color: PDFTheme.muted)
             if let cellTag { context.endTag(cellTag.rawValue) }
             x += widths[c]
         }
@@ -259,9 +263,11 @@ extension PDFComposer {
                 // The label keeps its 40 pt unless it needs more (a goal saved 1,415.0 % of its
                 // target): then the bar gives way, down to its 10 pt minimum, and past that the
                 // label's type gets smaller (down to 6 pt) rather than the figure being cut.
-                let room = max(40, inner - 14)
+                // The label never runs past the cell: in a narrow column its room is what the
+                // 10 pt bar and the gap leave (it was 40 pt at least, and overlapped the next cell).
+                let room = max(0, inner - 14)
                 let needed = measure(label, font: font).width + 1
-                let labelWidth = min(max(40, needed), room)
+                let labelWidth = min(max(min(40, room), needed), room)
                 let labelFont = needed <= room ? font
                     : PDFTheme.font(fittingSize(label, bold: false, size: 8, minimum: 6, width: room - 1))
                 let barWidth = max(10, inner - labelWidth - 4)

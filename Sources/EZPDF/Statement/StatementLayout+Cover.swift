@@ -31,7 +31,7 @@ extension StatementLayout {
                        at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
         }
         c.tagged(.paragraph) {
-            _ = c.text("\(figures.user.username)  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
+            _ = c.text("\(PDFComposer.isolated(figures.user.username))  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
                        font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
             _ = c.text(tr("As of {date}  ·  {currency}", ["date": format.date(figures.asOf), "currency": figures.currency.code]),
                        font: PDFTheme.font(8), at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))

@@ -16,7 +16,7 @@ extension StatementLayout {
             let rows: [[PDFTable.Cell]] = g.members.map { m in
                 let me = m.userId == figures.user.id
                 return [
-                    .text(me ? tr("{name} (you)", ["name": m.username]) : m.username, bold: me),
+                    .text(me ? tr("{name} (you)", ["name": PDFComposer.isolated(m.username)]) : m.username, bold: me),
                     .text(money(m.paid, g.currency)), .text(money(m.share, g.currency)),
                     .text(signedMoney(m.net, g.currency)),
                     .text(signedMoney(m.outstanding, g.currency),

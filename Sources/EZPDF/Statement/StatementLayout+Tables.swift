@@ -79,7 +79,9 @@ extension StatementLayout {
                 .text(s.name), .text(money(s.saved, s.currency)), .text(money(s.target, s.currency)),
                 .bar(fraction: s.percent?.fraction ?? 0, color: done ? PDFTheme.positive : PDFTheme.accent,
                      label: percent(s.percent)),
-                .text(s.dueOn.map { format.date($0) } ?? tr("No due date"), color: s.dueOn == nil ? PDFTheme.muted : PDFTheme.ink),
+                // No due date is a muted dash, as "Per month" has: "Kein Fälligkeitsdatum" made the
+                // fitted column so wide that the goal's name and the progress label were cut.
+                .text(s.dueOn.map { format.date($0) } ?? "–", color: s.dueOn == nil ? PDFTheme.muted : PDFTheme.ink),
                 .text(done ? tr("Reached") : (s.monthlyNeeded.map { money($0, s.currency) } ?? "–"),
                       color: done ? PDFTheme.positive : PDFTheme.ink),
             ]

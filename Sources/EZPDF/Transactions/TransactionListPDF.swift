@@ -58,7 +58,7 @@ struct TransactionListLayout {
         }
         try c.section(tr("Transactions"), keepWith: 60)
         try c.paragraph(tr("{user} · {start} to {end} · amounts in {currency}", [
-            "user": list.user.username, "start": format.date(list.range.start), "end": format.date(list.range.end),
+            "user": PDFComposer.isolated(list.user.username), "start": format.date(list.range.start), "end": format.date(list.range.end),
             "currency": list.currency.code,
         ]), font: PDFTheme.subtitleFont, color: PDFTheme.muted)
         try c.paragraph(filterLine, font: PDFTheme.bodyFont, color: PDFTheme.muted)
