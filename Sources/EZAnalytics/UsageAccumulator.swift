@@ -61,17 +61,16 @@ package struct UsageAccumulator: Sendable {
     }
 
     /// Adds one user (call for every user, including soft-deleted ones: their User has deletedAt set).
+    ///
+    /// All or nothing: everything that can fail (converting the user's rows into the report's
+    /// currency, a sum that would overflow, their budgets) is computed first, and only then is
+    /// any figure changed. A user left out (see ``leaveOut()``) is in none of the figures, not
+    /// counted as active in one column and missing from the volume in another.
     package mutating func add(_ ledger: UserLedger) throws {
         let user = ledger.user
         let zone = user.zone
         let created = user.createdAt.localDate(in: zone)
         let gone = user.deletedAt?.localDate(in: zone)
-        for i in 0..<12 {
-            let end = months[i].endOfMonth
-            if created <= end && (gone.map { $0 > end } ?? true) { total[i] += 1 }
-        }
-        if let c = slot(created), created <= period.end.endOfMonth { new[c] += 1 }
-        if let g = gone, let d = slot(g) { deleted[d] += 1 }
 
         // Activity by month: rows created, sign-ins.
         var made = [Int](repeating: 0, count: 12)
@@ -79,16 +78,9 @@ package struct UsageAccumulator: Sendable {
         for tx in ledger.transactions { if let m = slot(tx.createdAt.localDate(in: zone)) { made[m] += 1 } }
         for t in ledger.logins { if let m = slot(t.localDate(in: zone)) { signedIn |= 1 << m } }
         var activeMask: UInt16 = signedIn
-        for m in 0..<12 where made[m] > 0 {
-            activeMask |= 1 << m
-            transactions[m] += made[m]; transactionUsers[m] += 1
-        }
-        for m in 0..<12 {
-            if signedIn & (1 << m) != 0 { mau[m] += 1 }
-            if activeMask & (1 << m) != 0 { active[m] += 1 }
-        }
+        for m in 0..<12 where made[m] > 0 { activeMask |= 1 << m }
 
-        // Spending, converted row by row into the report currency.
+        // Spending, converted row by row into the report currency (may throw: nothing changed yet).
         let lastEnd = months[11].endOfMonth
         let from = min(months[0], period.start)
         let view = try LedgerView(ledger: ledger, zone: zone, currency: currency, from: from, through: max(lastEnd, period.end))
@@ -99,29 +91,48 @@ package struct UsageAccumulator: Sendable {
             if let m = slot(d) { monthSpend[m] = try checkedAdd(monthSpend[m], e.counted, user: user.id) }
             if period.contains(d) { byCategory[Int(e.category)] = try checkedAdd(byCategory[Int(e.category)], e.counted, user: user.id) }
         }
-        for m in 0..<12 {
-            if monthSpend[m] > 0 { volume[m] = try checkedAdd(volume[m], monthSpend[m], user: user.id); volumeUsers[m] += 1 }
-            if activeMask & (1 << m) != 0 { spend[m].append(monthSpend[m]) }
-        }
+        var newVolume = volume
+        for m in 0..<12 where monthSpend[m] > 0 { newVolume[m] = try checkedAdd(volume[m], monthSpend[m], user: user.id) }
+        var newCategories: [(name: String, volume: Int64, users: Int)] = []
         for (c, amount) in byCategory.enumerated() where amount > 0 {
             let name = view.categories.names[c]
             let old = categories[name] ?? (0, 0)
-            categories[name] = (try checkedAdd(old.volume, amount, user: user.id), old.users + 1)
+            newCategories.append((name, try checkedAdd(old.volume, amount, user: user.id), old.users + 1))
         }
 
-        // Budget windows ending in each month, in the user's own currency.
+        // Budget windows ending in each month, in the user's own currency (may throw too).
         let budgetSpan = Period(kind: .range, start: months[0], end: lastEnd)
+        var budgetLines: [BudgetLine] = []
         if !ledger.budgets.isEmpty || user.monthlyLimitMinor != nil {
             // A window may start up to a month before the first month (a user paid on the 25th).
             let bfrom = min(CivilDate(year: months[0].year, month: 1, day: 1), months[0].startOfISOWeek,
                             months[0].adding(months: user.monthStartDay > 1 ? -1 : 0))
             let own = user.currency == currency && bfrom >= from
                 ? view : try LedgerView(ledger: ledger, zone: zone, currency: user.currency, from: bfrom, through: lastEnd)
-            let lines = try BudgetAnalytics.build(view: own, ledger: ledger, period: budgetSpan, asOf: asOf).lines
-            var counted: UInt16 = 0
-            for l in lines { if let m = slot(l.windowEnd) { windows[m] += 1; if l.status == .over { windowsOver[m] += 1 }; counted |= 1 << m } }
-            for m in 0..<12 where counted & (1 << m) != 0 { budgetUsers[m] += 1 }
+            budgetLines = try BudgetAnalytics.build(view: own, ledger: ledger, period: budgetSpan, asOf: asOf).lines
         }
+
+        // Nothing below can fail: the user is counted everywhere at once.
+        for i in 0..<12 {
+            let end = months[i].endOfMonth
+            if created <= end && (gone.map { $0 > end } ?? true) { total[i] += 1 }
+        }
+        if let c = slot(created), created <= period.end.endOfMonth { new[c] += 1 }
+        if let g = gone, let d = slot(g) { deleted[d] += 1 }
+        for m in 0..<12 where made[m] > 0 { transactions[m] += made[m]; transactionUsers[m] += 1 }
+        for m in 0..<12 {
+            if signedIn & (1 << m) != 0 { mau[m] += 1 }
+            if activeMask & (1 << m) != 0 { active[m] += 1 }
+        }
+        volume = newVolume
+        for m in 0..<12 {
+            if monthSpend[m] > 0 { volumeUsers[m] += 1 }
+            if activeMask & (1 << m) != 0 { spend[m].append(monthSpend[m]) }
+        }
+        for c in newCategories { categories[c.name] = (c.volume, c.users) }
+        var counted: UInt16 = 0
+        for l in budgetLines { if let m = slot(l.windowEnd) { windows[m] += 1; if l.status == .over { windowsOver[m] += 1 }; counted |= 1 << m } }
+        for m in 0..<12 where counted & (1 << m) != 0 { budgetUsers[m] += 1 }
 
         // Groups (each once, whichever member brings it) and families, at the period's end.
         let end = period.end
@@ -136,6 +147,13 @@ package struct UsageAccumulator: Sendable {
             for k in 0..<(12 - c) where activeMask & (1 << (c + k)) != 0 { cohortActive[c][k] += 1 }
         }
     }
+
+    /// Users ``add(_:)`` could not count (their rows do not convert into the report's currency,
+    /// a sum overflows, their rows could not be read): the report says how many are missing.
+    package private(set) var usersLeftOut = 0
+
+    /// Records a user who could not be added: the report is then marked incomplete.
+    package mutating func leaveOut() { usersLeftOut += 1 }
 
     /// The figures, with every cell about fewer than 5 users suppressed.
     package func finish() -> UsageFigures {
@@ -170,8 +188,10 @@ package struct UsageAccumulator: Sendable {
                           cohortSize[c] < minimum ? .suppressed : .shown(Percent.of(Int64(cohortActive[c][k]), Int64(cohortSize[c]))!)
                       })
         }
-        return UsageFigures(period: period, asOf: asOf, currency: currency, months: rows, topCategories: Array(top),
-                            groupSizes: histogram(groupSizes.values), familySizes: histogram(familyMembers.values),
-                            cohorts: cohorts)
+        var figures = UsageFigures(period: period, asOf: asOf, currency: currency, months: rows, topCategories: Array(top),
+                                   groupSizes: histogram(groupSizes.values), familySizes: histogram(familyMembers.values),
+                                   cohorts: cohorts)
+        figures.usersLeftOut = usersLeftOut
+        return figures
     }
 }

@@ -151,8 +151,25 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
         "YYYY-MM (2026-10), YYYY-Qn (2026-Q3), YYYY (2026), YYYY-Www (2026-W05), "
         + "YYYY-MM-DD..YYYY-MM-DD, today, yesterday, this-week, last-week, this-month, last-month, this-year, last-year"
 
-    /// Parses a period, resolving presets against `asOf`.
+    /// The years a report may be about: a statement also reads the 12 months before its period
+    /// and the same period a year earlier, and every date must stay a real Gregorian date (year
+    /// 1 on); 1900 leaves room for that, and 9998 for the periods a payday user's months spill into.
+    package static let supportedYears = 1900...9998
+
+    /// Whether `date` lies in ``supportedYears``.
+    package static func isSupported(_ date: CivilDate) -> Bool { supportedYears.contains(date.year) }
+
+    /// Parses a period, resolving presets against `asOf`; a period outside ``supportedYears``
+    /// (`0001-01`, or `last-month` as of 0001-01-01) is refused.
     package static func parse(_ text: String, asOf: CivilDate) throws(PeriodError) -> Period {
+        let period = try parseAnyYear(text, asOf: asOf)
+        guard isSupported(period.start), isSupported(period.end) else {
+            throw PeriodError(text: text, reason: "periods from \(supportedYears.lowerBound) to \(supportedYears.upperBound) only")
+        }
+        return period
+    }
+
+    private static func parseAnyYear(_ text: String, asOf: CivilDate) throws(PeriodError) -> Period {
         let t = text.trimmingASCIIWhitespace()
         switch t {
         case "today": return Period(kind: .day, start: asOf, end: asOf)

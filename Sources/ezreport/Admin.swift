@@ -28,6 +28,8 @@ extension EZReport {
                 transform: Admin.parseCurrency)
         var currency: Currency = .eur
 
+        func validate() throws { try requireOutputFolder(out) }
+
         @Option(name: .long, help: AdminLocale.help, transform: AdminLocale.parse)
         var locale: String = "en"
 
@@ -43,8 +45,12 @@ extension EZReport {
                                           openLedger: try ledger.opener())
             do {
                 let folder = out + "/" + resolved.name
-                let files = try AdminRun.run(settings: settings, folder: folder, currency: currency, log: RunLog())
+                let (files, leftOut) = try AdminRun.run(settings: settings, folder: folder, currency: currency, log: RunLog())
                 for f in files { print(folder + "/" + f.path) }
+                if leftOut > 0 {
+                    printError("the report is incomplete: \(leftOut) users were left out of its figures (their rows could not be read or converted into \(currency.code); reasons above)")
+                    throw ExitStatus.someFailed
+                }
             } catch {
                 throw fail(error)
             }

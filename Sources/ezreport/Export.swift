@@ -31,6 +31,7 @@ extension EZReport {
         var out: String?
 
         func validate() throws {
+            if let out { try requireOutputFolder(out) }
             if out == "-", !format.isSingleFile {
                 throw ValidationError("--out - needs --format pdf or xlsx (csv and png write several files; give --out DIR)")
             }
@@ -45,7 +46,7 @@ extension EZReport {
             do {
                 let result = try ExportRun.run(settings: settings, user: user, destination: destination)
                 if let bytes = result.bytes {
-                    FileHandle.standardOutput.write(Data(bytes))
+                    try StandardOutput.write(bytes)
                 } else if case .folder(let folder) = destination {
                     for f in result.files { print(folder + "/" + f.path) }
                 }

@@ -38,7 +38,7 @@ extension EZReport {
                         do { return try Manifest.decode(data) } catch { throw ValidationError("'\(path)' is not an ezreport manifest") }
                     }
                     let merged = try Manifest.merge(parts).encoded()
-                    if let out { try AtomicFile.write(merged, to: out, durable: true) } else { FileHandle.standardOutput.write(merged) }
+                    if let out { try AtomicFile.write(merged, to: out, durable: true) } else { try StandardOutput.write([UInt8](merged)) }
                 } catch {
                     throw fail(error)
                 }

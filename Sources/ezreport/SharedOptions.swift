@@ -28,6 +28,14 @@ struct PeriodOptions: ParsableArguments {
     var resolvedPeriod: Period { asOf.resolve(period) }
 }
 
+/// Refuses an empty `--out` (an unset `$OUT` in a cron line): `<out>/<period>` would be
+/// `/<period>`, at the root of the file system.
+func requireOutputFolder(_ out: String) throws {
+    guard !out.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw ValidationError("--out is empty: give the output folder (default: Reports)")
+    }
+}
+
 /// Turns any error into one line on stderr and the matching exit status.
 func fail(_ error: any Error) -> any Error {
     if error is ExitCode || error is ExitStatus { return error }

@@ -130,7 +130,54 @@ final class ExitCodeTests: XCTestCase {
         try assertFails(["export", "--db", db, "--user", "1", "--period", "2026-09", "--format", "docx"], 64, mentioning: "docx")
         try assertFails(["admin", "--db", db, "--period", "2026-09", "--currency", "euro"], 64, mentioning: "--currency")
         try assertFails(["frobnicate"], 64, mentioning: "frobnicate")
+        // An empty --out (an unset $OUT in a cron line) would write under /<period>.
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--out", ""], 64, mentioning: "--out")
+        try assertFails(["admin", "--db", db, "--period", "2026-09", "--out", ""], 64, mentioning: "--out")
+        try assertFails(["export", "--db", db, "--user", "1", "--period", "2026-09", "--out", " "], 64, mentioning: "--out")
+        // Periods a statement's trend and comparison cannot reach back from: refused, not a trap.
+        try assertFails(["monthly", "--db", db, "--period", "0001-01", "--out", out], 64, mentioning: "1900")
+        try assertFails(["export", "--db", db, "--user", "1", "--period", "last-month", "--as-of", "0001-01-01"], 64, mentioning: "1900")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/2026-09"), "nothing was written at the root")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "bad arguments write nothing")
+    }
+
+    func testAShardCountNearTheIntegerLimitSelectsUsersWithoutOverflow() throws {
+        let out = SampleFixture.scratch("bigshard")
+        let run = try CLI.run(fixture.monthly(out: out, ["--formats", "csv", "--quiet", "--shard", "1/9223372036854775807"]))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let manifest = try OutputTree.manifest(out + "/" + fixture.period, name: "manifest.shard-1-of-9223372036854775807.json")
+        XCTAssertEqual(manifest.users.map(\.id), [1], "only the user whose id is 1 modulo N")
+    }
+
+    func testAFullStandardOutputIsOneLineAndExitOne() throws {
+        let args = ["export", "--db", fixture.ledger, "--user", "\(fixture.markedUser)", "--period", fixture.period,
+                    "--as-of", fixture.asOf, "--format", "pdf", "--out", "-"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try CLI.executable())
+        process.arguments = args
+        process.standardOutput = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)
+        XCTAssertTrue(stderr.hasPrefix("ezreport: cannot write 'standard output'") && stderr.contains("No space left"), stderr)
+    }
+
+    func testAUserWithALimitNearTheIntegerLimitGetsEveryFile() throws {
+        let ledger = try fixture.copyOfLedger("hugelimit")
+        let user: Int64 = try DatabaseQueue(path: ledger).write { db in
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' ORDER BY id LIMIT 1")!
+            try db.execute(sql: "UPDATE users SET monthly_limit_minor = 9223372036854775806 WHERE id = ?", arguments: [id])
+            return id
+        }
+        let out = SampleFixture.scratch("hugelimit-out")
+        let run = try CLI.run(["export", "--db", ledger, "--user", "\(user)", "--period", fixture.period, "--as-of", fixture.asOf,
+                               "--format", "all", "--out", out])
+        XCTAssertTrue([0, 2, 3].contains(run.status), "no trap: \(run.status) \(run.stderr)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/statement.pdf"), run.stderr)
     }
 
     func testEveryCommandLeavesTheLedgerBytesAndModificationTimeUnchanged() throws {

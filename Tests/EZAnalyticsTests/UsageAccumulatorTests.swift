@@ -39,6 +39,32 @@ final class UsageAccumulatorTests: XCTestCase {
         XCTAssertEqual(u.cohorts[11].size, .suppressed)
     }
 
+    /// A user whose rows cannot be converted into the report's currency is left out of every
+    /// figure at once (not counted as active while missing from the volume), and counted as left out.
+    func testAUserWhoCannotBeConvertedIsLeftOutOfEveryFigure() throws {
+        func usage(withStranger: Bool) throws -> UsageAccumulator {
+            var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+            for id in 1...6 {
+                try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z",
+                                   spend: [(Int64(id) * 1_000, "2026-10-05T10:00:00Z")], logins: ["2026-10-02T08:00:00Z"]))
+            }
+            if withStranger {
+                // Signed in and spent in October, in a currency with no rate to EUR.
+                var stranger = LedgerFixture(id: 9, name: "u9", created: "2026-01-10T10:00:00Z")
+                stranger.add(.expense, 5_000, "2026-10-06T10:00:00Z", currency: try Currency("BHD"))
+                stranger.ledger.logins = [at("2026-10-02T08:00:00Z")]
+                XCTAssertThrowsError(try usage.add(stranger.ledger))
+                usage.leaveOut()
+            }
+            return usage
+        }
+        let without = try usage(withStranger: false).finish()
+        var with = try usage(withStranger: true).finish()
+        XCTAssertEqual(with.usersLeftOut, 1)
+        with.usersLeftOut = 0
+        XCTAssertEqual(with, without, "the user who could not be converted left no trace in any figure")
+    }
+
     func testRareCategoryNamesNeverAppear() throws {
         var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
         for id in 1...4 { try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z", spend: [(100, "2026-10-05T10:00:00Z")])) }

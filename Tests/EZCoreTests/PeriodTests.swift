@@ -135,4 +135,18 @@ final class PeriodTests: XCTestCase {
         let overFebruary = Period(kind: .month, start: d("2028-02-25"), end: d("2028-03-24"))
         XCTAssertEqual(overFebruary.yearEarlier, Period(kind: .month, start: d("2027-02-25"), end: d("2027-03-24")))
     }
+    /// A statement reads a year back from its period (the trend, the comparison): periods whose
+    /// dates or look-back would leave the Gregorian calendar are refused with a reason, whatever
+    /// form names them.
+    func testPeriodsOutsideTheSupportedYearsAreRefused() throws {
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        for text in ["0001-01", "0001", "0001-Q1", "0001-01-01..0001-02-01", "9999-12", "1899-12"] {
+            XCTAssertThrowsError(try Period.parse(text, asOf: asOf), text) { error in
+                XCTAssertTrue("\(error)".contains("1900"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try Period.parse("last-month", asOf: CivilDate(year: 1, month: 1, day: 1)))
+        XCTAssertEqual(try Period.parse("1900-01", asOf: asOf).start, CivilDate(year: 1900, month: 1, day: 1))
+        XCTAssertEqual(try Period.parse("9998-12", asOf: asOf).end, CivilDate(year: 9998, month: 12, day: 31))
+    }
 }

@@ -25,7 +25,8 @@ final class AdminAndTokenTests: XCTestCase {
         let rows = try XCTUnwrap(json["rows"] as? [[String: String]])
         XCTAssertEqual(json["period"] as? String, "2026-09")
         XCTAssertEqual(json["as_of"] as? String, "2026-10-01")
-        XCTAssertEqual(Set(json.keys), ["period", "as_of", "rows"])
+        XCTAssertEqual(Set(json.keys), ["period", "as_of", "rows", "users_left_out"])
+        XCTAssertEqual(json["users_left_out"] as? Int, 0, "every user's rows convert: the report is complete")
         // Each JSON row is the CSV's row, cell for cell, keyed by the CSV's column names
         // (suppressed cells as the CSV's '<5': with six users, most counts are).
         let records = CSVReader.records(csv)

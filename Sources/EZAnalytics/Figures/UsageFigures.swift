@@ -31,6 +31,9 @@ package struct UsageFigures: Hashable, Sendable {
     package var familySizes: [SizeCount]
     /// Monthly sign-up cohorts and the share of each still active k months later.
     package var cohorts: [CohortRow]
+    /// Users left out of every figure because their rows could not be read or converted into
+    /// ``currency``: when not 0 the report is incomplete and says so.
+    package var usersLeftOut = 0
     package init(period: Period, asOf: CivilDate, currency: Currency, months: [UsageMonth], topCategories: [CategoryVolume],
                 groupSizes: [SizeCount], familySizes: [SizeCount], cohorts: [CohortRow]) {
         self.period = period; self.asOf = asOf; self.currency = currency; self.months = months

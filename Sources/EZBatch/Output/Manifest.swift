@@ -89,6 +89,9 @@ package struct Manifest: Codable, Equatable, Sendable {
         package var status: Status
         package var files: [FileEntry]
         package var error: String?
+        /// Users left out of the report's figures (their rows could not be read or converted
+        /// into its currency): the report was written, but is incomplete. Absent when none.
+        package var usersLeftOut: Int? = nil
     }
 
     /// Totals over the run.

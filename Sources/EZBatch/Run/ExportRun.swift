@@ -76,15 +76,18 @@ package enum ExportRun {
 
 /// The admin usage report alone.
 package enum AdminRun {
-    /// Writes `admin/usage.pdf`, `usage.xlsx` and `usage.csv` for `settings.period` under `folder`.
-    package static func run(settings: ReportSettings, folder: String, currency: Currency = .eur, log: RunLog) throws -> [Manifest.FileEntry] {
+    /// Writes `admin/usage.pdf`, `usage.xlsx` and `usage.csv` for `settings.period` under `folder`;
+    /// returns the files and how many users were left out of the figures (0 for a complete report).
+    package static func run(settings: ReportSettings, folder: String, currency: Currency = .eur,
+                            log: RunLog) throws -> (files: [Manifest.FileEntry], usersLeftOut: Int) {
         let ledger = try settings.openLedger()
         try MonthlyRun.prepareFolder(folder)
         let usage = try UsagePass.compute(ledger: ledger, period: settings.period, asOf: settings.asOf, currency: currency, log: log)
         let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
                                           period: settings.period, asOf: settings.asOf,
                                           engineVersion: EngineVersion.current, quarantined: [])
-        return try AdminFiles.write(usage, provenance: provenance, formats: settings.formats.filter { $0 != .png },
-                                    periodFolder: folder, durable: settings.durable, locale: settings.adminLocale)
+        let files = try AdminFiles.write(usage, provenance: provenance, formats: settings.formats.filter { $0 != .png },
+                                         periodFolder: folder, durable: settings.durable, locale: settings.adminLocale)
+        return (files, usage.usersLeftOut)
     }
 }

@@ -34,7 +34,11 @@ extension MonthlyRun {
                                               engineVersion: EngineVersion.current, quarantined: [])
             let files = try AdminFiles.write(figures, provenance: provenance, formats: formats,
                                              periodFolder: plan.periodFolder, durable: settings.durable, locale: settings.adminLocale)
-            return Manifest.AdminEntry(status: .ok, files: files, error: nil)
+            if figures.usersLeftOut > 0 {
+                log.problem("admin report: \(figures.usersLeftOut) users were left out of its figures (see the run's log for why)")
+            }
+            return Manifest.AdminEntry(status: .ok, files: files, error: nil,
+                                       usersLeftOut: figures.usersLeftOut > 0 ? figures.usersLeftOut : nil)
         } catch {
             log.event("admin report failed", ["reason": "\(error)"])
             return Manifest.AdminEntry(status: .failed, files: [], error: "\(error)")

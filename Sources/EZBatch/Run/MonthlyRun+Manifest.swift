@@ -41,7 +41,8 @@ extension MonthlyRun {
         unlink(journal.path)
 
         let quarantinedRows = sum.totals.quarantinedRows + plan.quarantinedRates
-        let failed = sum.totals.failed + (admin?.status == .failed ? 1 : 0)
+        // An admin report that left users out is written but incomplete: the run did not fully succeed.
+        let failed = sum.totals.failed + (admin?.status == .failed || (admin?.usersLeftOut ?? 0) > 0 ? 1 : 0)
         let exit: Int32 = failed > 0 ? 2 : (quarantinedRows > 0 ? 3 : 0)
         log.summary(["users": "\(refsInOrder.count)", "skipped": "\(pass.skipped)", "files": "\(sum.totals.files)",
                      "seconds": String(format: "%.1f", log.elapsed), "failures": "\(failed)",

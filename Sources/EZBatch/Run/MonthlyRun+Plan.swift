@@ -129,7 +129,11 @@ extension MonthlyRun {
             }
             if let shard = options.shard {
                 let n = Int64(shard.count)
-                refs = refs.filter { Int(($0.id % n + n) % n) == shard.index }
+                // The non-negative remainder, without `id % n + n`, which overflows for N near Int64.max.
+                refs = refs.filter { ref in
+                    let r = ref.id % n
+                    return Int(r < 0 ? r + n : r) == shard.index
+                }
             }
             return refs
         }

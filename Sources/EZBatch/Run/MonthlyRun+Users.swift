@@ -86,7 +86,7 @@ extension MonthlyRun {
             outcome = job.run(user: user, ledger: connection, previous: fromJournal ?? fromLastRun) { slice in
                 guard plan.coversEveryone else { return }
                 let failure: (any Error)? = state.usage.withLock { acc in
-                    do { try acc.add(slice); return nil } catch { return error }
+                    do { try acc.add(slice); return nil } catch { acc.leaveOut(); return error }
                 }
                 if let failure {
                     log.event("admin report: a user was left out", ["user": "\(user.id)", "reason": "\(failure)"])

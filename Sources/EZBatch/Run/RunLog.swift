@@ -56,6 +56,11 @@ package final class RunLog: Sendable {
         lastLine.withLock { _ in line(message, fields) }
     }
 
+    /// Something the run could not do fully (an incomplete admin report), printed even when quiet.
+    package func problem(_ message: String, _ fields: [String: String] = [:]) {
+        lastLine.withLock { _ in line(message, fields) }
+    }
+
     /// The run's closing line, printed even when quiet.
     package func summary(_ fields: KeyValuePairs<String, String>) {
         lastLine.withLock { _ in

@@ -36,6 +36,7 @@ enum UsagePass {
             do {
                 try usage.add(try load(user.id))
             } catch {
+                usage.leaveOut()
                 log?.event("usage: a user was left out of the admin report", ["reason": "\(error)"])
             }
         }

@@ -98,7 +98,8 @@ extension ChartRenderer {
                                color: .white, width: 2)
             }
             if let m = data.markers?[safe: i] ?? nil, t > 0 {
-                let mx = trackX + trackW * Double(min(Int64(span), max(0, m))) / span
+                // In Double: a limit near Int64.max rounds up to 2^63 as a Double, which Int64(_:) traps on.
+                let mx = trackX + trackW * min(span, Double(max(0, m))) / span
                 ctx.strokeLine(from: Point(x: mx, y: track.y - 4), to: Point(x: mx, y: track.maxY + 4), color: .ink, width: 1.25)
                 ctx.setColor(.ink)
                 ctx.move(to: Point(x: mx - 3.5, y: track.y - 8)); ctx.line(to: Point(x: mx + 3.5, y: track.y - 8))

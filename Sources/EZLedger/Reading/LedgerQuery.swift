@@ -142,14 +142,15 @@ extension LedgerQuery {
         case .transactionsOfUser, .transactionsOfGroup, .transactionsOfUserInWindow, .transactionsOfGroupInWindow:
             // `occurred_at < bound` keeps rows up to the bound in any zone (bare dates and timestamps
             // both start with the date, so text order works with a two-day margin); rows whose text is
-            // not a date at all are kept so that they are quarantined, not silently dropped.
+            // not a date at all, or NULL (a file whose table lacks NOT NULL), are kept so that they
+            // are quarantined, not silently dropped.
             let byUser = self == .transactionsOfUser || self == .transactionsOfUserInWindow
             let window = self == .transactionsOfUserInWindow || self == .transactionsOfGroupInWindow
                 ? "t.occurred_at < ? AND t.occurred_at >= ?" : "t.occurred_at < ?"
             return TransactionRules.select + """
 
                 WHERE \(byUser ? "t.user_id" : "t.group_id") = ? AND t.deleted_at IS NULL
-                  AND ((\(window)) OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+                  AND ((\(window)) OR t.occurred_at IS NULL OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
                 """
         case .groupSplitsInWindow:
             return """
@@ -163,7 +164,7 @@ extension LedgerQuery {
                 FROM group_payments p
                 LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
                 WHERE p.group_id = ? AND p.deleted_at IS NULL
-                  AND (p.occurred_at < ? OR p.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
+                  AND (p.occurred_at < ? OR p.occurred_at IS NULL OR p.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
                 ORDER BY p.id
                 """
         case .orphanGroupPayments:

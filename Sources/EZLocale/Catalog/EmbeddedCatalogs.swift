@@ -960,6 +960,9 @@ msgstr "Ausgleichszahlungen"
 
 msgid "No settle-up payments in this period"
 msgstr "Keine Ausgleichszahlungen in diesem Zeitraum"
+
+msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
+msgstr "Unvollständig: {count} Nutzer fehlen in allen Zahlen, weil ihre Zeilen nicht gelesen oder nicht in {currency} umgerechnet werden konnten."
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1915,6 +1918,9 @@ msgstr "Pagos de liquidación"
 
 msgid "No settle-up payments in this period"
 msgstr "Ningún pago de liquidación en este periodo"
+
+msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
+msgstr "Incompleto: faltan {count} usuarios en todas las cifras, porque sus filas no se pudieron leer ni convertir a {currency}."
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2870,6 +2876,9 @@ msgstr "Paiements de règlement"
 
 msgid "No settle-up payments in this period"
 msgstr "Aucun paiement de règlement sur cette période"
+
+msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
+msgstr "Incomplet : {count} utilisateurs sont absents de tous les chiffres, car leurs lignes n’ont pas pu être lues ni converties en {currency}."
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -3825,6 +3834,9 @@ msgstr "Pagamenti di saldo"
 
 msgid "No settle-up payments in this period"
 msgstr "Nessun pagamento di saldo in questo periodo"
+
+msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
+msgstr "Incompleto: {count} utenti mancano da tutti i dati, perché le loro righe non si sono potute leggere o convertire in {currency}."
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -4771,6 +4783,9 @@ msgstr "精算の支払い"
 
 msgid "No settle-up payments in this period"
 msgstr "この期間の精算の支払いはありません"
+
+msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
+msgstr "不完全：{count} 人のユーザーの行を読み込めないか {currency} に換算できなかったため、すべての数値から除外されています。"
 """#,
     ]
 }

@@ -88,6 +88,11 @@ struct UsageLayout {
         try c.paragraph(source + " " + tr("Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}.", [
             "count": String(UsageFigures.minimumUsers), "mark": Self.suppressed, "currency": usage.currency.code,
         ]), font: PDFTheme.font(8), color: PDFTheme.muted)
+        if usage.usersLeftOut > 0 {
+            try c.paragraph(tr("Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}.", [
+                "count": String(usage.usersLeftOut), "currency": usage.currency.code,
+            ]), font: PDFTheme.font(8, bold: true), color: PDFTheme.negative)
+        }
         return (c.page, try c.finish())
     }
 

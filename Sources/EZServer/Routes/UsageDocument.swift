@@ -13,17 +13,22 @@ struct UsageDocument: Encodable {
     var period: String
     var asOf: String
     var rows: [Row]
+    /// Users left out of every figure (their rows could not be read or converted): the report is
+    /// incomplete when this is not 0.
+    var usersLeftOut: Int
 
     init(_ usage: UsageFigures) {
         period = usage.period.name
         asOf = usage.asOf.description
         rows = usage.months.map { Row(month: $0, currency: usage.currency) }
+        usersLeftOut = usage.usersLeftOut
     }
 
     enum CodingKeys: String, CodingKey {
         case period
         case asOf = "as_of"
         case rows
+        case usersLeftOut = "users_left_out"
     }
 
     /// One month: a `usage.csv` row.

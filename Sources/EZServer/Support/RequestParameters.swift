@@ -31,6 +31,9 @@ enum RequestParameters {
     static func date(_ request: Request, _ name: String) throws(Problem) -> CivilDate? {
         guard let text = single(request, name) else { return nil }
         guard let d = CivilDate(iso: text) else { throw Problem.badParameter(name, "expected a date YYYY-MM-DD") }
+        guard Period.isSupported(d) else {
+            throw Problem.badParameter(name, "years \(Period.supportedYears.lowerBound) to \(Period.supportedYears.upperBound) only")
+        }
         return d
     }
 

@@ -17,6 +17,9 @@ struct AsOfOptions: ParsableArguments {
     /// A `YYYY-MM-DD` date, or a ValidationError naming the bad value.
     static func parseDate(_ text: String) throws -> CivilDate {
         guard let date = CivilDate(iso: text) else { throw ValidationError("invalid --as-of '\(text)': expected a date YYYY-MM-DD") }
+        guard Period.isSupported(date) else {
+            throw ValidationError("invalid --as-of '\(text)': years \(Period.supportedYears.lowerBound) to \(Period.supportedYears.upperBound) only")
+        }
         return date
     }
 
