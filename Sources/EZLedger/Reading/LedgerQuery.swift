@@ -109,10 +109,13 @@ extension LedgerQuery {
     /// The query's SQLite text (`?` parameters).
     package var sqlite: String {
         switch self {
-        case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id"
-        case .liveUserById: return "SELECT id FROM users WHERE id = ? AND deleted_at IS NULL"
+        // A user is deleted when `deleted_at` holds a date. One holding anything else is not taken
+        // as deleted: the user stays in the run and fails there with the reason (the contract's
+        // rule), instead of vanishing from it with exit 0.
+        case .userRefs: return "SELECT id, username, \(Self.isDeleted) FROM users ORDER BY id"
+        case .liveUserById: return "SELECT id FROM users WHERE id = ? AND NOT \(Self.isDeleted)"
         case .transactionCount: return "SELECT COUNT(*) FROM transactions WHERE user_id = ?"
-        case .liveUserByName: return "SELECT id FROM users WHERE username = ? AND deleted_at IS NULL"
+        case .liveUserByName: return "SELECT id FROM users WHERE username = ? AND NOT \(Self.isDeleted)"
         case .userRow: return "SELECT \(RowValidator.userColumns), NULL FROM users u WHERE u.id = ?"
         case .allUserRows: return "SELECT \(RowValidator.userColumns), NULL FROM users u ORDER BY u.id"
         case .userRowWithStartDay: return "SELECT \(RowValidator.userColumns), u.month_start_day FROM users u WHERE u.id = ?"
@@ -236,4 +239,9 @@ extension LedgerQuery {
         case .statementEmails: return "SELECT id, statement_email FROM users ORDER BY id"
         }
     }
+}
+
+extension LedgerQuery {
+    /// SQL for "this user is deleted": `deleted_at` holds a date (text that starts like one).
+    static let isDeleted = "coalesce(deleted_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*', 0)"
 }

@@ -36,13 +36,13 @@ extension LedgerRows {
     @inline(__always)
     package func isNull(_ i: Int32) -> Bool { type(i) == .null }
 
-    /// Column `i` as text: nil for NULL, else its text form up to its first NUL byte, invalid UTF-8
-    /// repaired (what GRDB reads as a `String?`).
+    /// Column `i` as text: nil for NULL, else its whole text form with each NUL byte shown as
+    /// U+FFFD and invalid UTF-8 repaired, as the contract reads every text column: a username
+    /// `a` + NUL + `b` is neither cut to `a` (the same as another user's) nor hidden.
     package func string(_ i: Int32) -> String? {
         guard type(i) != .null else { return nil }
         return withText(i) { bytes in
-            let end = bytes.firstIndex(of: 0) ?? bytes.count
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+            bytes.firstIndex(of: 0) == nil ? String(decoding: bytes, as: UTF8.self) : TransactionRules.showingNul(bytes)
         }
     }
 
