@@ -156,6 +156,9 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
     /// 1 on); 1900 leaves room for that, and 9998 for the periods a payday user's months spill into.
     package static let supportedYears = 1900...9998
 
+    /// The longest range a period may name, in days (10 years).
+    package static let maxRangeDays: Int32 = 3653
+
     /// Whether `date` lies in ``supportedYears``.
     package static func isSupported(_ date: CivilDate) -> Bool { supportedYears.contains(date.year) }
 
@@ -190,6 +193,9 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
                 throw PeriodError(text: text, reason: "a range needs two dates YYYY-MM-DD..YYYY-MM-DD")
             }
             guard s <= e else { throw PeriodError(text: text, reason: "the range ends before it starts") }
+            // The same bound as the server's from/to: a statement over 8,000 years took a render
+            // slot for a minute and 1–2 GB, and no statement is about more than a decade.
+            guard e.dayNumber - s.dayNumber < maxRangeDays else { throw PeriodError(text: text, reason: "a range is at most 10 years") }
             return Period(kind: .range, start: s, end: e)
         }
         if b.count == 4, let y = CivilDate.digits(b, 0, 4), y >= 1 { return year(y) }

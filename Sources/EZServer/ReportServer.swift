@@ -47,7 +47,7 @@ public enum ReportServer {
         router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ProblemMiddleware())
-        HealthRoutes(ledgers: ledgers, pool: pool, registry: registry).add(to: router)
+        HealthRoutes(ledgers: ledgers, registry: registry).add(to: router)
         let v1 = router.group("v1")
             .add(middleware: TokenAuthenticator(keys: keys.keys))
             .add(middleware: IsAuthenticatedMiddleware())

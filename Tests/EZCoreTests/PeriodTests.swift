@@ -146,6 +146,8 @@ final class PeriodTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try Period.parse("last-month", asOf: CivilDate(year: 1, month: 1, day: 1)))
+        XCTAssertThrowsError(try Period.parse("1900-01-01..9998-12-31", asOf: asOf)) { XCTAssertTrue("\($0)".contains("10 years")) }
+        XCTAssertNoThrow(try Period.parse("2016-11-02..2026-10-31", asOf: asOf), "ten years is allowed")
         XCTAssertEqual(try Period.parse("1900-01", asOf: asOf).start, CivilDate(year: 1900, month: 1, day: 1))
         XCTAssertEqual(try Period.parse("9998-12", asOf: asOf).end, CivilDate(year: 9998, month: 12, day: 31))
     }

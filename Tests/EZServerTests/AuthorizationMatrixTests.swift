@@ -31,6 +31,28 @@ final class AuthorizationMatrixTests: LiveServerTestCase {
         try await assertUnauthorized(forged)
     }
 
+    /// A valid HMAC-SHA256 signature under a header that says another algorithm, or lists a
+    /// critical extension the server does not know, is refused (RFC 8725 §3.1, RFC 7515 §4.1.11).
+    func testATokenWhoseHeaderIsNotPlainHS256IsRefusedWith401() async throws {
+        let claims = TestClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(600)))
+        for fields in [["alg": JWTHeaderField.string("none")], ["alg": .string("HS512")], ["alg": .string("RS256")],
+                       ["alg": .string("HS256"), "crit": .array([.string("exp-ext")])]] {
+            try await assertUnauthorized(try await fixture.signed(claims, header: JWTHeader(fields: fields)))
+        }
+        let plain = try await fixture.signed(claims, header: JWTHeader(fields: ["alg": .string("HS256")]))
+        let accepted = try await server.get(statementCSV(fixture.alice), token: plain)
+        XCTAssertEqual(accepted.status, .ok)
+    }
+
+    /// The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` works as `Bearer` does.
+    func testTheBearerSchemeIsCaseInsensitive() async throws {
+        let token = try await fixture.signed(TestClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(600))))
+        for scheme in ["bearer", "BEARER", "Bearer"] {
+            let response = try await server.get(statementCSV(fixture.alice), headers: [.authorization: scheme + " " + token])
+            XCTAssertEqual(response.status, .ok, scheme)
+        }
+    }
+
     func testAnExpiredTokenIsRefusedWith401() async throws {
         let expired = try await fixture.signed(TestClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(-60))))
         try await assertUnauthorized(expired)

@@ -24,6 +24,11 @@ final class ProblemDetailsTests: LiveServerTestCase {
             ("\(u)/transactions.csv?min=1.234", "min"),
             ("\(u)/statistics?min=20&max=10", "min"),
             ("/v1/admin/usage/2026-09.html", "format"),
+            // A statement over more than 10 years took a render slot for a minute and 1-2 GB.
+            ("\(u)/statement/2000-01-01..2026-09-30.pdf", "period"),
+            ("\(u)/statement/2026-09.pdf?as_of=0001-01-01", "as_of"),
+            // `to` defaults to today, so a `from` after today is after `to`.
+            ("\(u)/transactions.csv?from=2999-01-01", "from"),
         ]
         for (path, parameter) in cases {
             let response = try await server.get(path, token: token)

@@ -54,6 +54,11 @@ final class TransactionFilterTests: LiveServerTestCase {
              try sqlIds(from: "2026-09-01", to: "2026-09-30", q: "pizza")),
             ("from=2026-08-01&to=2026-10-31&category=Food&min=15&q=r",
              try sqlIds(from: "2026-08-01", to: "2026-10-31", categories: ["Food"], min: 1500, q: "r")),
+            // As URLSearchParams and urlencode write them: '+' is a space, %2B a plus.
+            ("from=2026-09-01&to=2026-09-30&q=pizza+margherita",
+             try sqlIds(from: "2026-09-01", to: "2026-09-30", q: "pizza margherita")),
+            ("from=2026-09-01&to=2026-09-30&q=cinema%20and+pizza",
+             try sqlIds(from: "2026-09-01", to: "2026-09-30", q: "cinema and pizza")),
         ]
         for (query, expected) in cases {
             let ids = try await exportedIds(query)

@@ -113,6 +113,9 @@ final class LedgerSource: Sendable {
         do {
             let ledger = try current()
             try ledger.checkReadable()
+            // What every request also needs: the file's digest, read from the file itself (an open
+            // connection still reads a file whose permissions were taken away; a request does not).
+            _ = try digest()
             return true
         } catch {
             invalidate()

@@ -27,13 +27,26 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
     let keys: JWTKeyCollection
 
     func authenticate(request: Request, context: ServerContext) async throws -> TokenSubject? {
-        guard let token = request.headers.bearer?.token, !token.isEmpty, token.utf8.count < 8192 else { return nil }
+        guard let token = Self.bearerToken(request), !token.isEmpty, token.utf8.count < 8192 else { return nil }
+        // The header must say what the server checks: HS256, and no `crit` extension it does not
+        // know (RFC 7515 §4.1.11). jwt-kit verifies the HMAC with the one key whatever `alg` says.
+        guard let header = try? DefaultJWTParser().parse(Array(token.utf8), as: AccessClaims.self).header,
+              header.alg == "HS256", header.crit == nil else { return nil }
         guard let claims = try? await keys.verify(token, as: AccessClaims.self) else { return nil }
         let sub = claims.sub.value
         // A decimal id, nothing else: no sign, no spaces, no leading zeros.
         guard let id = Int64(sub), id > 0, String(id) == sub else { return nil }
         context.caller.userId = id
         return TokenSubject(userId: id)
+    }
+
+    /// The token of `Authorization: Bearer <token>`; the scheme's name is case-insensitive (RFC 9110
+    /// §11.1), so `bearer` and `BEARER` are read too.
+    static func bearerToken(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
     }
 }
 

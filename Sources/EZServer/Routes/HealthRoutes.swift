@@ -1,18 +1,20 @@
 import HTTPTypes
+import NIOPosix
 import Hummingbird
 import Prometheus
 
 /// `/healthz`, `/readyz` and `/metrics`: no token, no user data.
 struct HealthRoutes {
     let ledgers: LedgerSource
-    let pool: RenderPool
     let registry: PrometheusCollectorRegistry
 
     func add(to router: Router<ServerContext>) {
         router.resource("healthz") { _, _ in Self.text("ok\n") }
         router.resource("readyz") { _, _ -> Response in
-            // The check reads the ledger: off the event loop, like every other read.
-            let ready = (try? await pool.run { ledgers.isReady() }) ?? false
+            // The check reads the ledger: off the event loop, like every other read, but not in
+            // the render pool: a full queue of reports is load, not a broken ledger, and must not
+            // take every replica out of its Service at once.
+            let ready = (try? await NIOThreadPool.singleton.runIfActive { ledgers.isReady() }) ?? false
             guard ready else { throw Problem.unavailable("the ledger cannot be opened or fails the schema check", retryAfter: 5) }
             return Self.text("ready\n")
         }

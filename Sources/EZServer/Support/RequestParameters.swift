@@ -51,7 +51,7 @@ enum RequestParameters {
     static func range(_ request: Request) throws(Problem) -> Period {
         let to = try date(request, "to")
         let from = try date(request, "from")
-        let end = to ?? (from.map { max($0, today()) } ?? today())
+        let end = to ?? today()   // `to` defaults to today: a `from` after it is a 400, not a silent one-day range
         let start = from ?? CivilDate(year: end.year, month: end.month, day: 1)
         guard start <= end else { throw Problem.badParameter("from", "'from' is after 'to'") }
         guard end.dayNumber - start.dayNumber < 3653 else { throw Problem.badParameter("to", "the range is longer than 10 years") }
@@ -69,16 +69,34 @@ enum RequestParameters {
 
     /// Every value of a repeatable text parameter (at most 50 values of at most 200 characters).
     static func texts(_ request: Request, _ name: String) throws(Problem) -> [String] {
-        let values = request.uri.queryParameters.getAll(name).map { String($0) }
+        let values = formValues(request, name)
         guard values.count <= 50, values.allSatisfy({ $0.count <= 200 }) else {
             throw Problem.badParameter(name, "too many values or a value over 200 characters")
         }
         return values
     }
 
-    /// A parameter given at most once.
+    /// A parameter given at most once (the first value when repeated).
     static func single(_ request: Request, _ name: String) -> String? {
-        request.uri.queryParameters.get(name)
+        formValues(request, name).first
+    }
+
+    /// Every value of `name` in the query string, decoded as `application/x-www-form-urlencoded`
+    /// (WHATWG URL §5.1): `+` is a space, then percent-escapes are decoded. The app's backend
+    /// builds its queries with `URLSearchParams` or `urlencode`, which write "Eating out" as
+    /// `Eating+out`; read as a literal plus, that category matched nothing. A literal `+` comes
+    /// as `%2B`. Hummingbird's query parameters decode the escapes but keep `+`.
+    static func formValues(_ request: Request, _ name: String) -> [String] {
+        guard let query = request.uri.query, !query.isEmpty else { return [] }
+        func decoded(_ part: Substring) -> String {
+            let spaced = part.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        return query.split(separator: "&", omittingEmptySubsequences: true).compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard decoded(parts[0]) == name else { return nil }
+            return parts.count > 1 ? decoded(parts[1]) : ""
+        }
     }
 
     /// Text from the request echoed in a problem: printable ASCII only, at most 40 characters.

@@ -45,10 +45,10 @@ final class ServerFixture {
     }
 
     /// A token signed with `key` for arbitrary claims (for malformed and hostile tokens).
-    func signed<P: JWTPayload>(_ payload: P, key: [UInt8]? = nil) async throws -> String {
+    func signed<P: JWTPayload>(_ payload: P, key: [UInt8]? = nil, header: JWTHeader = JWTHeader()) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: key ?? secret), digestAlgorithm: .sha256)
-        return try await keys.sign(payload)
+        return try await keys.sign(payload, header: header)
     }
 }
 
