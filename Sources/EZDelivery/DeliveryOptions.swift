@@ -31,6 +31,10 @@ package struct DeliveryOptions: Sendable {
     /// Attempts per user per run (4xx replies, dropped connections) and the first back-off, in seconds (doubling).
     package var maxAttempts = 3
     package var backoff: Double = 1
+    /// Asked between messages: true once the run should stop (the command line answers true after
+    /// SIGTERM or SIGINT). The message being sent is finished and recorded first, so a stop never
+    /// leaves a user `sending`, which the next run would have to call `uncertain`.
+    package var shouldStop: @Sendable () -> Bool = { false }
 
     package init(ledgerPath: String, outFolder: String, period: Period, smtp: SMTPSettings?, from: MailAddress) {
         self.ledgerPath = ledgerPath; self.outFolder = outFolder; self.period = period; self.smtp = smtp; self.from = from

@@ -42,6 +42,10 @@ package enum DeliveryRun {
         for record in plan.interrupted { try journal.append(stamped(record)) }
         var sender = MessageSender(options: options, journal: journal, connection: connection, log: log)
         for action in plan.actions {
+            if options.shouldStop() {
+                log("stopping: a signal asked the run to stop; the users left are 'not attempted' and the next run sends them")
+                break
+            }
             switch action {
             case .record(let record): try journal.append(stamped(record))
             case .send(let job): try sender.deliver(job, manifest: manifest)

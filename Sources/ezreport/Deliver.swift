@@ -106,6 +106,8 @@ extension EZReport {
             options.dryRunFolder = dryRun
             options.retryFailed = retryFailed
             options.retryUncertain = retryUncertain
+            let stop = StopSignals { printError("stopping after the message being sent (a second signal stops at once)") }
+            options.shouldStop = { stop.isRequested }
             let result: DeliveryResult
             do { result = try DeliveryRun.run(options) } catch { throw fail(error) }
             for line in result.problems { printError(line) }

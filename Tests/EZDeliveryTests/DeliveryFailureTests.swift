@@ -133,6 +133,32 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(state.values.filter { $0 == "sent" }.count + uncertain, eligible.count)
     }
 
+    /// SIGTERM (systemd, Kubernetes) while a message is being sent: that message is finished and
+    /// recorded, the rest are left 'not attempted' (exit 2), nobody is left 'sending' or made
+    /// 'uncertain', and the next run sends the rest, each once.
+    func testSIGTERMFinishesTheMessageInFlightAndStops() throws {
+        try sink.setRules(["data_delay": 0.5])
+        let process = try fixture.start(smtpArgs)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, (try? fixture.journal().last?["status"] as? String) != "sending" {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 2, "users were left not attempted")
+        XCTAssertNotEqual(try fixture.journal().last?["status"] as? String, "sending", "the message in flight was recorded")
+        let stopped = try fixture.state()
+        XCTAssertFalse(stopped.values.contains("uncertain"), "\(stopped)")
+        XCTAssertLessThan(stopped.values.filter { $0 == "sent" }.count, try fixture.eligible().count, "the run stopped early")
+        try sink.setRules([:])
+        let rerun = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        let recipients = try sink.accepted().flatMap(\.rcptTos)
+        XCTAssertEqual(Set(recipients).count, recipients.count, "a recipient got two messages: \(recipients)")
+        XCTAssertEqual(recipients.count, try fixture.eligible().count)
+    }
+
     func testAnUnreachableServerExits1AndRecordsNothing() throws {
         let port = sink.port
         sink.stop()
