@@ -28,11 +28,11 @@ struct StatementMail {
 
     /// The month and year as the locale writes them (`October 2026`, `ottobre 2026`, `octubre de
     /// 2026`, `2026年10月`: CLDR's pattern and month names, through Foundation) for a calendar
-    /// month; its dates for a month from payday (`25 Sep – 24 Oct 2026`); the period's name
-    /// (`2026-Q3`, `2026-01-15..2026-03-31`) otherwise.
+    /// month; otherwise the period in the locale's words (``LocaleFormat/periodLabel(_:)``): a
+    /// quarter's name (`3rd quarter 2026`, `2026年第3四半期`), the dates of a week, a range or a
+    /// month from payday (`25 Sep – 24 Oct 2026`), never its machine name (`2026-Q3`).
     static func periodTitle(_ period: Period, locale: String = "en_US") -> String {
-        if period.kind == .month, period.monthStartDay != 1 { return LocaleFormat(locale: locale).monthPeriodLabel(period) }
-        guard period.kind == .month else { return period.name }
+        guard period.kind == .month, period.monthStartDay == 1 else { return LocaleFormat(locale: locale).periodLabel(period) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: Translator(locale: locale).language == "en" ? "en_US" : locale)
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -65,12 +65,21 @@ struct StatementMail {
         return "\(format.date(userPeriod.start)) – \(format.date(userPeriod.end))"
     }
 
+    /// "your EZWallet statement for October 2026 (1 Oct 2026 – 31 Oct 2026) is attached.", without
+    /// the dates in brackets when the period's name already is its dates (a week, a range).
+    private var attachedLine: String {
+        let title = Self.periodTitle(userPeriod, locale: locale)
+        if LocaleFormat(locale: locale).periodLabelShowsDates(userPeriod) {
+            return tr("your EZWallet statement for {period} is attached.", ["period": title])
+        }
+        return tr("your EZWallet statement for {period} ({dates}) is attached.", ["period": title, "dates": dates])
+    }
+
     /// The plain-text part.
     var plainText: String {
         let tr = self.tr
         var text = tr("Hello {name},", ["name": Self.printable(username)]) + "\n\n"
-            + tr("your EZWallet statement for {period} ({dates}) is attached.",
-                 ["period": Self.periodTitle(userPeriod, locale: locale), "dates": dates]) + "\n\n"
+            + attachedLine + "\n\n"
         let width = (figures.map { $0.0.count }.max() ?? 0) + 2
         for (label, value) in figures {
             text += (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value + "\n"
@@ -87,8 +96,7 @@ struct StatementMail {
         }
         let tr = self.tr
         let hello = tr("Hello {name},", ["name": Self.printable(username)])
-        let attached = tr("your EZWallet statement for {period} ({dates}) is attached.",
-                          ["period": Self.periodTitle(userPeriod, locale: locale), "dates": dates])
+        let attached = attachedLine
         let automatic = tr("This message was sent automatically; the attached PDF is your full statement.")
         return """
             <!DOCTYPE html>

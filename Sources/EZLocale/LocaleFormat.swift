@@ -242,6 +242,36 @@ package struct LocaleFormat: Hashable, Sendable {
         period.monthStartDay == 1 ? monthYearLabel(period.start) : dateRange(period.start, period.end)
     }
 
+    /// How any report period is named for a person, in the locale's words: a month as
+    /// ``monthPeriodLabel(_:)``; a year as `2026`; a quarter with CLDR's quarter names (through
+    /// Foundation's `DateFormatter`): `3rd quarter 2026`, `3. Quartal 2026`, `3e trimestre 2026`,
+    /// `2026年第3四半期`; a day as its date; a week or a range of dates as its dates
+    /// (`28 Sep – 4 Oct 2026`). Never the machine's name (`2026-Q3`, `2026-W40`).
+    package func periodLabel(_ period: Period) -> String {
+        switch period.kind {
+        case .month: return monthPeriodLabel(period)
+        case .year: return String(period.start.year)
+        case .day: return date(period.start)
+        case .week, .range: return dateRange(period.start, period.end)
+        case .quarter:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: locale)
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.setLocalizedDateFormatFromTemplate("QQQQy")
+            return formatter.string(from: Date(timeIntervalSince1970: Double(period.start.dayNumber) * 86_400 + 43_200))
+        }
+    }
+
+    /// Whether ``periodLabel(_:)`` already gives the period's dates (a week, a range, a day, a
+    /// month from payday), so that a sentence need not repeat them.
+    package func periodLabelShowsDates(_ period: Period) -> Bool {
+        switch period.kind {
+        case .week, .range, .day: return true
+        case .month: return period.monthStartDay != 1
+        case .year, .quarter: return false
+        }
+    }
+
     /// A month's short name for axis labels: `Mar` (en), `mar` (it), `Mär` (de), `mars` (fr), `3月` (ja).
     package func monthLabel(_ d: CivilDate) -> String { monthAbbreviation(d.month) }
 

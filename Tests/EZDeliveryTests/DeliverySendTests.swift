@@ -78,7 +78,7 @@ final class DeliverySendTests: SMTPSinkTestCase {
         let german = try XCTUnwrap(messages.first { $0.toAddresses.first == "mia.huber11@example.org" })
         XCTAssertEqual(german.subject, "Ihr EZWallet-Auszug für 27.09. – 26.10.2026")
         let text = try XCTUnwrap(german.text)
-        for needle in ["Hallo mia.huber11,", "anbei Ihr EZWallet-Auszug für 27.09. – 26.10.2026 (27.09.2026 – 26.10.2026)",
+        for needle in ["Hallo mia.huber11,", "anbei Ihr EZWallet-Auszug für 27.09. – 26.10.2026.",
                        "Einnahmen:", "Ausgaben:", "Sparquote:", "Budgets überschritten:", "Diese Nachricht wurde automatisch versandt"] {
             XCTAssertTrue(text.contains(needle), "German text lacks '\(needle)': \(text)")
         }

@@ -47,6 +47,30 @@ final class LocaleFormatTests: XCTestCase {
                        ["May", "mag", "Mai", "mai", "may", "5月"])
     }
 
+    /// Every kind of period is named in the locale's words, never by its machine name: a
+    /// quarter with CLDR's quarter names, a week or a range by its dates.
+    func testEveryPeriodIsNamedInTheLocalesWords() throws {
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let q3 = try Period.parse("2026-Q3", asOf: asOf)
+        XCTAssertEqual(LocaleFormat(locale: "en_GB").periodLabel(q3), "3rd quarter 2026")
+        XCTAssertEqual(LocaleFormat(locale: "de_DE").periodLabel(q3), "3. Quartal 2026")
+        XCTAssertEqual(LocaleFormat(locale: "fr_FR").periodLabel(q3), "3e trimestre 2026")
+        XCTAssertEqual(LocaleFormat(locale: "ja_JP").periodLabel(q3), "2026年第3四半期")
+        let week = try Period.parse("2026-W40", asOf: asOf)
+        XCTAssertEqual(LocaleFormat(locale: "de_DE").periodLabel(week), "28.09. – 04.10.2026")
+        XCTAssertTrue(LocaleFormat(locale: "de_DE").periodLabelShowsDates(week))
+        XCTAssertFalse(LocaleFormat(locale: "de_DE").periodLabelShowsDates(q3))
+        let range = try Period.parse("2026-10-01..2026-10-15", asOf: asOf)
+        XCTAssertEqual(LocaleFormat(locale: "it_IT").periodLabel(range), "1 ott – 15 ott 2026")
+        XCTAssertEqual(LocaleFormat(locale: "es_ES").periodLabel(try Period.parse("2026", asOf: asOf)), "2026")
+        for locale in ["en_US", "de_DE", "fr_FR", "it_IT", "es_ES", "ja_JP"] {
+            for p in [q3, week, range] {
+                let label = LocaleFormat(locale: locale).periodLabel(p)
+                XCTAssertFalse(label.contains("Q3") || label.contains("W40") || label.contains(".."), "\(locale): \(label)")
+            }
+        }
+    }
+
     func testAPaydayMonthIsLabelledByItsDatesAndACalendarMonthByItsName() throws {
         let payday = try Period.parse("2026-10", asOf: CivilDate(year: 2026, month: 11, day: 1)).startingMonths(onDay: 25)
         XCTAssertEqual(LocaleFormat(locale: "en_GB").monthPeriodLabel(payday), "25 Sep – 24 Oct 2026")

@@ -484,9 +484,6 @@ msgstr "Keine Daten für diesen Zeitraum"
 msgid "No data to chart for this period."
 msgstr "Keine Daten für Diagramme in diesem Zeitraum."
 
-msgid "No due date"
-msgstr "Kein Fälligkeitsdatum"
-
 msgid "No expenses in any of these periods"
 msgstr "Keine Ausgaben in diesen Zeiträumen"
 
@@ -963,6 +960,9 @@ msgstr "Keine Ausgleichszahlungen in diesem Zeitraum"
 
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Unvollständig: {count} Nutzer fehlen in allen Zahlen, weil ihre Zeilen nicht gelesen oder nicht in {currency} umgerechnet werden konnten."
+
+msgid "your EZWallet statement for {period} is attached."
+msgstr "anbei Ihr EZWallet-Auszug für {period}."
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1442,9 +1442,6 @@ msgstr "No hay datos para este período"
 msgid "No data to chart for this period."
 msgstr "No hay datos que representar en este período."
 
-msgid "No due date"
-msgstr "Sin fecha límite"
-
 msgid "No expenses in any of these periods"
 msgstr "No hay gastos en ninguno de estos períodos"
 
@@ -1921,6 +1918,9 @@ msgstr "Ningún pago de liquidación en este periodo"
 
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Incompleto: faltan {count} usuarios en todas las cifras, porque sus filas no se pudieron leer ni convertir a {currency}."
+
+msgid "your EZWallet statement for {period} is attached."
+msgstr "adjuntamos tu extracto de EZWallet de {period}."
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2400,9 +2400,6 @@ msgstr "Aucune donnée pour cette période"
 msgid "No data to chart for this period."
 msgstr "Aucune donnée à représenter pour cette période."
 
-msgid "No due date"
-msgstr "Sans échéance"
-
 msgid "No expenses in any of these periods"
 msgstr "Aucune dépense sur aucune de ces périodes"
 
@@ -2879,6 +2876,9 @@ msgstr "Aucun paiement de règlement sur cette période"
 
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Incomplet : {count} utilisateurs sont absents de tous les chiffres, car leurs lignes n’ont pas pu être lues ni converties en {currency}."
+
+msgid "your EZWallet statement for {period} is attached."
+msgstr "vous trouverez ci-joint votre relevé EZWallet pour {period}."
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -3358,9 +3358,6 @@ msgstr "Nessun dato per questo periodo"
 msgid "No data to chart for this period."
 msgstr "Nessun dato da rappresentare per questo periodo."
 
-msgid "No due date"
-msgstr "Nessuna scadenza"
-
 msgid "No expenses in any of these periods"
 msgstr "Nessuna spesa in nessuno di questi periodi"
 
@@ -3837,6 +3834,9 @@ msgstr "Nessun pagamento di saldo in questo periodo"
 
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Incompleto: {count} utenti mancano da tutti i dati, perché le loro righe non si sono potute leggere o convertire in {currency}."
+
+msgid "your EZWallet statement for {period} is attached."
+msgstr "in allegato trovi il tuo estratto conto EZWallet di {period}."
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -4315,9 +4315,6 @@ msgstr "この期間のデータはありません"
 msgid "No data to chart for this period."
 msgstr "この期間にグラフにするデータはありません。"
 
-msgid "No due date"
-msgstr "期限なし"
-
 msgid "No expenses in any of these periods"
 msgstr "いずれの期間にも支出はありません"
 
@@ -4786,6 +4783,9 @@ msgstr "この期間の精算の支払いはありません"
 
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "不完全：{count} 人のユーザーの行を読み込めないか {currency} に換算できなかったため、すべての数値から除外されています。"
+
+msgid "your EZWallet statement for {period} is attached."
+msgstr "{period}のEZWallet明細書を添付しました。"
 """#,
     ]
 }

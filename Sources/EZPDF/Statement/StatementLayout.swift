@@ -79,7 +79,7 @@ enum PDFPeriodLabel {
         switch period.kind {
         case .month: return format.monthPeriodLabel(period)
         case .year: return period.name
-        case .quarter: return "\(period.name) (\(format.date(period.start)) – \(format.date(period.end)))"
+        case .quarter: return "\(format.periodLabel(period)) (\(format.dateRange(period.start, period.end)))"
         case .day: return format.date(period.start)
         case .week, .range: return "\(format.date(period.start)) – \(format.date(period.end))"
         }
