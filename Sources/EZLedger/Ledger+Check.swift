@@ -25,10 +25,18 @@ package struct LedgerHealth: Sendable {
     /// with the same problem group together: `splits add up to 900, not the amount 1000` →
     /// `splits add up to #, not the amount #`. Words that contain digits (`ISO-8601`) are kept.
     static func reasonShape(_ reason: String) -> String {
+        // A quote opens at a ' that follows no letter and closes at a ' that no letter follows:
+        // the apostrophe of "the user's" is text, not a quote (it garbled the reason).
         var unquoted = ""
         var inQuote = false
-        for ch in reason {
-            if ch == "'" { inQuote.toggle(); if inQuote { unquoted += "'…'" }; continue }
+        let chars = Array(reason)
+        for (i, ch) in chars.enumerated() {
+            if ch == "'" {
+                let afterLetter = i > 0 && chars[i - 1].isLetter
+                let beforeLetter = i + 1 < chars.count && chars[i + 1].isLetter
+                if !inQuote && !afterLetter { inQuote = true; unquoted += "'…'"; continue }
+                if inQuote && !beforeLetter { inQuote = false; continue }
+            }
             if !inQuote { unquoted.append(ch) }
         }
         return unquoted.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in

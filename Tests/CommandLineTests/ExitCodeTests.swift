@@ -87,6 +87,10 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(manifest.totals.quarantinedRows, 1)
         let rows = try CSVReader.rows(out + "/" + fixture.period + "/" + entry.folder + "/transactions.csv")
         XCTAssertFalse(rows.contains { $0["id"] == String(row) }, "a quarantined row is left out of the figures")
+        // The admin report alone leaves the same row out and says so with the same exit code.
+        let admin = try CLI.run(["admin", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out + "/admin-only"])
+        XCTAssertEqual(admin.status, 3, admin.stderr)
+        XCTAssertTrue(admin.stderr.contains("1 rows were quarantined"), admin.stderr)
     }
 
     func testNotADatabaseExitsOne() throws {

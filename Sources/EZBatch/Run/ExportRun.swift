@@ -77,9 +77,10 @@ package enum ExportRun {
 /// The admin usage report alone.
 package enum AdminRun {
     /// Writes `admin/usage.pdf`, `usage.xlsx` and `usage.csv` for `settings.period` under `folder`;
-    /// returns the files and how many users were left out of the figures (0 for a complete report).
+    /// returns the files, how many users were left out of the figures (0 for a complete report) and
+    /// how many rows were quarantined.
     package static func run(settings: ReportSettings, folder: String, currency: Currency = .eur,
-                            log: RunLog) throws -> (files: [Manifest.FileEntry], usersLeftOut: Int) {
+                            log: RunLog) throws -> (files: [Manifest.FileEntry], usersLeftOut: Int, rowsQuarantined: Int) {
         let ledger = try settings.openLedger()
         try MonthlyRun.prepareFolder(folder)
         let usage = try UsagePass.compute(ledger: ledger, period: settings.period, asOf: settings.asOf, currency: currency, log: log)
@@ -88,6 +89,6 @@ package enum AdminRun {
                                           engineVersion: EngineVersion.current, quarantined: [])
         let files = try AdminFiles.write(usage, provenance: provenance, formats: settings.formats.filter { $0 != .png },
                                          periodFolder: folder, durable: settings.durable, locale: settings.adminLocale)
-        return (files, usage.usersLeftOut)
+        return (files, usage.usersLeftOut, usage.rowsQuarantined)
     }
 }

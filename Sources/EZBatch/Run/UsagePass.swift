@@ -9,10 +9,12 @@ enum UsagePass {
     /// reads a private snapshot copy, which nothing changes under it).
     static func compute(ledger: any LedgerStore, period: Period, asOf: CivilDate, currency: Currency = .eur,
                         log: RunLog? = nil) throws(LedgerError) -> UsageFigures {
-        let (users, _) = try ledger.allUsers()
-        return accumulate(users: users, rates: ledger.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
+        let (users, quarantinedUsers) = try ledger.allUsers()
+        var figures = accumulate(users: users, rates: ledger.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
             try ledger.loadUser(id: id, through: max(period.end, asOf))
         }
+        figures.rowsQuarantined += quarantinedUsers.count
+        return figures
     }
 
     /// The figures from one read transaction: every user and every row as of one moment, while
@@ -28,19 +30,24 @@ enum UsagePass {
     private static func accumulate(users: [User], rates: RateTable, period: Period, asOf: CivilDate, currency: Currency,
                                    log: RunLog?, load: (Int64) throws -> UserLedger) -> UsageFigures {
         var usage = UsageAccumulator(period: period, asOf: asOf, currency: currency)
+        var quarantined = Set<QuarantinedRow>()
         for user in users {
             if user.deletedAt != nil {
                 try? usage.add(UserLedger(user: user, rates: rates))
                 continue
             }
             do {
-                try usage.add(try load(user.id))
+                let slice = try load(user.id)
+                quarantined.formUnion(slice.quarantined)
+                try usage.add(slice)
             } catch {
                 usage.leaveOut()
                 log?.event("usage: a user was left out of the admin report", ["reason": "\(error)"])
             }
         }
-        return usage.finish()
+        var figures = usage.finish()
+        figures.rowsQuarantined = quarantined.count
+        return figures
     }
 }
 
