@@ -71,13 +71,21 @@ final class ReportService: Sendable {
     ///
     /// The snapshot is read on a connection of its own, opened for the request: the pass reads
     /// every user, and the shared connection goes on serving the other requests meanwhile.
-    func adminResponse<Figures: Sendable>(caller: TokenSubject,
+    ///
+    /// `key` names the response (format, period, as-of date). For a SQLite ledger, the file's
+    /// digest covers every row the report reads, so a matching `If-None-Match` is answered 304
+    /// without the pass while the file is unchanged; a PostgreSQL ledger has no such digest and
+    /// always renders (the response still carries its ETag).
+    func adminResponse<Figures: Sendable>(caller: TokenSubject, key: String, request: Request,
                                           figures: @escaping @Sendable (LedgerReadTransaction) throws -> Figures,
                                           render: @escaping @Sendable (Figures, String) throws -> Produced) async throws -> Response {
+        let condition = request.headers[.ifNoneMatch]
         let outcome = try await pool.run { [self] () throws -> Outcome in
             // The cheap check first, on the shared connection: a non-admin costs no extra connection.
             try readLedger(try ledgers.current()) { snapshot in try Self.requireAdmin(caller, in: snapshot) }
             let digest = try ledgers.digest()
+            let fingerprint = digest.isEmpty ? nil : "admin|\(EngineVersion.current)|\(key)|\(configuration.ledgerPath)|\(digest)"
+            if let fingerprint, let tag = etags.tag(for: fingerprint), ifNoneMatch(condition, matches: tag) { return .notModified(tag) }
             let own: any LedgerStore
             do { own = try configuration.openLedger?() ?? Ledger(path: configuration.ledgerPath) } catch {
                 logger.warning("ledger unavailable", metadata: ["reason": "\(error)"])
@@ -88,7 +96,10 @@ final class ReportService: Sendable {
                 return try figures(snapshot)
             }
             let produced = try render(made, digest)
-            return .made(produced, "\"" + FileDigest.sha256(produced.bytes) + "\"")
+            let tag = "\"" + FileDigest.sha256(produced.bytes) + "\""
+            if let fingerprint { etags.remember(tag, for: fingerprint) }
+            if ifNoneMatch(condition, matches: tag) { return .notModified(tag) }
+            return .made(produced, tag)
         }
         return outcome.response
     }
