@@ -94,6 +94,13 @@ extension LedgerHealth {
         while try orphans.next() {
             bad.insert(QuarantinedRow(table: "transactions", id: orphans.int64(0), reason: TransactionRules.missingUser(orphans.int64(1))))
         }
+        // Family members who do not exist: no report shows them, and a parent's family view would
+        // silently lack them (the contract quarantines "a member who does not exist").
+        let ghosts = try reader.rows(.orphanFamilyMembers, [])
+        while try ghosts.next() {
+            bad.insert(QuarantinedRow(table: "family_members", id: ghosts.int64(0),
+                                      reason: "member user_id \(ghosts.int64(1)) does not exist"))
+        }
         // Settle-up payments of a group that does not exist: no member's report reaches them.
         if features.groupPayments {
             let payments = try reader.rows(.orphanGroupPayments, [])

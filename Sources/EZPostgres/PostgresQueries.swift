@@ -39,7 +39,7 @@ extension LedgerQuery {
     var readsWholeTable: Bool {
         switch self {
         case .userRefs, .allUserRows, .allUserRowsWithStartDay, .deliveryContacts, .deliveryContactsWithoutOptIn, .exchangeRates, .exchangeRatesText,
-             .orphanTransactions, .statementEmails:
+             .orphanTransactions, .orphanFamilyMembers, .statementEmails:
             return true
         default:
             return false
@@ -195,6 +195,11 @@ extension LedgerQuery {
             return """
                 SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
                 WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
+                """
+        case .orphanFamilyMembers:
+            return """
+                SELECT fm.family_id, fm.user_id FROM family_members fm LEFT JOIN users u ON u.id = fm.user_id
+                WHERE u.id IS NULL ORDER BY fm.family_id, fm.user_id
                 """
         case .statementEmails: return "SELECT id, statement_email FROM users ORDER BY id"
         }

@@ -95,6 +95,8 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case exchangeRatesText
     /// `id, user_id` of live transactions whose user does not exist.
     case orphanTransactions
+    /// `family_id, user_id` of family members whose user does not exist.
+    case orphanFamilyMembers
     /// `id, statement_email` of every user (for ledgers that have the column).
     case statementEmails
 }
@@ -235,6 +237,11 @@ extension LedgerQuery {
             return """
                 SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
                 WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
+                """
+        case .orphanFamilyMembers:
+            return """
+                SELECT fm.family_id, fm.user_id FROM family_members fm LEFT JOIN users u ON u.id = fm.user_id
+                WHERE u.id IS NULL ORDER BY fm.family_id, fm.user_id
                 """
         case .statementEmails: return "SELECT id, statement_email FROM users ORDER BY id"
         }
