@@ -56,7 +56,7 @@ struct UserLoader<Reader: LedgerReading> {
         switch validator.user(row) {
         case .valid(let user) where user.deletedAt == nil: return .success(user)
         case .valid, .ignored: return .failure(.unknownUser(path: path, user: String(userId)))
-        case .quarantined(let why): return .failure(.readFailed(path: path, reason: "user \(userId) is quarantined: \(why)"))
+        case .quarantined(let why): return .failure(.quarantinedUser(path: path, user: userId, reason: why))
         }
     }
 

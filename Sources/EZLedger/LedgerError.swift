@@ -16,6 +16,10 @@ package enum LedgerError: Error, Equatable, CustomStringConvertible {
     case readFailed(path: String, reason: String, sqliteCode: Int32? = nil)
     /// The requested user does not exist (or was deleted).
     case unknownUser(path: String, user: String)
+    /// The requested user's own row breaks the ledger contract (an unknown role, a time zone the
+    /// system does not know…): no report can be made for them until the app fixes the row. Not a
+    /// passing outage, so the server does not ask to retry.
+    case quarantinedUser(path: String, user: Int64, reason: String)
     /// A writer died mid-transaction and left a hot rollback journal (`<path>-journal`): only a
     /// read-write connection (the app's) can roll it back, and the ledger is never opened so.
     case unfinishedWrite(path: String, sqliteCode: Int32? = nil)
@@ -30,6 +34,7 @@ package enum LedgerError: Error, Equatable, CustomStringConvertible {
             return "ledger '\(p)' stayed locked by another process for \(seconds) s; try again later"
         case .readFailed(let p, let r, _): return "reading ledger '\(p)' failed: \(r)"
         case .unknownUser(let p, let u): return "no user '\(u)' in ledger '\(p)'"
+        case .quarantinedUser(let p, let u, let why): return "reading ledger '\(p)' failed: user \(u) is quarantined: \(why)"
         case .unfinishedWrite(let p, _):
             return "ledger '\(p)' has an unfinished write (a hot journal '\(p)-journal') that its app must recover first; "
                 + "it was not read"
@@ -41,7 +46,7 @@ package enum LedgerError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(_, _, let c), .notADatabase(_, _, let c), .readFailed(_, _, let c): return c
         case .busy(_, _, let c), .unfinishedWrite(_, let c): return c
-        case .schemaMismatch, .unknownUser: return nil
+        case .schemaMismatch, .unknownUser, .quarantinedUser: return nil
         }
     }
 

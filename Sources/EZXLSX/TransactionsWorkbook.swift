@@ -47,8 +47,10 @@ package enum TransactionsWorkbook {
         let f = list.filter
         let facts: [(String, String)] = [
             (tr("Account book"), list.user.bookName),
-            (tr("From"), list.range.start.description),
-            (tr("To"), list.range.end.description),
+            // The range's first and last day: "From"/"To" are translated as a transfer's sender and
+            // recipient (送金元/送金先, Von/An), which is not what a date range says.
+            (tr("First day"), list.range.start.description),
+            (tr("Last day"), list.range.end.description),
             (tr("Categories"), f.categories.isEmpty ? tr("Any") : f.categories.sorted().joined(separator: ", ")),
             (tr("Minimum amount"), f.minCounted.map { MinorUnits.plainDecimal($0, exponent: list.currency.exponent) } ?? tr("Any")),
             (tr("Maximum amount"), f.maxCounted.map { MinorUnits.plainDecimal($0, exponent: list.currency.exponent) } ?? tr("Any")),

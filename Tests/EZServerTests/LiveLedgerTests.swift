@@ -110,4 +110,23 @@ final class LiveLedgerTests: XCTestCase {
         XCTAssertTrue(lines.indices.contains { $0 > warned && lines[$0]["message"] as? String == "ledger opened" },
                       "the reopening after the outage is logged too: \(server.stderr)")
     }
+    /// A user whose own row breaks the contract (here an unknown role) gets 422, a problem that
+    /// says retrying will not help, not a 503 with Retry-After; anyone else still gets the 404 of
+    /// an id that does not exist.
+    func testAnAccountWhoseRowBreaksTheContractIs422NotARetryable503() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        try fixture.ledger.execute("UPDATE users SET role = 'Admin' WHERE id = ?", [fixture.alice])
+        let own = try await server.get("/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30", token: token)
+        XCTAssertEqual(own.status, .unprocessableContent, own.text)
+        XCTAssertNil(own.headers[.retryAfter])
+        XCTAssertEqual(own.headers[.contentType], "application/problem+json")
+        XCTAssertFalse(own.text.contains("Admin"), "the row's contents stay out of the answer: \(own.text)")
+        let stranger = try await server.get("/v1/users/\(fixture.alice)/statistics", token: try await fixture.token(fixture.dave))
+        XCTAssertEqual(stranger.status, .notFound)
+        let ready = try await server.get("/readyz")
+        XCTAssertEqual(ready.status, .ok, "one bad account is not a broken ledger")
+        await server.stop()
+    }
 }

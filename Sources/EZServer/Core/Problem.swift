@@ -44,6 +44,12 @@ public struct Problem: HTTPResponseError, Equatable {
     /// 404: the same for a user who does not exist and one the caller may not see.
     public static let notFound = Problem(status: .notFound, title: "Not Found", detail: "no such resource")
 
+    /// 422: the user's own ledger row breaks the contract (seen only by those allowed to see
+    /// the user): no report can be made until the app fixes it, so retrying will not help. Says
+    /// nothing about the row's contents; `ezreport check` on the ledger lists it.
+    public static let accountUnreportable = Problem(status: .unprocessableContent, title: "Unprocessable Content",
+                                                    detail: "this account's ledger data breaks the ledger contract, so no report can be made for it until the app corrects it")
+
     /// 405 with `Allow`: every route is read-only.
     static let methodNotAllowed = Problem(status: .methodNotAllowed, title: "Method Not Allowed",
                                           detail: "this resource answers GET and HEAD only",

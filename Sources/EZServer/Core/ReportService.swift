@@ -158,6 +158,10 @@ final class ReportService: Sendable {
             throw problem
         } catch let error as LedgerError {
             if case .unknownUser = error { throw Problem.notFound }
+            if case .quarantinedUser = error {
+                logger.notice("account cannot be reported", metadata: ["reason": "\(error)"])
+                throw Problem.accountUnreportable
+            }
             if retryingCorrupt, let code = error.sqliteCode, code & 0xFF == 11 {   // SQLITE_CORRUPT
                 ledgers.invalidate()
                 throw TransientCorruptRead(error: error)
