@@ -55,7 +55,7 @@ package final class LedgerSnapshot: @unchecked Sendable {
             unlink(copyPath)
             throw Ledger.classify(error, path: ledgerPath, busyTimeout: busyTimeout)
         } catch {
-            unlink(copyPath)
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(copyPath + suffix) }
             throw .readFailed(path: ledgerPath, reason: "cannot copy a snapshot to '\(copyPath)': \(error)",
                               sqliteCode: (error as? DatabaseError)?.extendedResultCode.rawValue)
         }

@@ -95,6 +95,21 @@ extension MonthlyRun {
             return plan
         }
 
+        /// `ledger.snapshot`, with a full output file system said as such: the copy is written into
+        /// the output folder, and SQLITE_FULL (13) there is the output's disk, not the ledger.
+        static func snapshot(of ledger: any LedgerStore, connections: Int, folder: String,
+                             scratch: String) throws -> LedgerSnapshotReaders {
+            do {
+                return try ledger.snapshot(connections: connections, scratch: scratch)
+            } catch {
+                let full = error.sqliteCode.map { $0 & 0xFF == 13 } ?? false
+                if full || OutputSpace.refusesWrites(after: "\(error)", folder: folder) {
+                    throw OutputError.outputFull(folder: folder, reason: "the ledger's snapshot copy does not fit")
+                }
+                throw error
+            }
+        }
+
         /// Copies the ledger into one snapshot, opens a connection per worker on it, and re-reads who is
         /// in the run from it. Afterwards ``ledgerUnchanged`` says whether the snapshot is the last run's.
         mutating func takeSnapshot(of source: (any LedgerStore)? = nil) throws {
@@ -102,8 +117,8 @@ extension MonthlyRun {
             // One reader per worker, but never more than the users the run can have (the plan's list
             // before the snapshot is an upper bound: only users added since could be missing).
             let workers = max(1, min(options.jobs, max(users.count, 1)))
-            let snapshot = try ledger.snapshot(connections: workers,
-                                               scratch: periodFolder + "/" + Self.snapshotName(shard: shardTag))
+            let snapshot = try Self.snapshot(of: ledger, connections: workers, folder: periodFolder,
+                                             scratch: periodFolder + "/" + Self.snapshotName(shard: shardTag))
             let first = snapshot.connections[0]
             users = try Self.selectUsers(first, options)
             connections = Array(snapshot.connections.prefix(max(1, min(options.jobs, users.count))))
