@@ -49,7 +49,9 @@ extension EZReport {
         @Option(name: .long, help: ArgumentHelp("Only these user ids (comma-separated).", valueName: "ids"), transform: UserIdList.init(parsing:))
         var users: UserIdList?
 
-        @Option(name: .long, help: ArgumentHelp("Parallel workers (default: every core).", valueName: "n"))
+        // `.unconditional`: "--jobs -1" reaches the validation ("must be at least 1"), not
+        // "Missing value" (a leading dash is otherwise read as the next option).
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Parallel workers (default: every core).", valueName: "n"))
         var jobs: Int?
 
         @Option(name: .long, help: ArgumentHelp("Handle only shard K of N (users whose id ≡ K mod N); join manifests with 'ezreport manifest merge'.", valueName: "K/N"),

@@ -54,7 +54,7 @@ extension EZReport {
 
         func validate() throws {
             guard users >= 1 else { throw ValidationError("--users must be at least 1") }
-            guard months >= 1 else { throw ValidationError("--months must be at least 1") }
+            guard (1...1200).contains(months) else { throw ValidationError("--months must be from 1 to 1200 (100 years)") }
             _ = try endMonth()
         }
 

@@ -127,6 +127,8 @@ final class ExitCodeTests: XCTestCase {
         try assertFails(["monthly", "--db", db, "--period", "2026-09", "--shard", "3/2", "--out", out], 64, mentioning: "--shard")
         try assertFails(["monthly", "--db", db, "--period", "2026-09", "--shard", "1", "--out", out], 64, mentioning: "--shard")
         try assertFails(["monthly", "--db", db, "--period", "2026-09", "--jobs", "0", "--out", out], 64, mentioning: "--jobs")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--jobs", "-1", "--out", out], 64, mentioning: "at least 1")
+        try assertFails(["sample", "--out", out + "/x.sqlite", "--months", "100000"], 64, mentioning: "--months")
         try assertFails(["monthly", "--db", db, "--period", "2026-09", "--users", "1,x", "--out", out], 64, mentioning: "--users")
         try assertFails(["monthly", "--db", db, "--period", "2026-09", "--as-of", "2026-02-30", "--out", out], 64, mentioning: "2026-02-30")
         try assertFails(["monthly", "--db", db, "--log-format", "xml", "--out", out], 64, mentioning: "--log-format")
