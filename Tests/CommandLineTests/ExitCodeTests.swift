@@ -28,6 +28,19 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains(text), "stderr lacks '\(text)': \(run.stderr)", file: file, line: line)
     }
 
+    /// A copy of the sample ledger in which one live user's row gets `assignment` (SQL such as
+    /// `timezone = 'Mars/Olympus_Mons'`): the user with the lowest id, or the highest with `last`.
+    func copyWithOneUserChanged(_ name: String, _ assignment: String, last: Bool = false) throws -> (ledger: String, user: Int64) {
+        let ledger = try fixture.copyOfLedger(name)
+        let user: Int64 = try DatabaseQueue(path: ledger).write { db in
+            let order = last ? "DESC" : "ASC"
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' ORDER BY id \(order) LIMIT 1")!
+            try db.execute(sql: "UPDATE users SET \(assignment) WHERE id = ?", arguments: [id])
+            return id
+        }
+        return (ledger, user)
+    }
+
     func testCleanRunExitsZero() throws {
         let out = SampleFixture.scratch("exit0")
         let run = try CLI.run(fixture.monthly(out: out, ["--formats", "csv", "--quiet"]))
@@ -39,12 +52,7 @@ final class ExitCodeTests: XCTestCase {
     }
 
     func testUserWhoseRowCannotBeReadFailsAloneWithExitTwo() throws {
-        let ledger = try fixture.copyOfLedger("exit2")
-        let victim: Int64 = try DatabaseQueue(path: ledger).write { db in
-            let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' ORDER BY id DESC LIMIT 1")!
-            try db.execute(sql: "UPDATE users SET timezone = 'Mars/Olympus_Mons' WHERE id = ?", arguments: [id])
-            return id
-        }
+        let (ledger, victim) = try copyWithOneUserChanged("exit2", "timezone = 'Mars/Olympus_Mons'", last: true)
         let out = SampleFixture.scratch("exit2-out")
         let before = try stamp(ledger)
         let run = try CLI.run(["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
@@ -173,12 +181,7 @@ final class ExitCodeTests: XCTestCase {
     }
 
     func testAUserWithALimitNearTheIntegerLimitGetsEveryFile() throws {
-        let ledger = try fixture.copyOfLedger("hugelimit")
-        let user: Int64 = try DatabaseQueue(path: ledger).write { db in
-            let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' ORDER BY id LIMIT 1")!
-            try db.execute(sql: "UPDATE users SET monthly_limit_minor = 9223372036854775806 WHERE id = ?", arguments: [id])
-            return id
-        }
+        let (ledger, user) = try copyWithOneUserChanged("hugelimit", "monthly_limit_minor = 9223372036854775806")
         let out = SampleFixture.scratch("hugelimit-out")
         let run = try CLI.run(["export", "--db", ledger, "--user", "\(user)", "--period", fixture.period, "--as-of", fixture.asOf,
                                "--format", "all", "--out", out])
