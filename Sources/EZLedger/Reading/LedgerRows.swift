@@ -46,9 +46,9 @@ extension LedgerRows {
         }
     }
 
-    /// Column `i` as its whole text, NUL bytes included (nil for NULL; invalid UTF-8 repaired):
-    /// for a value that is validated rather than shown, such as an e-mail address, where cutting
-    /// `a@b.example` + NUL + `evil` at the NUL would make a valid but different address.
+    /// Column `i` as its whole text with each NUL byte kept as itself (nil for NULL; invalid UTF-8
+    /// repaired): for a value that is validated rather than shown, such as an e-mail address,
+    /// whose check then names the NUL a control character (``string(_:)`` shows it as U+FFFD).
     package func wholeString(_ i: Int32) -> String? {
         guard type(i) != .null else { return nil }
         return withText(i) { String(decoding: $0, as: UTF8.self) }
