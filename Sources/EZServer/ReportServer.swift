@@ -7,6 +7,7 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// `ezreport serve`: on-demand statements, transaction exports, statistics and the admin
 /// usage report over HTTP, rendered in-process with the same code as `ezreport export`.
@@ -22,30 +23,40 @@ public enum ReportServer {
     /// Prints `listening on http://HOST:PORT` to standard output once ready.
     public static func run(_ configuration: ServerConfiguration) async throws {
         let logger = makeLogger(configuration.logFormat)
-        let server = try await makeApplication(configuration, logger: logger) { port in
+        let services = try await makeServices(configuration, logger: logger) { port in
             // Written straight to the file descriptor: a supervisor or test reads it at once.
             FileHandle.standardOutput.write(Data("listening on http://\(configuration.host):\(port)\n".utf8))
         }
-        var group = ServiceGroupConfiguration(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        group.maximumGracefulShutdownDuration = configuration.shutdownGrace
-        try await ServiceGroup(configuration: group).run()
+        try await ServiceGroup(configuration: serviceGroupConfiguration(services, configuration, logger: logger,
+                                                                       signals: [.sigterm, .sigint])).run()
     }
 
-    /// The application (the HTTP server with its render pool as a service), not yet running.
+    /// How the services run together: stopped gracefully on `signals`, escalated to cancellation
+    /// once ``ServerConfiguration/shutdownGrace`` has passed.
+    package static func serviceGroupConfiguration(_ services: [any Service], _ configuration: ServerConfiguration,
+                                                  logger: Logger, signals: [UnixSignal]) -> ServiceGroupConfiguration {
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.shutdownGrace
+        return group
+    }
+
+    /// The HTTP server and its render pool, not yet running, in the order a service group needs
+    /// (the pool last, so that it hears of a shutdown first: see ``RenderPool/run()``).
     /// `onListening` receives the bound port (useful with port 0).
-    package static func makeApplication(_ configuration: ServerConfiguration, logger: Logger,
-                                        onListening: @escaping @Sendable (Int) async -> Void) async throws -> some Service {
+    package static func makeServices(_ configuration: ServerConfiguration, logger: Logger,
+                                     onListening: @escaping @Sendable (Int) async -> Void) async throws -> [any Service] {
         let registry = ServerMetrics.bootstrap()
         let ledgers = LedgerSource(path: configuration.ledgerPath, opener: configuration.openLedger, logger: logger)
         _ = try? ledgers.current()   // open early: the first request need not wait, and the log says if it fails
         let pool = RenderPool(threads: configuration.maxConcurrent, queueLimit: configuration.queueLimit,
-                              timeout: configuration.requestTimeout, delay: configuration.renderDelay)
+                              timeout: configuration.requestTimeout, shutdownGrace: configuration.shutdownGrace,
+                              delay: configuration.renderDelay)
         let service = ReportService(configuration: configuration, ledgers: ledgers, pool: pool, logger: logger)
         let keys = await TokenKeys.hs256(secret: configuration.jwtSecret)
 
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: AccessLogMiddleware(logger: logger))
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ProblemMiddleware())
         HealthRoutes(ledgers: ledgers, registry: registry).add(to: router)
         let v1 = router.group("v1")
@@ -55,13 +66,15 @@ public enum ReportServer {
         TransactionRoutes(service: service).add(to: v1)
         AdminRoutes(service: service).add(to: v1)
 
-        return Application(
+        let application = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [HTTPHygieneHandler()],
+                                                idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            services: [pool],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+        return [application, pool]
     }
 
     /// A logger writing text or JSON lines to standard error.

@@ -55,3 +55,26 @@ final class ShutdownTests: XCTestCase {
         XCTAssertFalse(log.contains("as_of=2026"), "a query string reached a log line")
     }
 }
+
+/// A render longer than the shutdown's grace does not hold the stop up (issue 14: in-flight
+/// requests get up to 10 s; a Kubernetes pod is killed 30 s after SIGTERM).
+final class BoundedShutdownTests: XCTestCase {
+    func testARenderLongerThanTheGraceIsAnswered503AndTheServerStopsInTime() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) {
+            $0.renderDelay = .seconds(8)
+            $0.shutdownGrace = .milliseconds(1500)
+        }
+        let token = try await fixture.token(fixture.alice)
+        let inFlight = Task { try await server.get("/v1/users/\(fixture.alice)/statement/2026-09.pdf?as_of=2026-10-01", token: token) }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        await server.stop()
+        let stopping = ContinuousClock.now - start
+        let response = try await inFlight.value
+        XCTAssertLessThan(stopping, .seconds(4), "the stop waited for the render")
+        XCTAssertEqual(response.status, .serviceUnavailable)
+        XCTAssertNotNil(response.headers[.retryAfter])
+        XCTAssertEqual(response.headers[.contentType], "application/problem+json")
+    }
+}

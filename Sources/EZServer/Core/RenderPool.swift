@@ -19,24 +19,44 @@ package final class RenderPool: Service, Sendable {
     private let delay: Duration
     private let inFlight: Meter
     private let deadlines = Atomic<Int>(0)
+    private let shutdownGrace: Duration
+    /// How to answer each request still waiting for its render, by request number.
+    private let waiting = Mutex<(next: Int, answer: [Int: @Sendable (any Error) -> Void])>((0, [:]))
 
     /// How many requests' time limits are still armed: one per render not yet answered, none
     /// once every render has ended (a finished render's deadline is cancelled, not left to fire).
     package var pendingDeadlines: Int { deadlines.load(ordering: .relaxed) }
 
-    package init(threads: Int, queueLimit: Int, timeout: Duration, delay: Duration = .zero) {
+    /// `shutdownGrace` is how long a graceful shutdown lets the requests in flight run: those
+    /// still waiting for their render shortly before it ends are answered 503 (see ``run()``).
+    package init(threads: Int, queueLimit: Int, timeout: Duration, shutdownGrace: Duration = .seconds(10), delay: Duration = .zero) {
         pool = NIOThreadPool(numberOfThreads: threads)
         capacity = threads + max(0, queueLimit)
         self.timeout = timeout
+        self.shutdownGrace = shutdownGrace
         self.delay = delay
         inFlight = Meter(label: "ezreport_renders_in_flight")
         pool.start()
     }
 
-    /// Keeps the threads until the server shuts down, then lets the admitted work finish.
+    /// Waits for the server's graceful shutdown, then bounds it: shortly before the shutdown's
+    /// grace ends, every request still waiting for its render is answered 503 (`Retry-After`),
+    /// so the HTTP server can finish its connections in time (issue 14: in-flight requests get up
+    /// to 10 s). A render in C code cannot be interrupted: the threads are not waited for, and one
+    /// still running is left to the process's exit.
+    ///
+    /// Run it in the same service group as the HTTP server, listed after it, so that it hears of
+    /// the shutdown first (a group stops its services in reverse order, one after the other).
     package func run() async throws {
         try? await gracefulShutdown()
-        try await shutdown()
+        let grace = shutdownGrace
+        let answerBefore = grace - min(.seconds(1), grace / 5)
+        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(answerBefore)) { [self] in
+            let answers = waiting.withLock { state in defer { state.answer = [:] }; return Array(state.answer.values) }
+            for answer in answers { answer(Problem.unavailable("the server is shutting down; try again shortly")) }
+            // The threads end once their renders do; later work is refused (503 too).
+            pool.shutdownGracefully { _ in }
+        }
     }
 
     /// Lets the admitted work finish, then stops the threads.
@@ -54,43 +74,76 @@ package final class RenderPool: Service, Sendable {
         }
         guard admittedNow else { throw Problem.unavailable("too many reports are being made; try again shortly") }
         let delay = self.delay
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let once = Once(continuation)
-            let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-            // The deadline is a timer on an event loop, cancelled as soon as the work ends: a
-            // sleeping `Task` per request would keep its frame alive for the whole timeout, and
-            // under load that is thousands of them, allocated and freed on different threads.
-            deadlines.add(1, ordering: .relaxed)
-            let deadline = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-                once.resume(.failure(Problem.unavailable("the report took too long; try again later")))
+        let once = Once<T>()
+        // A shutdown whose grace ran out cancels the request: it is answered 503 at once, and the
+        // render, which cannot be interrupted, is left to finish (or to the process's exit).
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                once.set { continuation.resume(with: $0) }
+                let number = waiting.withLock { state in
+                    defer { state.next += 1 }
+                    state.answer[state.next] = { error in once.resume(.failure(error)) }
+                    return state.next
+                }
+                let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+                // The deadline is a timer on an event loop, cancelled as soon as the work ends: a
+                // sleeping `Task` per request would keep its frame alive for the whole timeout, and
+                // under load that is thousands of them, allocated and freed on different threads.
+                deadlines.add(1, ordering: .relaxed)
+                let deadline = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+                    once.resume(.failure(Problem.unavailable("the report took too long; try again later")))
+                }
+                deadline.futureResult.whenComplete { _ in self.deadlines.subtract(1, ordering: .relaxed) }
+                let future = pool.runIfActive(eventLoop: eventLoop) { [inFlight] () throws -> T in
+                    inFlight.increment()
+                    defer { inFlight.decrement() }
+                    if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
+                    return try work()
+                }
+                future.whenComplete { result in
+                    deadline.cancel()
+                    self.admitted.withLock { $0 -= 1 }
+                    _ = self.waiting.withLock { $0.answer.removeValue(forKey: number) }
+                    once.resume(result.mapError { error in
+                        error is NIOThreadPoolError.ThreadPoolInactive
+                            ? Problem.unavailable("the server is shutting down; try again shortly") : error
+                    })
+                }
             }
-            deadline.futureResult.whenComplete { _ in self.deadlines.subtract(1, ordering: .relaxed) }
-            let future = pool.runIfActive(eventLoop: eventLoop) { [inFlight] () throws -> T in
-                inFlight.increment()
-                defer { inFlight.decrement() }
-                if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
-                return try work()
-            }
-            future.whenComplete { result in
-                deadline.cancel()
-                self.admitted.withLock { $0 -= 1 }
-                once.resume(result.mapError { $0 as any Error })
-            }
+        } onCancel: {
+            once.resume(.failure(Problem.unavailable("the server is shutting down; try again shortly")))
         }
     }
 }
 
-/// Resumes a continuation exactly once, with whichever result comes first.
+/// Delivers one result exactly once, whichever comes first: the work's, its time limit's or a
+/// cancellation's. A result that comes before the receiver is set is kept for it.
 private final class Once<T: Sendable>: Sendable {
-    private let state: Mutex<CheckedContinuation<T, any Error>?>
+    private enum State {
+        case waiting(receiver: (@Sendable (Result<T, any Error>) -> Void)?, early: Result<T, any Error>?)
+        case done
+    }
+    private let state = Mutex<State>(.waiting(receiver: nil, early: nil))
 
-    init(_ continuation: CheckedContinuation<T, any Error>) { state = Mutex(continuation) }
-
-    func resume(_ result: Result<T, any Error>) {
-        let continuation = state.withLock { c -> CheckedContinuation<T, any Error>? in
-            defer { c = nil }
-            return c
+    /// Sets who receives the result; receives at once a result that already came.
+    func set(_ receiver: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            guard case .waiting(_, let early) = state else { return nil }
+            if let early { state = .done; return early }
+            state = .waiting(receiver: receiver, early: nil)
+            return nil
         }
-        continuation?.resume(with: result)
+        if let early { receiver(early) }
+    }
+
+    /// Delivers `result` if no result was delivered before.
+    func resume(_ result: Result<T, any Error>) {
+        let receiver = state.withLock { state -> (@Sendable (Result<T, any Error>) -> Void)? in
+            guard case .waiting(let receiver, let early) = state, early == nil else { return nil }
+            if let receiver { state = .done; return receiver }
+            state = .waiting(receiver: nil, early: result)
+            return nil
+        }
+        receiver?(result)
     }
 }

@@ -27,8 +27,13 @@ public struct ServerConfiguration: Sendable {
     public var logFormat: LogFormat
     /// A request still unanswered after this long is cut with 503.
     public var requestTimeout: Duration
-    /// How long a graceful shutdown waits for requests in flight.
+    /// How long a graceful shutdown waits for requests in flight; then they are answered 503 and
+    /// the server stops without waiting for their renders.
     public var shutdownGrace: Duration
+    /// A connection that sends nothing for this long — idle between requests, or stalled in the
+    /// middle of a request's head — is closed, so that slow or abandoned clients cannot hold
+    /// sockets and memory for ever.
+    public var idleTimeout: Duration = .seconds(60)
     /// Slows every render down by this much (tests of back-pressure and shutdown only).
     package var renderDelay: Duration = .zero
     /// Opens the ledger when it is not a SQLite file (a PostgreSQL server): nil for a file at ``ledgerPath``.

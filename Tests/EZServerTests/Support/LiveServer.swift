@@ -25,8 +25,8 @@ final class LiveServer: Sendable {
         var logger = Logger(label: "ezserver-tests")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try await ReportServer.makeApplication(configuration, logger: logger) { port in continuation.yield(port) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: logger))
+        let services = try await ReportServer.makeServices(configuration, logger: logger) { port in continuation.yield(port) }
+        let group = ServiceGroup(configuration: ReportServer.serviceGroupConfiguration(services, configuration, logger: logger, signals: []))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw StartError() }

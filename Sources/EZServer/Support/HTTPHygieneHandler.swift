@@ -1,0 +1,63 @@
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
+import NIOHTTPTypes
+
+/// Two answers the HTTP layer gives below the router, made to follow the API's rules:
+///
+/// - **A request the HTTP parser rejects** (an unknown method, a malformed request line, an
+///   over-long header): Hummingbird answers a bare `400` with an empty body. It becomes an
+///   RFC 9457 problem, like every other error (issue 14), and the connection still closes.
+/// - **`CONNECT`**: the parser switches the connection to a tunnel after it, so the router's
+///   answer was sent without a length or body and the connection then hung. It is answered
+///   here, before the router: `405` with `Allow: GET, HEAD` (the server proxies nothing), and
+///   the connection is closed, which is what frames a response that may carry no body (NIO
+///   writes none in answer to `CONNECT`).
+final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// Set once a `CONNECT` was refused: nothing more is read from the connection.
+    private var refused = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        if case .head(let head) = unwrapInboundIn(data), head.method == .connect {
+            refused = true
+            var fields = HTTPFields()
+            fields[.allow] = "GET, HEAD"
+            fields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: .methodNotAllowed, headerFields: fields))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .head(let head) = unwrapOutboundIn(data), Self.isParserRejection(head) {
+            var body = context.channel.allocator.buffer(capacity: Self.parserRejectionBody.utf8.count)
+            body.writeString(Self.parserRejectionBody)
+            var fields = head.headerFields
+            fields[.contentType] = "application/problem+json"
+            fields[.contentLength] = String(body.readableBytes)
+            fields[.cacheControl] = "no-store"
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: head.status, headerFields: fields))), promise: nil)
+            context.write(wrapOutboundOut(.body(body)), promise: promise)
+            return
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Hummingbird's answer to a parser error: `400`, `Connection: close`, an empty body, no type.
+    private static func isParserRejection(_ head: HTTPResponse) -> Bool {
+        head.status == .badRequest && head.headerFields[.contentLength] == "0"
+            && head.headerFields[.connection] == "close" && head.headerFields[.contentType] == nil
+    }
+
+    /// The problem sent for a request the parser rejects (the parser does not say which part).
+    static let parserRejectionBody =
+        #"{"detail":"the request is not valid HTTP/1.1 (its method, request line or headers could not be read)","status":400,"title":"Bad Request","type":"about:blank"}"#
+}

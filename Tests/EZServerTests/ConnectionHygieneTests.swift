@@ -1,0 +1,94 @@
+import EZServer
+import Foundation
+import XCTest
+
+/// What happens below the router: requests the HTTP parser rejects, `CONNECT`, connections that
+/// stall or idle, and the request metrics of `HEAD`.
+final class ConnectionHygieneTests: XCTestCase {
+    private var fixture: ServerFixture!
+    private var server: LiveServer!
+
+    override func setUp() async throws {
+        fixture = try ServerFixture()
+        server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) {
+            $0.idleTimeout = .milliseconds(1500)
+        }
+    }
+
+    override func tearDown() async throws {
+        await server?.stop()
+    }
+
+    /// Every error is an RFC 9457 problem, the parser's too (it used to be a bare, empty 400).
+    func testARequestTheParserRejectsGetsAProblemBodyAndTheConnectionCloses() throws {
+        for request in ["FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+                        "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n",
+                        "GET /healthz HTTP/1.1\r\nHost x\r\n\r\n"] {
+            let connection = try RawConnection(port: server.port)
+            try connection.send(request)
+            let answer = connection.readUntilClosed(timeout: .seconds(5))
+            XCTAssertTrue(answer.closed, request)
+            XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 400 "), answer.text)
+            XCTAssertTrue(answer.text.contains("Content-Type: application/problem+json"), answer.text)
+            let body = try XCTUnwrap(answer.text.components(separatedBy: "\r\n\r\n").last)
+            let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
+            XCTAssertEqual(problem["status"] as? Int, 400)
+            XCTAssertEqual(problem["title"] as? String, "Bad Request")
+        }
+    }
+
+    /// CONNECT used to get a 404 without length or body, and the connection then hung.
+    func testConnectIsRefusedWith405AndTheConnectionCloses() throws {
+        for target in ["/v1/users/\(fixture.alice)/statistics", "127.0.0.1:443"] {
+            let connection = try RawConnection(port: server.port)
+            try connection.send("CONNECT \(target) HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = connection.readUntilClosed(timeout: .seconds(5))
+            XCTAssertTrue(answer.closed, "the connection was left open after CONNECT \(target)")
+            XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 405 "), answer.text)
+            XCTAssertTrue(answer.text.contains("Allow: GET, HEAD"), answer.text)
+            XCTAssertFalse(answer.text.contains("200 OK"), "a request after CONNECT was served: \(answer.text)")
+        }
+    }
+
+    /// A head that stops half-way (slowloris) or a connection left idle is closed after the idle
+    /// timeout; an answered request's connection stays usable until then.
+    func testStalledAndIdleConnectionsAreClosedAfterTheIdleTimeout() throws {
+        let stalled = try RawConnection(port: server.port)
+        try stalled.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        let idle = try RawConnection(port: server.port)
+        let served = try RawConnection(port: server.port)
+        try served.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        let connections = [("stalled", stalled), ("idle", idle), ("served", served)]
+        let early = connections.map { $0.1.readUntilClosed(timeout: .milliseconds(150)) }
+        for ((name, connection), first) in zip(connections, early) {
+            XCTAssertFalse(first.closed, "the \(name) connection was closed before the idle timeout")
+            let answer = connection.readUntilClosed(timeout: .seconds(10))
+            XCTAssertTrue(answer.closed, "the \(name) connection is still open after 10 s")
+            if name == "served" { XCTAssertTrue((first.text + answer.text).hasPrefix("HTTP/1.1 200 "), first.text + answer.text) }
+        }
+    }
+
+    /// The router answers HEAD from the GET route without a body; the request is still counted,
+    /// and the active-requests gauge comes back down (it used to grow by one per HEAD).
+    func testHeadRequestsAreCountedAndLeaveNoActiveRequestBehind() async throws {
+        let token = try await fixture.token(fixture.alice)
+        let before = Self.headHealthCount(try await server.get("/metrics").text)
+        for _ in 0..<3 {
+            _ = try await server.request(.head, "/healthz")
+            _ = try await server.request(.head, "/v1/users/\(fixture.alice)/statistics", token: token)
+        }
+        let metrics = try await server.get("/metrics").text
+        let lines = metrics.split(separator: "\n").map(String.init)
+        let active = lines.first { $0.hasPrefix("http_server_active_requests{http_request_method=\"HEAD\"}") }
+        XCTAssertEqual(active.flatMap { Double($0.split(separator: " ").last ?? "") }, 0, metrics)
+        XCTAssertEqual(Self.headHealthCount(metrics) - before, 3, metrics)
+    }
+
+    /// `hb_requests` for HEAD /healthz answered 200 (the registry is the process's: other tests count too).
+    private static func headHealthCount(_ metrics: String) -> Double {
+        let line = metrics.split(separator: "\n").first {
+            $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/healthz\"") && $0.contains("\"HEAD\"") && $0.contains("\"200\"")
+        }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    }
+}
