@@ -3,11 +3,18 @@ import EZCore
 /// Budget consumption: each budget over each of its own windows that overlap a period.
 ///
 /// - Windows are months (starting on the user's `monthStartDay`: calendar months unless they
-///   are paid on another day), ISO weeks (from Monday) or calendar years, clipped to the
-///   budget's `startsOn...endsOn`.
-/// - `spent` counts the window's expenses (category budgets: that category's, by name; overall:
-///   all) dated up to the end of the report's period.
-/// - Transfers are the budget transfers whose `periodStart` is the window's first day (calendar or clipped).
+///   are paid on another day), ISO weeks (from Monday) or calendar years. One row per category
+///   (or overall), kind and window: when several budgets of a category and kind overlap one
+///   window (a budget revised part-way through it), the window counts once, with the amount of
+///   the one that started last. A window is clipped to the days its budgets cover (a budget that
+///   starts or ends part-way through it).
+/// - Each window is measured at its **cut-off**, the end of the report's period or of the window,
+///   whichever comes first: `spent` counts the window's expenses (category budgets: that
+///   category's, by name; overall: all) up to it. The share elapsed, and the pace that `projected`
+///   extrapolates, are taken at the cut-off or the as-of date, whichever is earlier; a projection
+///   is never below what was already spent.
+/// - Transfers are the budget transfers whose `periodStart` falls in the window (the contract
+///   names its first day; a day inside it counts for it too), on both sides alike.
 /// - When no overall budget is active in the period and the user has a monthly limit, the limit is
 ///   reported as an overall monthly budget with `budgetId` 0.
 /// - Amounts are in the view's currency; a budget in another currency is converted at the rate of
@@ -31,23 +38,27 @@ enum BudgetAnalytics {
         }
         var lines: [(order: Int32, kind: Budget.Period, line: BudgetLine)] = []
         let day = ledger.user.monthStartDay
-        for b in budgets {
+        let families = Dictionary(grouping: budgets) { BudgetFamily(categoryId: $0.categoryId, period: $0.period) }
+        for family in families.keys.sorted() {
+            let members = families[family]!
             var category: Int32? = nil
-            if let id = b.categoryId {
+            if let id = family.categoryId {
                 guard let c = view.categories.liveIndex(categoryId: id) else { continue }   // deleted category
                 category = c
             }
-            var s = start(of: max(period.start, b.startsOn), b.period, monthStartDay: day)
-            let last = min(period.end, b.endsOn ?? period.end)
-            while s <= last {
-                let natural = next(after: s, b.period).adding(days: -1)
-                let ws = max(s, b.startsOn), we = min(natural, b.endsOn ?? natural)
-                if ws <= we {
-                    let line = try self.line(budget: b, category: category, windowStart: ws, windowEnd: we, calendarStart: s,
-                                             view: view, ledger: ledger, spentThrough: min(we, period.end), asOf: asOf)
-                    lines.append((category.map { $0 + 1 } ?? 0, b.period, line))
+            let first = members.map(\.startsOn).min()!
+            var s = start(of: max(period.start, first), family.period, monthStartDay: day)
+            while s <= period.end {
+                let natural = next(after: s, family.period).adding(days: -1)
+                let overlapping = members.filter { $0.startsOn <= natural && ($0.endsOn.map { $0 >= s } ?? true) }
+                if let chosen = overlapping.max(by: { ($0.startsOn, $0.id) < ($1.startsOn, $1.id) }) {
+                    let ws = max(s, overlapping.map(\.startsOn).min()!)
+                    let we = overlapping.contains { $0.endsOn == nil } ? natural : min(natural, overlapping.compactMap(\.endsOn).max()!)
+                    let line = try self.line(budget: chosen, category: category, windowStart: ws, windowEnd: we, calendarStart: s,
+                                             calendarEnd: natural, view: view, ledger: ledger, cutOff: min(we, period.end), asOf: asOf)
+                    lines.append((category.map { $0 + 1 } ?? 0, family.period, line))
                 }
-                s = next(after: s, b.period)
+                s = next(after: s, family.period)
             }
         }
         lines.sort { a, b in
@@ -72,8 +83,10 @@ enum BudgetAnalytics {
         return (lines.map(\.line), limit)
     }
 
+    /// One window's row: `calendarStart...calendarEnd` is the natural window, `ws...we` the part
+    /// its budgets cover, `cutOff` the last day whose expenses count (see the type's comment).
     static func line(budget b: Budget, category: Int32?, windowStart ws: CivilDate, windowEnd we: CivilDate,
-                     calendarStart: CivilDate, view: LedgerView, ledger: UserLedger, spentThrough: CivilDate,
+                     calendarStart: CivilDate, calendarEnd: CivilDate, view: LedgerView, ledger: UserLedger, cutOff: CivilDate,
                      asOf: CivilDate) throws(AnalyticsError) -> BudgetLine {
         let user = view.userId
         func converted(_ minor: Int64) throws(AnalyticsError) -> Int64 {
@@ -86,7 +99,7 @@ enum BudgetAnalytics {
         }
         var tIn: Int64 = 0, tOut: Int64 = 0
         if let cid = b.categoryId {
-            for t in ledger.budgetTransfers where t.periodStart == calendarStart || t.periodStart == ws {
+            for t in ledger.budgetTransfers where t.periodStart >= calendarStart && t.periodStart <= calendarEnd {
                 if t.toCategoryId == cid { tIn = try checkedAdd(tIn, t.amountMinor, user: user) }
                 if t.fromCategoryId == cid { tOut = try checkedAdd(tOut, t.amountMinor, user: user) }
             }
@@ -95,16 +108,19 @@ enum BudgetAnalytics {
         tIn = try converted(tIn)
         tOut = try converted(tOut)
         let effective = try checkedAdd(base, tIn, user: user) - tOut   // both terms ≥ 0: the difference fits
-        var spent: Int64 = 0
-        let lo = ws.dayNumber, hi = spentThrough.dayNumber
+        // What was spent up to the cut-off, and up to the day the pace is measured at.
+        let paceDay = min(asOf, cutOff)
+        var spent: Int64 = 0, spentAtPaceDay: Int64 = 0
+        let lo = ws.dayNumber, hi = cutOff.dayNumber
         for e in view.entries where e.kind == .expense && e.day >= lo && e.day <= hi {
             if let category, e.category != category { continue }
             spent = try checkedAdd(spent, e.counted, user: user)
+            if e.day <= paceDay.dayNumber { spentAtPaceDay = try checkedAdd(spentAtPaceDay, e.counted, user: user) }
         }
         let days = Int64(ws.days(to: we) + 1)
-        let elapsed = min(max(Int64(ws.days(to: asOf) + 1), 0), days)
+        let elapsed = min(max(Int64(ws.days(to: paceDay) + 1), 0), days)
         let projected = elapsed == 0 || elapsed == days
-            ? spent : Apportion.divideHalfEven(Int128(spent) * Int128(days), Int128(elapsed))
+            ? spent : max(spent, Apportion.divideHalfEven(Int128(spentAtPaceDay) * Int128(days), Int128(elapsed)))
         let (percent, status) = status(spent: spent, effective: effective)
         return BudgetLine(budgetId: b.id, categoryName: category.map { view.categories.names[Int($0)] },
                           windowStart: ws, windowEnd: we, base: base, transfersIn: tIn, transfersOut: tOut,
@@ -119,6 +135,15 @@ enum BudgetAnalytics {
         if spent > effective { return (p, .over) }
         if Int128(spent) * 5 >= Int128(effective) * 4 { return (p, .warning) }
         return (p, .ok)
+    }
+
+    /// The budgets that share windows: one category (nil: overall) and one kind of window.
+    private struct BudgetFamily: Hashable, Comparable {
+        let categoryId: Int64?
+        let period: Budget.Period
+        static func < (a: Self, b: Self) -> Bool {
+            ((a.categoryId ?? Int64.min), a.period.rawValue) < ((b.categoryId ?? Int64.min), b.period.rawValue)
+        }
     }
 
     static func start(of d: CivilDate, _ k: Budget.Period, monthStartDay: Int = 1) -> CivilDate {

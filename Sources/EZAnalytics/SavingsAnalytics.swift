@@ -3,17 +3,23 @@ import EZCore
 /// Savings goals: saved so far, percent of target, whole months left to the due date, and the
 /// monthly saving needed (rounded up to the minor unit, so that saving it each month reaches the target).
 ///
-/// Saved is the goal's balance (its net up to the period's end, in the goal's currency). Goals
-/// that share one balance share its money rather than each claiming all of it: the balance fills
-/// them in order of due date (undated goals last, then by id), each up to its target, and what is
-/// left over — more than every target, or a negative balance — stays with the last goal. So the
-/// goals of a balance always add up to exactly that balance.
+/// Saved is the goal's share of its balance at the period's end. Goals that share one balance
+/// share its money rather than each claiming all of it: the balance fills them in order of due
+/// date (undated goals last, then by id), each up to its target, and what is left over — more
+/// than every target, or a negative balance — stays with the last goal. So the goals of a balance
+/// always add up to exactly that balance.
+///
+/// The sharing is done in the balance's own currency. A goal in another currency has its target
+/// converted into the balance's currency, and its share converted back, at the rate of the
+/// period's end (the latest on or before it): what the money is worth then, not what it cost. A
+/// goal filled to its target shows exactly its target.
 enum SavingsAnalytics {
     static func build(ledger: UserLedger, zone: ZoneRules, days: [Int32], period: Period) throws(AnalyticsError) -> [SavingsLine] {
-        var saved: [Int64: Int64] = [:]   // goal id → its share of the balance
-        let pools = Dictionary(grouping: ledger.savingsGoals) { "\($0.balanceId)|\($0.currency.code)" }
-        for key in pools.keys.sorted() {
-            let goals = pools[key]!.sorted { a, b in
+        let user = ledger.user.id
+        var saved: [Int64: Int64] = [:]   // goal id → its share of the balance, in the goal's currency
+        let pools = Dictionary(grouping: ledger.savingsGoals) { $0.balanceId }
+        for balanceId in pools.keys.sorted() {
+            let goals = pools[balanceId]!.sorted { a, b in
                 switch (a.dueOn, b.dueOn) {
                 case let (x?, y?) where x != y: return x < y
                 case (_?, nil): return true
@@ -21,11 +27,18 @@ enum SavingsAnalytics {
                 default: return a.id < b.id
                 }
             }
-            var left = try BalanceAnalytics.value(of: goals[0].balanceId, ledger: ledger, zone: zone, days: days,
-                                                  through: period.end, currency: goals[0].currency)
+            let currency = ledger.balances.first { $0.id == balanceId }?.currency ?? goals[0].currency
+            func converted(_ minor: Int64, _ from: Currency, _ to: Currency, goal: SavingsGoal) throws(AnalyticsError) -> Int64 {
+                do { return try ledger.rates.convert(minor, from: from, to: to, on: period.end) } catch {
+                    throw AnalyticsError(userId: user, reason: "savings goal #\(goal.id): \(error.description)")
+                }
+            }
+            var left = try BalanceAnalytics.value(of: balanceId, ledger: ledger, zone: zone, days: days,
+                                                  through: period.end, currency: currency)
             for (i, g) in goals.enumerated() {
-                let share = i == goals.count - 1 ? left : min(max(left, 0), g.targetMinor)
-                saved[g.id] = share
+                let capacity = try converted(g.targetMinor, g.currency, currency, goal: g)
+                let share = i == goals.count - 1 ? left : min(max(left, 0), capacity)
+                saved[g.id] = share == capacity ? g.targetMinor : try converted(share, currency, g.currency, goal: g)
                 left -= share   // share is between 0 and left (or exactly left): no overflow
             }
         }

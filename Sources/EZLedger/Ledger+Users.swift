@@ -320,6 +320,10 @@ struct UserLoader<Reader: LedgerReading> {
             if let beyond = LedgerContract.amountBeyondLimit(target, "target_minor") { quarantine("savings_goals", id, beyond); continue }
             guard let cur = validator.currency(row.string(3)) else { quarantine("savings_goals", id, "invalid currency '\(row.shown(3))'"); continue }
             guard row.optionalInt64(6) == userId else { quarantine("savings_goals", id, "balance_id \(row.int64(4)) is not one of the user's balances"); continue }
+            // A goal in another currency than its balance is converted at the period's end: the pair must have rates.
+            if let balanceCurrency = validator.currency(row.string(7)), balanceCurrency != cur, !validator.rates.hasPair(cur, balanceCurrency) {
+                quarantine("savings_goals", id, "no exchange rate \(cur.code)→\(balanceCurrency.code) (the currency of balance #\(row.int64(4)))"); continue
+            }
             var due: CivilDate?
             if let d = row.string(5) {
                 guard let date = CivilDate(iso: d) else { quarantine("savings_goals", id, "due_on '\(d)' is not a date"); continue }

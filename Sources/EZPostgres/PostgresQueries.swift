@@ -154,7 +154,7 @@ extension LedgerQuery {
                 """
         case .savingsGoalsOfUser:
             return """
-                SELECT s.id, s.name, s.target_minor, s.currency, s.balance_id, \(Self.day("s.due_on")), b.user_id
+                SELECT s.id, s.name, s.target_minor, s.currency, s.balance_id, \(Self.day("s.due_on")), b.user_id, b.currency
                 FROM savings_goals s LEFT JOIN balances b ON b.id = s.balance_id WHERE s.user_id = $1 ORDER BY s.id
                 """
         case .loginsOfUser:

@@ -81,4 +81,72 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(s.budgets.map(\.budgetId), [9])
         XCTAssertEqual(s.kpis.limit?.limit, 50_000)
     }
+
+    /// A window running past the period used to count the period's spending only while saying the
+    /// whole window had elapsed: a blown budget read "ok". Spent and elapsed are now both taken at
+    /// the period's end.
+    func testAWindowRunningPastThePeriodIsMeasuredAtThePeriodsEnd() throws {
+        var f = LedgerFixture()
+        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 28_000)]
+        f.add(.expense, 2_000, "2026-02-01T12:00:00Z")
+        f.add(.expense, 40_000, "2026-02-10T12:00:00Z")   // after the week
+        let week = try Period.parse("2026-W05", asOf: day("2026-11-01"))   // 2026-01-26 ... 2026-02-01
+        let s = try StatementAnalytics.statement(for: f.ledger, period: week, asOf: day("2026-11-01"))
+        let february = try XCTUnwrap(s.budgets.first { $0.windowStart == day("2026-02-01") })
+        XCTAssertEqual(february.spent, 2_000)
+        XCTAssertEqual(february.expectedPercent, Percent(tenths: 36))   // 1 of 28 days
+        XCTAssertEqual(february.projected, 56_000)                      // 20.00 a day for 28 days
+        XCTAssertEqual(february.status, .ok)
+    }
+
+    /// Rows dated after the as-of date still count as spent, but the pace is the pace up to it.
+    func testTheProjectionUsesThePaceUpToTheAsOfDate() throws {
+        var f = LedgerFixture()
+        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 31_000)]
+        f.add(.expense, 1_000, "2026-10-01T12:00:00Z")
+        f.add(.expense, 20_000, "2026-10-20T12:00:00Z")   // after the as-of date
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-10-01"))
+        let line = try XCTUnwrap(s.budgets.first)
+        XCTAssertEqual(line.spent, 21_000)
+        XCTAssertEqual(line.expectedPercent, Percent(tenths: 32))
+        XCTAssertEqual(line.projected, 31_000)   // 10.00 on day 1 → 310.00; it was 21,000 × 31 = 6,510.00
+    }
+
+    /// A budget revised part-way through a window (payday months start on the 15th; the new amount
+    /// from the 1st) used to split the window in two, each with a whole month's amount.
+    func testABudgetRevisedInsideAWindowCountsOnceWithTheNewAmount() throws {
+        var f = LedgerFixture()
+        f.ledger.user.monthStartDay = 15
+        f.ledger.budgets = [budget(41, f, category: LedgerFixture.fun, .month, 8_986, ends: "2026-06-30"),
+                            budget(42, f, category: LedgerFixture.fun, .month, 10_244, starts: "2026-07-01")]
+        f.add(.expense, 1_000, "2026-06-20T12:00:00Z", category: LedgerFixture.fun)
+        f.add(.expense, 500, "2026-07-05T12:00:00Z", category: LedgerFixture.fun)
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-07"), asOf: day("2026-08-01"))
+        let window = s.budgets.filter { $0.windowStart <= day("2026-07-01") && $0.windowEnd >= day("2026-07-01") }
+        XCTAssertEqual(window.count, 1)
+        XCTAssertEqual(window.first?.windowStart, day("2026-06-15"))
+        XCTAssertEqual(window.first?.windowEnd, day("2026-07-14"))
+        XCTAssertEqual(window.first?.budgetId, 42)
+        XCTAssertEqual(window.first?.base, 10_244)
+        XCTAssertEqual(window.first?.spent, 1_500)
+    }
+
+    /// A move whose period_start is inside a window (not its first day) used to count on one side
+    /// only, or on neither: now both budgets' windows that hold the day take it.
+    func testABudgetMoveInsideAWindowCountsOnBothSides() throws {
+        var f = LedgerFixture()
+        f.ledger.user.monthStartDay = 25
+        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 50_000),
+                            budget(2, f, category: LedgerFixture.rent, .month, 20_000, starts: "2026-06-01")]
+        f.ledger.budgetTransfers = [
+            BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.rent), toCategoryId: f.category(LedgerFixture.groceries),
+                           amountMinor: 2_160, periodStart: day("2026-06-01")),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-06"), asOf: day("2026-07-01"))
+        let june = s.budgets.filter { $0.windowStart <= day("2026-06-01") && $0.windowEnd >= day("2026-06-01") }
+        XCTAssertEqual(june.map(\.categoryName), ["Groceries", "Rent"])
+        XCTAssertEqual(june.map(\.transfersIn), [2_160, 0])
+        XCTAssertEqual(june.map(\.transfersOut), [0, 2_160])
+        XCTAssertEqual(june.reduce(0) { $0 + $1.effective }, 70_000, "the move changed the total budget")
+    }
 }

@@ -60,4 +60,33 @@ final class SavingsGoalTests: XCTestCase {
         let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-02"))
         XCTAssertEqual(s.savings.map(\.saved), [2_000, 5_000])
     }
+
+    /// A goal in another currency used to claim the whole balance next to the balance's own goals
+    /// (the goals then added up to twice the balance): it now takes its turn in the same pool.
+    func testAGoalInAnotherCurrencySharesItsBalanceWithTheOthers() throws {
+        var f = LedgerFixture()
+        f.rate("EUR", "USD", "1.25", since: "2026-10-01")   // no rate when the balance was created (2025)
+        f.ledger.balances[1].openingMinor = 50_000
+        let pot = f.balance(LedgerFixture.savings)
+        f.ledger.savingsGoals = [
+            SavingsGoal(id: 1, userId: 1, name: "Soon", targetMinor: 10_000, currency: eur, balanceId: pot, dueOn: day("2026-11-15")),
+            SavingsGoal(id: 2, userId: 1, name: "Dollars", targetMinor: 5_000, currency: usd, balanceId: pot, dueOn: day("2027-06-30")),
+            SavingsGoal(id: 3, userId: 1, name: "Later", targetMinor: 100_000, currency: eur, balanceId: pot, dueOn: nil),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-02"))
+        // 500.00 EUR: Soon 100.00, Dollars its 50.00 USD (40.00 EUR at the period's end), Later the other 360.00.
+        XCTAssertEqual(s.savings.map(\.saved), [10_000, 5_000, 36_000])
+        XCTAssertEqual(s.savings.map(\.percent), [Percent(tenths: 1000), Percent(tenths: 1000), Percent(tenths: 360)])
+    }
+
+    /// A partly filled goal in another currency shows its share at the period's rate.
+    func testAPartlyFilledGoalInAnotherCurrencyIsWorthItsShareAtThePeriodsEnd() throws {
+        var f = LedgerFixture()
+        f.rate("EUR", "USD", "1.25", since: "2026-10-01")
+        f.ledger.balances[1].openingMinor = 3_000
+        f.ledger.savingsGoals = [SavingsGoal(id: 7, userId: 1, name: "Dollars", targetMinor: 10_000, currency: usd,
+                                             balanceId: f.balance(LedgerFixture.savings), dueOn: nil)]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-02"))
+        XCTAssertEqual(s.savings.map(\.saved), [3_750])   // 30.00 EUR × 1.25
+    }
 }

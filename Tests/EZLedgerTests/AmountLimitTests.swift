@@ -54,3 +54,27 @@ final class AmountLimitTests: XCTestCase {
         XCTAssertTrue(slice.budgets.isEmpty && slice.budgetTransfers.isEmpty && slice.savingsGoals.isEmpty)
     }
 }
+
+/// A savings goal is converted to and from its balance's currency: without any rate between the
+/// two it cannot be, and `check` and the user's slice quarantine it alike (it used to pass `check`
+/// and then fail the user's whole statement).
+final class SavingsGoalCurrencyTests: XCTestCase {
+    func testAGoalWhoseCurrencyHasNoRateToItsBalancesIsQuarantinedAndOneWithARateIsKept() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        let pot = try ledger.balance(alice, "Pot", kind: "savings", currency: "EUR", opening: 10_000)
+        try ledger.rate("2026-09-01", "EUR", "USD", 1.1)
+        let dollars = try ledger.newId(), yen = try ledger.newId()
+        for (goal, currency) in [(dollars, "USD"), (yen, "JPY")] {
+            try ledger.execute("INSERT INTO savings_goals (id, user_id, name, target_minor, currency, balance_id, due_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               [goal, alice, "Goal \(currency)", 5_000, currency, pot, nil])
+        }
+        let opened = try Ledger(path: ledger.path)
+        let slice = try opened.loadUser(id: alice, through: CivilDate(year: 2026, month: 10, day: 31))
+        let health = try opened.health()
+        XCTAssertEqual(slice.savingsGoals.map(\.id), [dollars])
+        XCTAssertEqual(slice.quarantined.map { "\($0.table) \($0.id) \($0.reason)" },
+                       ["savings_goals \(yen) no exchange rate JPY→EUR (the currency of balance #\(pot))"])
+        XCTAssertEqual(health.quarantined.map { "\($0.table) \($0.id)" }, ["savings_goals \(yen)"], "check agrees")
+    }
+}

@@ -211,7 +211,7 @@ extension LedgerQuery {
                 """
         case .savingsGoalsOfUser:
             return """
-                SELECT s.id, s.name, s.target_minor, s.currency, s.balance_id, s.due_on, b.user_id
+                SELECT s.id, s.name, s.target_minor, s.currency, s.balance_id, s.due_on, b.user_id, b.currency
                 FROM savings_goals s LEFT JOIN balances b ON b.id = s.balance_id WHERE s.user_id = ? ORDER BY s.id
                 """
         case .loginsOfUser: return "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid"
