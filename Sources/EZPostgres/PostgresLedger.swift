@@ -161,27 +161,34 @@ package final class PostgresLedger: LedgerBackend {
 
     // MARK: - Schema and errors
 
-    /// Every contract table and column must be there (in the session's current schema).
+    /// Every contract table and column must be there (in the session's current schema), and the
+    /// role must be allowed to read every one the engine reads (all but `users.password_hash`).
     static func checkSchema(_ reading: PostgresReading, location: PostgresLocation) throws {
-        var present: [String: Set<String>] = [:]
-        let rows = try reading.session.rows("""
-            SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema()
-            """)
-        while try rows.next() { present[rows.string(0) ?? "", default: []].insert(rows.string(1) ?? "") }
+        let catalog = try PostgresCatalog.read(reading.session)
+        var unreadable: [String] = []
         for (table, columns) in LedgerContract.tables {
             var wanted = columns
             // An instant-or-date column of the SQLite contract is two typed columns here.
             wanted += PostgresSchema.dateTwins[table] ?? []
-            guard let have = present[table] else {
+            guard let have = catalog.columns[table] else {
                 throw LedgerError.schemaMismatch(path: location.url, problem: "table '\(table)' is missing")
             }
-            let missing = wanted.filter { !have.contains($0) }
+            let missing = wanted.filter { have[$0] == nil }
             guard missing.isEmpty else {
                 throw LedgerError.schemaMismatch(
                     path: location.url, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
             }
+            unreadable += wanted.filter { have[$0] == false && !unreadColumns.contains("\(table).\($0)") }.map { "\(table).\($0)" }
+        }
+        guard unreadable.isEmpty else {
+            throw LedgerError.cannotOpen(path: location.url, reason: "the role may not read \(unreadable.prefix(3).joined(separator: ", "))"
+                                         + (unreadable.count > 3 ? " and \(unreadable.count - 3) more column(s)" : "")
+                                         + ": grant it SELECT (see docs/ledger-schema.md, \"A role that can only read\")")
         }
     }
+
+    /// Contract columns the engine never reads: a role need not be allowed to read them.
+    static let unreadColumns: Set<String> = ["users.password_hash"]
 
     /// PostgresNIO's, SwiftNIO's and the session's errors as ``LedgerError``s (nil for any other error).
     package func classify(_ error: any Error) -> LedgerError? {

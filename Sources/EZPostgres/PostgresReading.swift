@@ -10,22 +10,59 @@ package struct PostgresReading: LedgerReading {
         query.readsWholeTable ? try session.cursor(query.postgres, arguments) : try session.rows(query.postgres, arguments)
     }
 
+    /// Whether the optional `table.column` exists. One that exists but that the role may not read
+    /// is an error, not an absence: reading it as absent would change the figures without a word
+    /// (payday months read as calendar months).
     package func hasColumn(_ table: String, _ column: String) throws -> Bool {
-        try session.rows("""
-            SELECT 1 FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2
-            """, [.text(table), .text(column)]).next()
+        let catalog = try PostgresCatalog.read(session)
+        guard let readable = catalog.columns[table]?[column] else { return false }
+        guard readable else { throw PostgresCatalog.unreadable("column \(table).\(column)", location: session.location) }
+        return true
     }
 
+    /// Whether the optional `table` exists; one that exists but that the role may not read (every
+    /// column of it) is an error, not an absence: a ledger's settle-up payments would be left out
+    /// of every amount owed.
     package func hasTable(_ table: String) throws -> Bool {
-        try session.rows("""
-            SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1
-            """, [.text(table)]).next()
+        let catalog = try PostgresCatalog.read(session)
+        guard let columns = catalog.columns[table] else { return false }
+        if let column = columns.keys.sorted().first(where: { columns[$0] == false }) {
+            throw PostgresCatalog.unreadable("table \(table) (column \(column))", location: session.location)
+        }
+        return true
     }
 
     package func count(_ table: String) throws -> Int {
         precondition(LedgerContract.isContractTable(table), "not a contract table: \(table)")
         let rows = try session.rows("SELECT count(*) FROM \(table)")
         return try rows.next() ? Int(rows.int64(0)) : 0
+    }
+}
+
+/// The tables and columns of the session's current schema, read from `pg_catalog`, with whether
+/// the role may read each column. (`information_schema` shows only what the role may use, so a
+/// table it may not read looked exactly like one that does not exist.)
+struct PostgresCatalog {
+    /// Table → column → whether the role has `SELECT` on it (by a table or a column grant).
+    var columns: [String: [String: Bool]] = [:]
+
+    static func read(_ session: PostgresSession) throws -> PostgresCatalog {
+        var catalog = PostgresCatalog()
+        let rows = try session.rows("""
+            SELECT c.relname::text, a.attname::text, has_column_privilege(c.oid, a.attnum, 'SELECT')
+            FROM pg_catalog.pg_class c
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid
+            WHERE c.relnamespace = to_regnamespace(current_schema())
+              AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND a.attnum > 0 AND NOT a.attisdropped
+            """)
+        while try rows.next() {
+            catalog.columns[rows.string(0) ?? "", default: [:]][rows.string(1) ?? ""] = rows.int64(2) != 0
+        }
+        return catalog
+    }
+
+    /// The error for a contract table or column the role may not read.
+    static func unreadable(_ what: String, location: PostgresLocation) -> LedgerError {
+        .cannotOpen(path: location.url, reason: "the role may not read \(what): grant it SELECT (see docs/ledger-schema.md, \"A role that can only read\")")
     }
 }

@@ -109,6 +109,50 @@ final class PostgresCommandTests: XCTestCase {
         }
     }
 
+    /// A table or column the role may not read used to look absent: without SELECT on the optional
+    /// group_payments every settle-up payment was left out of the amounts owed, exit 0, and a column
+    /// grant without users.month_start_day turned payday months into calendar months. It is now an
+    /// error naming what to grant; a column the engine never reads (password_hash) needs no grant.
+    func testARoleThatMayNotReadWhatTheFiguresNeedIsRefusedAndPasswordHashIsNotNeeded() throws {
+        let f = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let database = "privs\(suffix)"
+        _ = try f.database(database, filled: true)
+        let passwordFile = scratch + "/role-password"
+        try Data("role-pw-\(suffix)\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        let others = "balances, categories, transactions, splits, groups, group_members, families, family_members, "
+            + "budgets, budget_transfers, savings_goals, exchange_rates, logins"
+        let userColumns = "id, username, email, role, currency, timezone, locale, book_name, monthly_limit_minor, "
+            + "chart_style, created_at, deleted_at, statement_email"
+        let roles: [(name: String, grants: String, status: Int32, mentions: String?)] = [
+            ("nopay\(suffix)", "GRANT SELECT ON users, \(others) TO %R;", 1, "table group_payments"),
+            ("noday\(suffix)", "GRANT SELECT (\(userColumns)) ON users TO %R; GRANT SELECT ON group_payments, \(others) TO %R;",
+             1, "column users.month_start_day"),
+            ("nohash\(suffix)", "GRANT SELECT (\(userColumns), month_start_day) ON users TO %R; GRANT SELECT ON group_payments, \(others) TO %R;",
+             0, nil),
+        ]
+        for role in roles {
+            _ = try cluster.psql("CREATE ROLE \(role.name) LOGIN PASSWORD 'role-pw-\(suffix)'; GRANT CONNECT ON DATABASE \(database) TO \(role.name);")
+            _ = try cluster.psql("GRANT USAGE ON SCHEMA public TO \(role.name); " + role.grants.replacingOccurrences(of: "%R", with: role.name),
+                                 database: database)
+            let url = cluster.url(database, user: role.name)
+            let check = try CLI.run(["check", "--db", url, "--db-password-file", passwordFile])
+            let export = try CLI.run(["export", "--db", url, "--db-password-file", passwordFile, "--user", "2", "--period", f.period,
+                                      "--as-of", f.asOf, "--format", "csv", "--out", scratch + "/" + role.name])
+            for run in [check, export] {
+                if let mentions = role.mentions {
+                    XCTAssertEqual(run.status, 1, "\(role.name): \(run.stderr)")
+                    XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+                    XCTAssertTrue(run.stderr.contains("may not read \(mentions)"), "\(role.name): \(run.stderr)")
+                    XCTAssertTrue(run.stderr.contains("grant it SELECT"), run.stderr)
+                } else {
+                    XCTAssertNotEqual(run.status, 1, "\(role.name): \(run.stderr)")
+                }
+            }
+        }
+    }
+
     func testCheckAndExportReadTheServer() throws {
         let f = try PostgresFixture.shared()
         let fromFile = try CLI.run(["check", "--db", f.sqlite])
