@@ -43,6 +43,14 @@ package final class LedgerSnapshot: @unchecked Sendable {
         let busyTimeout = source.busyTimeout
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(copyPath + suffix) }
         let started = Date()
+        // The copy holds every user's rows (password hashes too): readable by the run's owner only,
+        // whatever the umask, the ledger's own mode or the reports folder's (SQLite gives its side
+        // files the same mode). Made empty here; SQLite keeps the mode of a file it opens.
+        let made = Glibc.open(copyPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard made >= 0 else {
+            throw .readFailed(path: ledgerPath, reason: "cannot create the snapshot copy '\(copyPath)': \(String(cString: strerror(errno)))")
+        }
+        close(made)
         do {
             let destination = try DatabaseQueue(path: copyPath)
             try source.queue.backup(to: destination)

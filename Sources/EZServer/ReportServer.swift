@@ -25,7 +25,7 @@ public enum ReportServer {
         let logger = makeLogger(configuration.logFormat)
         let services = try await makeServices(configuration, logger: logger) { port in
             // Written straight to the file descriptor: a supervisor or test reads it at once.
-            FileHandle.standardOutput.write(Data("listening on http://\(configuration.host):\(port)\n".utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data("listening on http://\(configuration.host):\(port)\n".utf8))
         }
         try await ServiceGroup(configuration: serviceGroupConfiguration(services, configuration, logger: logger,
                                                                        signals: [.sigterm, .sigint])).run()

@@ -55,8 +55,9 @@ final class ExitCodeTests: XCTestCase {
         let (ledger, victim) = try copyWithOneUserChanged("exit2", "timezone = 'Mars/Olympus_Mons'", last: true)
         let out = SampleFixture.scratch("exit2-out")
         let before = try stamp(ledger)
+        // --quiet, as the documented systemd unit runs it: the failure is still logged (it used to be hidden).
         let run = try CLI.run(["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
-                               "--formats", "csv"])
+                               "--formats", "csv", "--quiet"])
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.contains("user failed") && run.stderr.contains("user=\(victim)"), run.stderr)
         let manifest = try OutputTree.manifest(out + "/" + fixture.period)

@@ -49,6 +49,42 @@ final class FullDiskTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: period + "/.journal.jsonl"))
     }
 
+    /// A disk that fills while the run writes its last files (the entries record, the manifest)
+    /// used to trap (exit 132, a stack trace): it now stops the run like a full disk anywhere else.
+    func testADiskThatFillsWhileTheRunWritesItsManifestStopsTheRunCleanly() throws {
+        let fixture = try SampleFixture.shared()
+        let folder = SampleFixture.scratch("full-disk-end")
+        guard Self.command("/bin/mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", folder]) == 0 else {
+            throw XCTSkip("cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN): the full-disk test did not run")
+        }
+        mountPoint = folder
+        let period = folder + "/" + fixture.period
+        let args = fixture.monthly(out: folder, ["--formats", "csv", "--jobs", "2", "--quiet"])
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        // Every user is done; without a manifest the next run skips them all, journals them again
+        // (about the entries record's size), then writes its last files: the entries record again and
+        // the manifest. Leave room for the journal but not for the rest.
+        try FileManager.default.removeItem(atPath: period + "/manifest.json")
+        let entries = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: period + "/.entries.jsonl")[.size] as? Int)
+        var info = statvfs()
+        XCTAssertEqual(statvfs(folder, &info), 0)
+        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        let filler = (free - entries * 3 / 2) / 4096
+        XCTAssertGreaterThan(filler, 0)
+        XCTAssertEqual(Self.command("/bin/dd", ["if=/dev/zero", "of=\(folder)/filler", "bs=4096", "count=\(filler)"]), 0)
+
+        let full = try CLI.run(args)
+        XCTAssertEqual(full.status, 1, full.stderr)
+        XCTAssertEqual(full.stderr.split(separator: "\n").count, 1, full.stderr)
+        XCTAssertTrue(full.stderr.hasPrefix("ezreport: the output file system is full under '\(period)'"), full.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: period + "/manifest.json"))
+
+        try FileManager.default.removeItem(atPath: folder + "/filler")
+        let resumed = try CLI.run(args)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(try OutputTree.manifest(period).users.allSatisfy { $0.status == .ok })
+    }
+
     /// Runs a system command quietly and returns its exit status (-1 when it cannot start).
     static func command(_ path: String, _ args: [String]) -> Int32 {
         let process = Process()

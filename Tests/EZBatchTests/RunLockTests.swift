@@ -66,6 +66,33 @@ final class RunLockTests: XCTestCase {
         XCTAssertEqual(first.terminationStatus, 0)
     }
 
+    /// A whole run writes every shard's users: it used to run beside a shard of its folder, and
+    /// the finished manifest then listed files the shard had replaced. Each now excludes the other.
+    func testAWholeRunAndAShardOfTheSameFolderExcludeEachOther() throws {
+        let fixture = try SampleFixture.shared()
+        let out = SampleFixture.scratch("lock-whole-shard")
+        let period = out + "/" + fixture.period
+        let whole = try CLI.start(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet"]),
+                                  stdoutFile: out + "/../w.out", stderrFile: out + "/../w.err")
+        defer { if whole.isRunning { kill(whole.processIdentifier, SIGKILL) } }
+        _ = try Self.waitForHolder(period + "/.lock", process: whole)
+        let shard = try CLI.run(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet", "--shard", "1/2"]))
+        XCTAssertEqual(shard.status, 1, shard.stderr)
+        XCTAssertTrue(shard.stderr.contains("another run is writing '\(period)'"), shard.stderr)
+        whole.waitUntilExit()
+        XCTAssertEqual(whole.terminationStatus, 0)
+
+        let shardRun = try CLI.start(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet", "--shard", "0/2", "--force"]),
+                                     stdoutFile: out + "/../s.out", stderrFile: out + "/../s.err")
+        defer { if shardRun.isRunning { kill(shardRun.processIdentifier, SIGKILL) } }
+        _ = try Self.waitForHolder(period + "/.lock-0-of-2", process: shardRun)
+        let wholeAgain = try CLI.run(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet"]))
+        XCTAssertEqual(wholeAgain.status, 1, wholeAgain.stderr)
+        XCTAssertTrue(wholeAgain.stderr.contains("another run is writing '\(period)'"), wholeAgain.stderr)
+        shardRun.waitUntilExit()
+        XCTAssertEqual(shardRun.terminationStatus, 0)
+    }
+
     /// Waits until the lock file names a pid (the holder writes it right after locking).
     static func waitForHolder(_ lockFile: String, process: Process, timeout: Double = 30) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)

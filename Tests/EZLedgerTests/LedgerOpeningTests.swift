@@ -114,3 +114,20 @@ final class LedgerOpeningTests: XCTestCase {
         XCTAssertThrowsError(try opened.read { db in try db.execute(sql: "DELETE FROM users") })
     }
 }
+
+/// The run's snapshot copy holds every user's rows, password hashes included.
+final class LedgerSnapshotTests: XCTestCase {
+    /// It used to get the umask's mode (0644: readable by everyone who can read the reports folder).
+    func testTheSnapshotCopyIsReadableByItsOwnerOnly() throws {
+        let ledger = try TestLedger()
+        _ = try ledger.user("alice")
+        let copy = ledger.folder.appendingPathComponent("snap/.snapshot.sqlite").path
+        try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let snapshot = try LedgerSnapshot.take(of: try Ledger(path: ledger.path), into: copy)
+        let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+        XCTAssertNoThrow(try snapshot.open().health(), "the copy is a readable ledger")
+    }
+}

@@ -5,14 +5,15 @@ extension Manifest {
     /// them all: the bytes are exactly those of ``encoded()`` on the whole manifest.
     ///
     /// `shell` carries every field but the users (its `users` must be empty); `entries` is called
-    /// with the indices `0..<count` in order.
+    /// with the indices `0..<count` in order. A write that fails (a full disk) throws: it never
+    /// uses `FileHandle.write(_:)`, which traps.
     static func stream(shell: Manifest, count: Int, entries: (Int) throws -> UserEntry, to handle: FileHandle) throws {
         precondition(shell.users.isEmpty, "the shell of a streamed manifest has no users")
         let text = String(decoding: try shell.encoded(), as: UTF8.self)
         let emptyUsers = "\"users\" : [\n\n  ]"
-        guard count > 0 else { handle.write(Data(text.utf8)); return }
+        guard count > 0 else { try handle.write(contentsOf: Data(text.utf8)); return }
         guard let slot = text.range(of: emptyUsers) else { throw StreamError.unexpectedShell }
-        handle.write(Data((text[..<slot.lowerBound] + "\"users\" : [\n").utf8))
+        try handle.write(contentsOf: Data((text[..<slot.lowerBound] + "\"users\" : [\n").utf8))
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -25,10 +26,10 @@ extension Manifest {
                 if !line.isEmpty { chunk += "    " + line }
             }
             chunk += i == count - 1 ? "\n" : ",\n"
-            if chunk.utf8.count > 1 << 16 { handle.write(Data(chunk.utf8)); chunk = "" }
+            if chunk.utf8.count > 1 << 16 { try handle.write(contentsOf: Data(chunk.utf8)); chunk = "" }
         }
         chunk += "  ]" + text[slot.upperBound...]
-        handle.write(Data(chunk.utf8))
+        try handle.write(contentsOf: Data(chunk.utf8))
     }
 
     /// The encoder's layout was not what streaming expects (a Foundation change): fail loudly.

@@ -122,13 +122,17 @@ final class EntryLog: Sendable {
                 return FileHandle(forWritingAtPath: temp)
             }() else { throw OutputError.cannotWrite(path: path, reason: "cannot create the file") }
             defer { try? out.close() }
+            // `write(contentsOf:)` throws; `write(_:)` traps on a full disk.
+            func put(_ bytes: [UInt8]) throws(OutputError) {
+                do { try out.write(contentsOf: bytes) } catch { throw OutputError.cannotWrite(path: path, reason: "\(error)") }
+            }
             var chunk: [UInt8] = Array(headerLine) + [0x0A]
             for ref in refs {
                 chunk.append(contentsOf: try line(ref))
                 chunk.append(0x0A)
-                if chunk.count > 1 << 16 { out.write(Data(chunk)); chunk.removeAll(keepingCapacity: true) }
+                if chunk.count > 1 << 16 { try put(chunk); chunk.removeAll(keepingCapacity: true) }
             }
-            out.write(Data(chunk))
+            try put(chunk)
         }
     }
 

@@ -40,7 +40,7 @@ extension MonthlyRun {
             return Manifest.AdminEntry(status: .ok, files: files, error: nil,
                                        usersLeftOut: figures.usersLeftOut > 0 ? figures.usersLeftOut : nil)
         } catch {
-            log.event("admin report failed", ["reason": "\(error)"])
+            log.problem("admin report failed", ["reason": "\(error)"])
             return Manifest.AdminEntry(status: .failed, files: [], error: "\(error)")
         }
     }

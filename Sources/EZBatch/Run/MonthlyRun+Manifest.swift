@@ -26,16 +26,26 @@ extension MonthlyRun {
         // Before the manifest, so that the manifest stays the last file a run writes.
         var finished = plan.header
         finished.admin = admin
-        try journal.compact(refsInOrder, header: finished, to: plan.entriesPath)
-        try AtomicFile.write(to: manifestPath, durable: true) { temp throws(OutputError) in
-            do {
-                guard FileManager.default.createFile(atPath: temp, contents: nil), let handle = FileHandle(forWritingAtPath: temp) else {
-                    throw OutputError.cannotWrite(path: manifestPath, reason: "cannot create the file")
+        // The run's last two files: a full disk here stops the run as one anywhere else does.
+        func asFull(_ error: OutputError) -> OutputError {
+            if case .cannotWrite(_, let reason) = error, OutputSpace.refusesWrites(after: reason, folder: plan.periodFolder) {
+                return .outputFull(folder: plan.periodFolder, reason: reason)
+            }
+            return error
+        }
+        do { try journal.compact(refsInOrder, header: finished, to: plan.entriesPath) } catch { throw asFull(error) }
+        do { try writeManifest() } catch { throw asFull(error) }
+        func writeManifest() throws(OutputError) {
+            try AtomicFile.write(to: manifestPath, durable: true) { temp throws(OutputError) in
+                do {
+                    guard FileManager.default.createFile(atPath: temp, contents: nil), let handle = FileHandle(forWritingAtPath: temp) else {
+                        throw OutputError.cannotWrite(path: manifestPath, reason: "cannot create the file")
+                    }
+                    defer { try? handle.close() }
+                    try Manifest.stream(shell: shell, count: refsInOrder.count, entries: { try journal.read(refsInOrder[$0]) }, to: handle)
+                } catch let e as OutputError { throw e } catch {
+                    throw OutputError.cannotWrite(path: manifestPath, reason: "\(error)")
                 }
-                defer { try? handle.close() }
-                try Manifest.stream(shell: shell, count: refsInOrder.count, entries: { try journal.read(refsInOrder[$0]) }, to: handle)
-            } catch let e as OutputError { throw e } catch {
-                throw OutputError.cannotWrite(path: manifestPath, reason: "\(error)")
             }
         }
         unlink(journal.path)

@@ -12,7 +12,8 @@ extension MonthlyRun {
         /// `K-of-N` for a shard, nil for a whole run.
         let shardTag: String?
         /// Held until the plan is freed: one run per folder (and shard).
-        let lock: RunLock
+        /// The locks held for the whole run (a shard's: the folder's, shared, then its own).
+        let locks: [RunLock]
         /// One read-only connection per worker, all to the same snapshot; the first also serves the
         /// admin report. Empty until ``takeSnapshot()`` (see ``contentUnchanged``).
         private(set) var connections: [any LedgerStore] = []
@@ -58,6 +59,8 @@ extension MonthlyRun {
             try MonthlyRun.prepareFolder(periodFolder)
             let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
             // First the lock: everything below reads or cleans what another run would be writing.
+            // A shard holds the folder's lock shared as well as its own: a whole run excludes every shard.
+            let folderLock = try shardTag.map { _ in try RunLock(folder: periodFolder, shard: nil, shared: true, waitSeconds: options.waitSeconds) }
             let lock = try RunLock(folder: periodFolder, shard: shardTag, waitSeconds: options.waitSeconds)
             let journalPath = periodFolder + "/" + EntryLog.journalName(shard: shardTag)
             // Temporary files are only left by a run that was killed, and a killed run leaves its journal
@@ -79,7 +82,7 @@ extension MonthlyRun {
             let unchangedBytes = !options.force && lastHeader?.snapshotSha256 != nil && header.contentKey != nil
                 && lastHeader?.contentKey == header.contentKey
                 && lastHeader?.settings == header.settings
-            var plan = Plan(options: options, periodFolder: periodFolder, shardTag: shardTag, lock: lock,
+            var plan = Plan(options: options, periodFolder: periodFolder, shardTag: shardTag, locks: [folderLock, lock].compactMap { $0 },
                             snapshotSha256: lastHeader?.snapshotSha256 ?? "", ratesDigest: ratesDigest,
                             quarantinedRates: source.quarantinedRates.count, users: users,
                             coversEveryone: options.userIds == nil && options.shard == nil,

@@ -89,7 +89,7 @@ extension MonthlyRun {
                     do { try acc.add(slice); return nil } catch { acc.leaveOut(); return error }
                 }
                 if let failure {
-                    log.event("admin report: a user was left out", ["user": "\(user.id)", "reason": "\(failure)"])
+                    log.problem("admin report: a user was left out", ["user": "\(user.id)", "reason": "\(failure)"])
                 }
             }
         } else {
@@ -109,9 +109,11 @@ extension MonthlyRun {
         }
         if outcome.entry.status != .ok {
             let reason = outcome.entry.error ?? "unknown"
-            log.event("user failed", ["user": "\(user.id)", "reason": reason])
             if OutputSpace.refusesWrites(after: reason, folder: plan.periodFolder) {
+                // The run stops with one line saying the disk is full; the user is redone on the re-run.
                 state.stop.withLock { $0 = $0 ?? OutputError.outputFull(folder: plan.periodFolder, reason: reason) }
+            } else {
+                log.problem("user failed", ["user": "\(user.id)", "reason": reason])
             }
         }
         let c = state.counters.withLock { c -> (Int, Int, Int) in

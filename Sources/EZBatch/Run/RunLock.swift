@@ -17,6 +17,8 @@ final class RunLock: Sendable {
     /// The lock file's path.
     let path: String
     private let fd: Int32
+    /// Whether this is a shard's shared hold of the folder's lock.
+    private let shared: Bool
 
     /// The lock file's name; shards sharing a folder lock one each.
     static func fileName(shard: String?) -> String { ".lock" + (shard.map { "-" + $0 } ?? "") }
@@ -25,12 +27,17 @@ final class RunLock: Sendable {
     ///
     /// - Throws: ``RunLockError/held(folder:pid:seconds:)`` when another run still holds it after
     ///   the wait; ``OutputError`` when the lock file cannot be opened.
-    init(folder: String, shard: String?, waitSeconds: Double) throws {
+    ///
+    /// `shared` takes the lock shared rather than exclusive: a shard takes the folder's `.lock`
+    /// shared (and its own `.lock-K-of-N` exclusive), so that shards run side by side while a
+    /// whole run, which writes every shard's users, excludes them and is excluded by them.
+    init(folder: String, shard: String?, shared: Bool = false, waitSeconds: Double) throws {
         path = folder + "/" + Self.fileName(shard: shard)
+        self.shared = shared
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         let deadline = Date().addingTimeInterval(max(0, waitSeconds))
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             let failure = errno
             guard failure == EWOULDBLOCK || failure == EINTR else {
                 close(fd)
@@ -43,9 +50,10 @@ final class RunLock: Sendable {
             }
             usleep(50_000)
         }
-        // Ours now: say who we are (the previous holder's pid, if any, is overwritten).
+        // Ours now: say who we are (the previous holder's pid, if any, is overwritten). Shared holders
+        // are several at once and write nothing.
         let text = Array("\(getpid())\n".utf8)
-        if ftruncate(fd, 0) == 0 {
+        if !shared, ftruncate(fd, 0) == 0 {
             _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
     }
@@ -53,7 +61,7 @@ final class RunLock: Sendable {
     deinit {
         // A finished run leaves an empty lock file (the folder's bytes do not depend on a pid); a killed
         // run leaves its pid, which the next holder overwrites.
-        _ = ftruncate(fd, 0)
+        if !shared { _ = ftruncate(fd, 0) }
         flock(fd, LOCK_UN)
         close(fd)
     }

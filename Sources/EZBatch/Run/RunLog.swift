@@ -50,13 +50,14 @@ package final class RunLog: Sendable {
         }
     }
 
-    /// A one-off event (a failed user, a note).
+    /// A one-off note, not printed when quiet.
     package func event(_ message: String, _ fields: [String: String] = [:]) {
         guard !quiet else { return }
         lastLine.withLock { _ in line(message, fields) }
     }
 
-    /// Something the run could not do fully (an incomplete admin report), printed even when quiet.
+    /// Something the run could not do (a failed user, an incomplete admin report): printed even
+    /// when quiet, so that a scheduled run's journal says which user failed and why.
     package func problem(_ message: String, _ fields: [String: String] = [:]) {
         lastLine.withLock { _ in line(message, fields) }
     }

@@ -25,6 +25,6 @@ struct JSONLogHandler: LogHandler {
         }
         guard var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         data.append(0x0A)
-        FileHandle.standardError.write(data)
+        try? FileHandle.standardError.write(contentsOf: data)   // write(_:) traps when standard error is closed or full
     }
 }
