@@ -178,7 +178,24 @@ package final class PostgresLedger: LedgerBackend {
                 throw LedgerError.schemaMismatch(
                     path: location.url, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
             }
-            unreadable += wanted.filter { have[$0] == false && !unreadColumns.contains("\(table).\($0)") }.map { "\(table).\($0)" }
+            unreadable += wanted.filter { have[$0]?.readable == false && !unreadColumns.contains("\(table).\($0)") }.map { "\(table).\($0)" }
+        }
+        // Types: a column of another type is read wrongly (numeric amounts are not integers, a
+        // timestamp without time zone shifts by the session's zone), so it is refused by name.
+        for (table, columns) in PostgresLedgerLoader.tables {
+            for (column, kind) in columns where !unreadColumns.contains("\(table).\(column)") {
+                guard let expected = kind.postgresTypes else { continue }
+                // An instant-or-date column is two here: `…_at` an instant, `…_on` a date.
+                let twin = kind == .occurred ? [(String(column.dropLast(3)) + "_on", ["date"])] : []
+                for (name, expected) in [(column, expected)] + twin {
+                    guard let found = catalog.columns[table]?[name], !expected.contains(found.type) else { continue }
+                    throw LedgerError.schemaMismatch(
+                        path: location.url,
+                        problem: "column \(table).\(name) is \(found.type); the contract's type is \(expected[0])"
+                            + (expected.count > 1 ? " (or \(expected.dropFirst().joined(separator: ", ")))" : "")
+                            + " (see samples/schema.postgres.sql)")
+                }
+            }
         }
         guard unreadable.isEmpty else {
             throw LedgerError.cannotOpen(path: location.url, reason: "the role may not read \(unreadable.prefix(3).joined(separator: ", "))"

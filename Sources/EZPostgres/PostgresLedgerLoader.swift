@@ -14,7 +14,22 @@ import PostgresNIO
 /// (`occurred_at`, `joined_at`, `left_at`) goes to its `…_at` column or, for a bare date, its `…_on` twin.
 package enum PostgresLedgerLoader {
     /// How a SQLite column's value is bound.
-    enum Kind: Equatable { case integer, text, real, instant, date, flag, occurred }
+    enum Kind: Equatable {
+        case integer, text, real, instant, date, flag, occurred
+
+        /// The PostgreSQL types (as `format_type` names them) a ledger's column of this kind may
+        /// have, the contract's first: others would be read wrongly (nil: any type, read as its text).
+        var postgresTypes: [String]? {
+            switch self {
+            case .integer: return ["bigint", "integer", "smallint"]
+            case .text: return nil
+            case .real: return ["double precision", "real", "numeric"]
+            case .instant, .occurred: return ["timestamp with time zone"]
+            case .date: return ["date"]
+            case .flag: return ["boolean"]
+            }
+        }
+    }
 
     /// Every table in insertion order (references first), with its columns as SQLite names them.
     static let tables: [(name: String, columns: [(String, Kind)])] = [

@@ -51,7 +51,7 @@ package struct PostgresLocation: Sendable, Equatable {
         guard Self.isURL(url), let parts = URLComponents(string: url) else {
             throw bad("not a URL of the form postgres://USER@HOST:PORT/DBNAME")
         }
-        guard parts.password == nil else {
+        guard parts.password == nil, !(parts.queryItems ?? []).contains(where: { $0.name == "password" }) else {
             throw bad("the URL holds a password; give it in PGPASSWORD or --db-password-file instead")
         }
         guard let user = parts.user, !user.isEmpty else { throw bad("the URL names no user (postgres://USER@HOST:PORT/DBNAME)") }
@@ -98,10 +98,15 @@ package struct PostgresLocation: Sendable, Equatable {
         return environment["PGPASSWORD"]
     }
 
-    /// `url` with any `user:password@` password removed, for messages about a URL that was refused.
+    /// `url` with any password removed (`user:password@`, or libpq's `?password=` parameter), for
+    /// messages about a URL that was refused.
     static func withoutPassword(_ url: String) -> String {
-        guard var parts = URLComponents(string: url), parts.password != nil else { return url }
+        guard var parts = URLComponents(string: url) else { return url.contains("password") ? "postgres://…" : url }
+        let items = parts.queryItems ?? []
+        guard parts.password != nil || items.contains(where: { $0.name == "password" }) else { return url }
         parts.password = nil
+        let kept = items.filter { $0.name != "password" }
+        parts.queryItems = kept.isEmpty ? nil : kept
         return parts.string ?? "postgres://…"
     }
 }

@@ -15,8 +15,8 @@ package struct PostgresReading: LedgerReading {
     /// (payday months read as calendar months).
     package func hasColumn(_ table: String, _ column: String) throws -> Bool {
         let catalog = try PostgresCatalog.read(session)
-        guard let readable = catalog.columns[table]?[column] else { return false }
-        guard readable else { throw PostgresCatalog.unreadable("column \(table).\(column)", location: session.location) }
+        guard let found = catalog.columns[table]?[column] else { return false }
+        guard found.readable else { throw PostgresCatalog.unreadable("column \(table).\(column)", location: session.location) }
         return true
     }
 
@@ -26,7 +26,7 @@ package struct PostgresReading: LedgerReading {
     package func hasTable(_ table: String) throws -> Bool {
         let catalog = try PostgresCatalog.read(session)
         guard let columns = catalog.columns[table] else { return false }
-        if let column = columns.keys.sorted().first(where: { columns[$0] == false }) {
+        if let column = columns.keys.sorted().first(where: { columns[$0]?.readable == false }) {
             throw PostgresCatalog.unreadable("table \(table) (column \(column))", location: session.location)
         }
         return true
@@ -39,24 +39,33 @@ package struct PostgresReading: LedgerReading {
     }
 }
 
-/// The tables and columns of the session's current schema, read from `pg_catalog`, with whether
-/// the role may read each column. (`information_schema` shows only what the role may use, so a
-/// table it may not read looked exactly like one that does not exist.)
+/// The tables and columns of the session's current schema, read from `pg_catalog`, with each
+/// column's type and whether the role may read it. (`information_schema` shows only what the role
+/// may use, so a table it may not read looked exactly like one that does not exist.)
 struct PostgresCatalog {
-    /// Table → column → whether the role has `SELECT` on it (by a table or a column grant).
-    var columns: [String: [String: Bool]] = [:]
+    /// One column: whether the role has `SELECT` on it (by a table or a column grant), and its type
+    /// as PostgreSQL names it (`bigint`, `timestamp with time zone`, …).
+    struct Column {
+        var readable: Bool
+        var type: String
+    }
+
+    /// Table → column → what the catalog says of it.
+    var columns: [String: [String: Column]] = [:]
 
     static func read(_ session: PostgresSession) throws -> PostgresCatalog {
         var catalog = PostgresCatalog()
         let rows = try session.rows("""
-            SELECT c.relname::text, a.attname::text, has_column_privilege(c.oid, a.attnum, 'SELECT')
+            SELECT c.relname::text, a.attname::text, has_column_privilege(c.oid, a.attnum, 'SELECT'),
+                   format_type(a.atttypid, NULL)
             FROM pg_catalog.pg_class c
             JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid
             WHERE c.relnamespace = to_regnamespace(current_schema())
               AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND a.attnum > 0 AND NOT a.attisdropped
             """)
         while try rows.next() {
-            catalog.columns[rows.string(0) ?? "", default: [:]][rows.string(1) ?? ""] = rows.int64(2) != 0
+            catalog.columns[rows.string(0) ?? "", default: [:]][rows.string(1) ?? ""] =
+                Column(readable: rows.int64(2) != 0, type: rows.string(3) ?? "")
         }
         return catalog
     }

@@ -55,4 +55,22 @@ final class ManifestStreamingTests: XCTestCase {
         sum.add(admin: admin)
         XCTAssertEqual(sum.totals, manifest(users: users, admin: admin).totals)
     }
+
+    /// Shards read from two PostgreSQL databases (no file hash to compare) used to merge into one
+    /// manifest naming the first; a server ledger's shards must name the same URL.
+    func testShardsOfTwoServerLedgersDoNotMerge() throws {
+        var a = manifest(users: [entry(1, files: 1)], admin: nil), b = manifest(users: [entry(2, files: 1)], admin: nil)
+        for m in [\Manifest.ledgerSha256] { a[keyPath: m] = ""; b[keyPath: m] = "" }
+        a.ledgerPath = "postgres://report@db:5432/wallet"
+        b.ledgerPath = "postgres://report@db:5432/wallet_staging"
+        XCTAssertThrowsError(try Manifest.merge([a, b])) { error in
+            XCTAssertEqual("\(error)", "manifests disagree on ledger_path: 'postgres://report@db:5432/wallet' vs 'postgres://report@db:5432/wallet_staging'")
+        }
+        b.ledgerPath = a.ledgerPath
+        XCTAssertEqual(try Manifest.merge([a, b]).users.map(\.id), [1, 2])
+        // A SQLite file mounted at two paths is one ledger when its hash is the same.
+        var c = manifest(users: [entry(3, files: 1)], admin: nil), d = manifest(users: [entry(4, files: 1)], admin: nil)
+        c.ledgerPath = "/mnt/a/ledger.sqlite"; d.ledgerPath = "/mnt/b/ledger.sqlite"
+        XCTAssertEqual(try Manifest.merge([c, d]).users.count, 2)
+    }
 }

@@ -153,6 +153,34 @@ final class PostgresCommandTests: XCTestCase {
         }
     }
 
+    /// A column of another type was read anyway: numeric amounts quarantined every row (empty
+    /// statements, exit 3) and a timestamp without time zone shifted dates by the session's zone.
+    /// Both are now refused at open, naming the column and the contract's type.
+    func testAColumnOfAnotherTypeIsRefusedByName() throws {
+        let f = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        let database = "types\(UUID().uuidString.prefix(6).lowercased())"
+        let url = try f.database(database, filled: true)
+        let cases: [(alter: String, undo: String, mentions: String)] = [
+            ("ALTER TABLE transactions ALTER COLUMN amount_minor TYPE numeric",
+             "ALTER TABLE transactions ALTER COLUMN amount_minor TYPE bigint",
+             "column transactions.amount_minor is numeric; the contract's type is bigint"),
+            ("ALTER TABLE transactions ALTER COLUMN occurred_at TYPE timestamp USING occurred_at AT TIME ZONE 'UTC'",
+             "ALTER TABLE transactions ALTER COLUMN occurred_at TYPE timestamptz USING occurred_at AT TIME ZONE 'UTC'",
+             "column transactions.occurred_at is timestamp without time zone; the contract's type is timestamp with time zone"),
+        ]
+        for c in cases {
+            _ = try cluster.psql(c.alter, database: database)
+            let run = try CLI.run(["check", "--db", url])
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains(c.mentions), run.stderr)
+            _ = try cluster.psql(c.undo, database: database)
+        }
+        let accepted = try CLI.run(["check", "--db", url])
+        XCTAssertTrue([0, 3].contains(accepted.status), "the schema as the contract has it is accepted: \(accepted.stderr)")
+    }
+
     func testCheckAndExportReadTheServer() throws {
         let f = try PostgresFixture.shared()
         let fromFile = try CLI.run(["check", "--db", f.sqlite])

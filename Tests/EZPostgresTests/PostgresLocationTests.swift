@@ -20,10 +20,14 @@ final class PostgresLocationTests: XCTestCase {
     }
 
     func testAPasswordInTheURLIsRefusedAndNeverEchoed() {
-        XCTAssertThrowsError(try PostgresLocation(url: "postgres://report:hunter2@db/wallet", password: nil)) { error in
-            let text = "\(error)"
-            XCTAssertTrue(text.contains("PGPASSWORD or --db-password-file"), text)
-            XCTAssertFalse(text.contains("hunter2"), text)
+        // libpq's ?password= parameter too: it used to be echoed as "unknown URL parameter".
+        for url in ["postgres://report:hunter2@db/wallet", "postgres://report@db/wallet?password=hunter2",
+                    "postgres://report@db/wallet?sslmode=disable&password=hunter2"] {
+            XCTAssertThrowsError(try PostgresLocation(url: url, password: nil)) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains("PGPASSWORD or --db-password-file"), text)
+                XCTAssertFalse(text.contains("hunter2"), text)
+            }
         }
     }
 

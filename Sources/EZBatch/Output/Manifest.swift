@@ -161,6 +161,11 @@ extension Manifest {
                                   ("formats", merged.formats.joined(separator: ","), p.formats.joined(separator: ","))] where a != b {
                 throw .mismatch(field: field, first: a, other: b)
             }
+            // A server ledger has no file hash to compare: the shards must name the same server and
+            // database (a SQLite file may be mounted at different paths; its hash already says it).
+            if merged.ledgerSha256.isEmpty, merged.ledgerPath != p.ledgerPath {
+                throw .mismatch(field: "ledger_path", first: merged.ledgerPath, other: p.ledgerPath)
+            }
         }
         var seen = Set<Int64>()
         var users: [UserEntry] = []
