@@ -107,6 +107,9 @@ package final class Ledger: LedgerBackend {
                 || (db.resultCode == .SQLITE_READONLY && FileManager.default.fileExists(atPath: path + "-journal")) {
                 return .unfinishedWrite(path: path, sqliteCode: code)
             }
+            if [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(db.resultCode), Self.isWALWithoutSideFiles(path) {
+                return .cannotOpen(path: path, reason: walWithoutSideFiles, sqliteCode: code)
+            }
             switch db.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
                 return .notADatabase(path: path, reason: db.message ?? "file is not a database", sqliteCode: code)
@@ -120,6 +123,22 @@ package final class Ledger: LedgerBackend {
         }
         return .readFailed(path: path, reason: "\(error)")
     }
+
+    /// Whether `path` is a WAL-mode database (header bytes 18–19 both 2) whose `-shm` file does
+    /// not exist: a reader then has to create it, which a read-only folder does not allow.
+    static func isWALWithoutSideFiles(_ path: String) -> Bool {
+        guard !FileManager.default.fileExists(atPath: path + "-shm"),
+              let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header[18] == 2 && header[19] == 2
+    }
+
+    /// Why a WAL ledger without its side files cannot be read here, and what to do.
+    static let walWithoutSideFiles = "it is in WAL mode and its -shm file does not exist, so SQLite must create one next to it, "
+        + "which this user may not (a read-only folder); give a copy in rollback-journal mode "
+        + "(sqlite3 ledger.sqlite \".backup copy.sqlite\" && sqlite3 copy.sqlite \"PRAGMA journal_mode=DELETE\"), "
+        + "or let this user create files in the ledger's folder"
 
     // MARK: - Schema
 

@@ -115,6 +115,42 @@ final class LedgerOpeningTests: XCTestCase {
     }
 }
 
+/// A WAL ledger on a read-only mount without its -shm (the app stopped, or a `.backup` copy).
+final class ReadOnlyWALTests: XCTestCase {
+    /// It used to fail with SQLite's bare "unable to open database file".
+    func testAWALLedgerThatCannotGetItsSideFilesSaysWhyAndWhatToDo() throws {
+        let ledger = try TestLedger()
+        _ = try ledger.user("alice")
+        try ledger.db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        try ledger.db.close()
+        let source = ledger.folder.appendingPathComponent("src").path
+        let mounted = ledger.folder.appendingPathComponent("ro").path
+        for folder in [source, mounted] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(atPath: ledger.path, toPath: source + "/ledger.sqlite")
+        guard Self.command("/bin/mount", ["--bind", source, mounted]) == 0 else {
+            throw XCTSkip("cannot bind-mount here (needs root): the read-only WAL test did not run")
+        }
+        defer { _ = Self.command("/bin/umount", [mounted]) }
+        XCTAssertEqual(Self.command("/bin/mount", ["-o", "remount,bind,ro", mounted]), 0)
+        XCTAssertThrowsError(try Ledger(path: mounted + "/ledger.sqlite").health()) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("it is in WAL mode and its -shm file does not exist"), text)
+            XCTAssertTrue(text.contains("PRAGMA journal_mode=DELETE"), text)
+        }
+    }
+
+    static func command(_ path: String, _ args: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
 /// The run's snapshot copy holds every user's rows, password hashes included.
 final class LedgerSnapshotTests: XCTestCase {
     /// It used to get the umask's mode (0644: readable by everyone who can read the reports folder).
