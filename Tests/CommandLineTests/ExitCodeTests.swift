@@ -214,3 +214,33 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ledger.sqlite-journal"))
     }
 }
+
+/// What an earlier run of a folder wrote for users who are gone.
+final class StaleUserFolderTests: XCTestCase {
+    /// A deleted user's statement (e-mail, transactions) stayed published in the folder after a
+    /// re-run, and a renamed user kept their old folder beside the new one: both are removed.
+    func testARerunRemovesTheFoldersOfDeletedAndRenamedUsers() throws {
+        let fixture = try SampleFixture.shared()
+        let ledger = try fixture.copyOfLedger("stale-folders")
+        let out = SampleFixture.scratch("stale-folders-out")
+        let args = ["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
+                    "--formats", "csv", "--quiet"]
+        XCTAssertTrue([0, 3].contains(try CLI.run(args).status))
+        let users = out + "/" + fixture.period + "/users"
+        let (deleted, renamed) = try DatabaseQueue(path: ledger).write { db -> (Int64, Int64) in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' ORDER BY id LIMIT 2")
+            try db.execute(sql: "UPDATE users SET deleted_at = '2026-10-20T00:00:00Z' WHERE id = ?", arguments: [ids[0]])
+            try db.execute(sql: "UPDATE users SET username = 'renamed.user' WHERE id = ?", arguments: [ids[1]])
+            return (ids[0], ids[1])
+        }
+        let operatorFile = users + "/README.txt"   // not a user folder: left alone
+        FileManager.default.createFile(atPath: operatorFile, contents: Data("notes".utf8))
+        XCTAssertTrue([0, 3].contains(try CLI.run(args).status))
+        let names = try FileManager.default.contentsOfDirectory(atPath: users)
+        XCTAssertFalse(names.contains { $0.hasPrefix("\(deleted)-") }, "the deleted user's folder is still there: \(names)")
+        XCTAssertEqual(names.filter { $0.hasPrefix("\(renamed)-") }, ["\(renamed)-renamed.user"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: operatorFile))
+        let manifest = try OutputTree.manifest(out + "/" + fixture.period)
+        XCTAssertEqual(Set(names.filter { $0 != "README.txt" }), Set(manifest.users.map { String($0.folder.dropFirst("users/".count)) }))
+    }
+}

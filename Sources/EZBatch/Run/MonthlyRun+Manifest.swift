@@ -23,6 +23,7 @@ extension MonthlyRun {
         let manifestPath = plan.periodFolder + "/" + manifestName
         let journal = plan.journal
         journal.sync()
+        removeStaleUserFolders(plan, log: log)
         // Before the manifest, so that the manifest stays the last file a run writes.
         var finished = plan.header
         finished.admin = admin
@@ -60,5 +61,29 @@ extension MonthlyRun {
         return Result(manifestPath: manifestPath, totals: sum.totals, periodFolder: plan.periodFolder, skipped: pass.skipped,
                       seconds: log.elapsed, exitCode: exit, snapshotSha256: plan.snapshotSha256,
                       snapshotSeconds: plan.snapshotSeconds)
+    }
+
+    /// Removes the user folders this run does not write that belong to it: a user deleted since
+    /// an earlier run of the folder (their statement, e-mail and transactions must not stay
+    /// published) or renamed (their old folder would be a second statement for the same id). Only
+    /// `<id>-…` folders under `users/` are touched, and only those of the run's users' ids range:
+    /// every id for a whole run, `id mod N = K` for a shard, none for a run of listed users.
+    static func removeStaleUserFolders(_ plan: Plan, log: RunLog) {
+        guard plan.options.userIds == nil else { return }
+        let users = plan.periodFolder + "/users"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: users) else { return }
+        let kept = Set(plan.users.map { SafeName.userFolder(id: $0.id, username: $0.username) })
+        for name in names.sorted() where !kept.contains(name) {
+            guard let dash = name.firstIndex(of: "-"), let id = Int64(name[..<dash]), id >= 0 else { continue }
+            if let shard = plan.options.shard, id % Int64(shard.count) != Int64(shard.index) { continue }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: users + "/" + name, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: users + "/" + name)
+                log.event("removed the folder of a user no longer in the ledger", ["folder": "users/" + name])
+            } catch {
+                log.problem("cannot remove a stale user folder", ["folder": "users/" + name, "reason": "\(error)"])
+            }
+        }
     }
 }
