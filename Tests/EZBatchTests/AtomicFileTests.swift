@@ -56,4 +56,15 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(AtomicFile.split("c.png").folder, ".")
         XCTAssertEqual(AtomicFile.split("a/b.csv").folder, "a")
     }
+
+    /// A folder under a path part that is a file used to fail with Foundation's "NSCocoaErrorDomain
+    /// error 512", which names no cause.
+    func testAFolderThatCannotBeCreatedSaysWhichPartIsAFile() throws {
+        try FileManager.default.createDirectory(atPath: root + "/2026-10", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: root + "/2026-10/users", contents: Data("x".utf8))
+        XCTAssertThrowsError(try AtomicFile.write(Array("a".utf8), to: root + "/2026-10/users/2-zoe/a.csv")) { error in
+            XCTAssertEqual("\(error)", "cannot write '\(root)/2026-10/users/2-zoe/a.csv': cannot create folder '\(root)/2026-10/users/2-zoe': "
+                           + "'\(root)/2026-10/users' is a file, not a folder")
+        }
+    }
 }

@@ -41,7 +41,7 @@ package enum AtomicFile {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw .cannotWrite(path: path, reason: "cannot create folder '\(folder)': \(error.localizedDescription)")
+                throw .cannotWrite(path: path, reason: "cannot create folder '\(folder)': \(whyNoFolder(folder, error))")
             }
         }
         let temp = folder + "/." + name + ".tmp-\(getpid())"
@@ -70,6 +70,21 @@ package enum AtomicFile {
         guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
         let folder = trimmed[..<slash]
         return (folder.isEmpty ? "/" : String(folder), String(trimmed[trimmed.index(after: slash)...]))
+    }
+
+    /// Why `folder` could not be created, in words: the system's reason (Foundation's own text is
+    /// "The operation could not be completed. (NSCocoaErrorDomain error 512.)"), and which part of
+    /// the path is a file when one is.
+    package static func whyNoFolder(_ folder: String, _ error: any Error) -> String {
+        var prefix = ""
+        for component in (folder as NSString).pathComponents.dropLast() {
+            prefix = prefix.isEmpty ? component : (prefix as NSString).appendingPathComponent(component)
+            var info = stat()
+            if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { return "'\(prefix)' is a file, not a folder" }
+        }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let posix = underlying, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+        return error.localizedDescription
     }
 
     /// Removes temporary files left by killed runs anywhere under `folder` (those of processes

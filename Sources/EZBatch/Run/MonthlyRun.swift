@@ -84,7 +84,7 @@ package enum MonthlyRun {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw .cannotWrite(path: folder, reason: "cannot create the output folder")
+            throw .cannotWrite(path: folder, reason: "cannot create the output folder: \(AtomicFile.whyNoFolder(folder, error))")
         }
         guard access(folder, W_OK) == 0 else { throw .cannotWrite(path: folder, reason: "the output folder is not writable") }
     }
