@@ -60,6 +60,7 @@ final class AtomicFileTests: XCTestCase {
     /// A folder under a path part that is a file used to fail with Foundation's "NSCocoaErrorDomain
     /// error 512", which names no cause.
     func testAFolderThatCannotBeCreatedSaysWhichPartIsAFile() throws {
+        let root: String = self.root
         try FileManager.default.createDirectory(atPath: root + "/2026-10", withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: root + "/2026-10/users", contents: Data("x".utf8))
         XCTAssertThrowsError(try AtomicFile.write(Array("a".utf8), to: root + "/2026-10/users/2-zoe/a.csv")) { error in
