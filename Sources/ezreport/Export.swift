@@ -27,7 +27,7 @@ extension EZReport {
         @Option(name: .long, help: ArgumentHelp("pdf, xlsx, csv, png or all. (default: all)", valueName: "format"), transform: FormatList.init(parsing:))
         var format: FormatList = .all
 
-        @Option(name: .long, help: ArgumentHelp("Output folder, or - for standard output (pdf or xlsx only). Default: Reports/exports/<period>/<user>.", valueName: "dir|-"))
+        @Option(name: .long, help: ArgumentHelp("Output folder, or - for standard output (pdf or xlsx only). Default: Reports/exports/<period>/<id>-<username>.", valueName: "dir|-"))
         var out: String?
 
         func validate() throws {
@@ -42,12 +42,12 @@ extension EZReport {
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledger.digest(), period: resolved,
                                           asOf: period.asOf.date, formats: format.formats, openLedger: try ledger.opener())
             let destination: ExportRun.Destination = out == "-" ? .standardOutput
-                : .folder(out ?? "Reports/exports/\(resolved.name)/\(SafeName.sanitise(user))")
+                : out.map { .folder($0) } ?? .userFolder(under: "Reports/exports/\(resolved.name)")
             do {
                 let result = try ExportRun.run(settings: settings, user: user, destination: destination)
                 if let bytes = result.bytes {
                     try StandardOutput.write(bytes)
-                } else if case .folder(let folder) = destination {
+                } else if let folder = result.folder {
                     for f in result.files { print(folder + "/" + f.path) }
                 }
                 if !result.quarantined.isEmpty {

@@ -69,6 +69,27 @@ final class ExportCommandTests: XCTestCase {
         }
     }
 
+    /// Without --out, the folder used to be named after the --user text: `a/b` and `a_b` (two
+    /// people) wrote into one folder, and one person had a folder per spelling. It is now the
+    /// user's `<id>-<safe-username>`, as in a monthly run.
+    func testTheDefaultFolderIsTheUsersOwnWhateverTheUserWasCalled() throws {
+        let ledger = try fixture.copyOfLedger("export-names")
+        let ids = try DatabaseQueue(path: ledger).write { db -> [Int64] in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' ORDER BY id LIMIT 2")
+            try db.execute(sql: "UPDATE users SET username = 'a/b' WHERE id = ?", arguments: [ids[0]])
+            try db.execute(sql: "UPDATE users SET username = 'a_b' WHERE id = ?", arguments: [ids[1]])
+            return ids
+        }
+        let work = SampleFixture.scratch("export-default-folder")
+        for user in ["a/b", "a_b", "\(ids[0])"] {
+            let run = try CLI.run(["export", "--db", ledger, "--user", user, "--period", fixture.period, "--as-of", fixture.asOf,
+                                   "--format", "csv"], in: work)
+            XCTAssertTrue([0, 3].contains(run.status), run.stderr)
+        }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: work + "/Reports/exports/" + fixture.period).sorted()
+        XCTAssertEqual(folders, ["\(ids[0])-a_b", "\(ids[1])-a_b"].sorted())
+    }
+
     func testUnknownOrDeletedUserExitsOneWithOneLine() throws {
         let deleted: Int64 = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
             .read { try Int64.fetchOne($0, sql: "SELECT id FROM users WHERE deleted_at IS NOT NULL LIMIT 1")! }

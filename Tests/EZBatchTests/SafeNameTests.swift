@@ -47,8 +47,8 @@ final class SafeNameTests: XCTestCase {
         let export = try CLI.run(["export", "--db", ledger.path, "--user", Self.longName, "--period", "2026-09",
                                   "--as-of", "2026-10-01", "--format", "csv"], in: work)
         XCTAssertEqual(export.status, 0, export.stderr)
-        let folder = work + "/Reports/exports/2026-09/" + SafeName.sanitise(Self.longName)
+        let folder = work + "/Reports/exports/2026-09/" + SafeName.userFolder(id: user, username: Self.longName)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/transactions.csv"), export.text)
-        XCTAssertLessThanOrEqual(SafeName.sanitise(Self.longName).utf8.count, 255)
+        XCTAssertLessThanOrEqual(SafeName.userFolder(id: user, username: Self.longName).utf8.count, 255)
     }
 }

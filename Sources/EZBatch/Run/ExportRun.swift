@@ -11,12 +11,17 @@ package enum ExportRun {
     package enum Destination: Sendable {
         /// Files are written (atomically) into this folder.
         case folder(String)
+        /// Files are written into the user's own folder under this one, `<id>-<safe-username>` as
+        /// in a monthly run, so that two users never share a folder (`a/b` and `a_b`, `5` and `alice`).
+        case userFolder(under: String)
         /// The single file's bytes are returned for standard output.
         case standardOutput
     }
 
     /// What an export produced.
     package struct Result: Sendable {
+        /// The folder written, when writing to a folder (the user's own, for ``Destination/userFolder(under:)``).
+        package var folder: String?
         /// Files written (relative to the destination folder), when writing to a folder.
         package var files: [Manifest.FileEntry]
         /// The bytes for standard output, when exporting to it.
@@ -46,14 +51,20 @@ package enum ExportRun {
         let ledger = try settings.openLedger()
         let id = try ledger.findUser(idOrName)
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.
-        let (figures, quarantined) = try { () throws -> (StatementFigures, [QuarantinedRow]) in
+        let (figures, quarantined, username) = try { () throws -> (StatementFigures, [QuarantinedRow], String) in
             let slice = try ledger.loadUser(id: id, through: max(settings.period.latestEndForAnyMonthStart, settings.asOf))
-            return (try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf), slice.quarantined)
+            return (try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf), slice.quarantined,
+                    slice.user.username)
         }()
         let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
                                           period: settings.period, asOf: settings.asOf,
                                           engineVersion: EngineVersion.current, quarantined: quarantined)
+        var destination = destination
+        if case .userFolder(let parent) = destination {
+            destination = .folder(parent + "/" + SafeName.userFolder(id: id, username: username))
+        }
         switch destination {
+        case .userFolder: preconditionFailure("resolved above")
         case .folder(let folder):
             try MonthlyRun.prepareFolder(folder)
             AtomicFile.removeLeftovers(in: folder)
@@ -63,13 +74,13 @@ package enum ExportRun {
             let files = try StatementFiles.write(consume figures, provenance: provenance, formats: settings.formats,
                                                  periodFolder: folder, relativeFolder: ".", durable: settings.durable,
                                                  threads: threads)
-            return Result(files: files.map { var f = $0; f.path = String(f.path.dropFirst(2)); return f },
+            return Result(folder: folder, files: files.map { var f = $0; f.path = String(f.path.dropFirst(2)); return f },
                           bytes: nil, quarantined: quarantined)
         case .standardOutput:
             // The same in-memory path as `ezreport serve`, so both give identical bytes.
             let bytes = try StatementBytes.render(figures, provenance: provenance,
                                                   file: settings.formats[0] == .pdf ? .pdf : .xlsx)
-            return Result(files: [], bytes: bytes, quarantined: quarantined)
+            return Result(folder: nil, files: [], bytes: bytes, quarantined: quarantined)
         }
     }
 }
