@@ -78,6 +78,28 @@ final class PDFLanguageTests: XCTestCase {
         XCTAssertTrue(outline.contains(tr("Compared with earlier periods")), "a bookmark for the section: \(outline)")
     }
 
+    /// The cover's first line names the kind of statement: a quarter's used to say "monthly".
+    func testTheCoverNamesTheKindOfPeriod() throws {
+        let cases: [(period: String, english: String, german: String)] = [
+            ("2026-09", "MONTHLY STATEMENT", "MONATSAUSZUG"), ("2026-Q3", "QUARTERLY STATEMENT", "QUARTALSAUSZUG"),
+            ("2026", "ANNUAL STATEMENT", "JAHRESAUSZUG"), ("2026-W40", "STATEMENT ·", "AUSZUG ·"),
+        ]
+        for c in cases {
+            for (locale, expected) in [("en_US", c.english), ("de_DE", c.german)] {
+                var figures = PDFFixtures.statement(locale: locale, transactionCount: 5)
+                figures.period = try Period.parse(c.period, asOf: CivilDate(year: 2026, month: 11, day: 1))
+                let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                              name: "cover-\(locale)-\(c.period).pdf")
+                defer { tools.cleanUp() }
+                let text = try tools.text()
+                XCTAssertTrue(text.contains(expected), "\(locale) \(c.period): no '\(expected)'")
+                if c.period != "2026-09" {
+                    XCTAssertFalse(text.contains(locale == "en_US" ? "MONTHLY STATEMENT" : "MONATSAUSZUG"), "\(locale) \(c.period) says monthly")
+                }
+            }
+        }
+    }
+
     func testAnUnsupportedLanguageGetsEnglishWordsWithItsOwnNumbers() throws {
         let figures = PDFFixtures.statement(locale: "pt_BR", transactionCount: 20)
         let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),

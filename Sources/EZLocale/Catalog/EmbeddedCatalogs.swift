@@ -445,6 +445,15 @@ msgstr "Monatslimit"
 msgid "Monthly needed"
 msgstr "Monatlich nötig"
 
+msgid "QUARTERLY STATEMENT · {period}"
+msgstr "QUARTALSAUSZUG · {period}"
+
+msgid "ANNUAL STATEMENT · {period}"
+msgstr "JAHRESAUSZUG · {period}"
+
+msgid "STATEMENT · {period}"
+msgstr "AUSZUG · {period}"
+
 msgid "MONTHLY STATEMENT · {period}"
 msgstr "MONATSAUSZUG · {period}"
 
@@ -1402,6 +1411,15 @@ msgstr "Límite mensual"
 
 msgid "Monthly needed"
 msgstr "Necesario al mes"
+
+msgid "QUARTERLY STATEMENT · {period}"
+msgstr "EXTRACTO TRIMESTRAL · {period}"
+
+msgid "ANNUAL STATEMENT · {period}"
+msgstr "EXTRACTO ANUAL · {period}"
+
+msgid "STATEMENT · {period}"
+msgstr "EXTRACTO · {period}"
 
 msgid "MONTHLY STATEMENT · {period}"
 msgstr "EXTRACTO MENSUAL · {period}"
@@ -2361,6 +2379,15 @@ msgstr "Plafond mensuel"
 msgid "Monthly needed"
 msgstr "Nécessaire par mois"
 
+msgid "QUARTERLY STATEMENT · {period}"
+msgstr "RELEVÉ TRIMESTRIEL · {period}"
+
+msgid "ANNUAL STATEMENT · {period}"
+msgstr "RELEVÉ ANNUEL · {period}"
+
+msgid "STATEMENT · {period}"
+msgstr "RELEVÉ · {period}"
+
 msgid "MONTHLY STATEMENT · {period}"
 msgstr "RELEVÉ MENSUEL · {period}"
 
@@ -3319,6 +3346,15 @@ msgstr "Limite mensile"
 msgid "Monthly needed"
 msgstr "Necessario al mese"
 
+msgid "QUARTERLY STATEMENT · {period}"
+msgstr "ESTRATTO CONTO TRIMESTRALE · {period}"
+
+msgid "ANNUAL STATEMENT · {period}"
+msgstr "ESTRATTO CONTO ANNUALE · {period}"
+
+msgid "STATEMENT · {period}"
+msgstr "ESTRATTO CONTO · {period}"
+
 msgid "MONTHLY STATEMENT · {period}"
 msgstr "ESTRATTO CONTO MENSILE · {period}"
 
@@ -4275,6 +4311,15 @@ msgstr "月間上限"
 
 msgid "Monthly needed"
 msgstr "毎月の必要額"
+
+msgid "QUARTERLY STATEMENT · {period}"
+msgstr "四半期明細書 · {period}"
+
+msgid "ANNUAL STATEMENT · {period}"
+msgstr "年間明細書 · {period}"
+
+msgid "STATEMENT · {period}"
+msgstr "明細書 · {period}"
 
 msgid "MONTHLY STATEMENT · {period}"
 msgstr "月次明細書 · {period}"

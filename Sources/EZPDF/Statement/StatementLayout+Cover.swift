@@ -7,6 +7,18 @@ extension StatementLayout {
     static let bandHeight: Double = 138
 
     /// The first page's top: the band (coloured by the monthly limit's status) and the KPI tiles.
+    /// The cover's first line: the kind of statement and its period (a quarter's statement used
+    /// to say "MONTHLY STATEMENT").
+    var coverHeading: String {
+        let period = ["period": periodLabel.uppercased()]
+        switch figures.period.kind {
+        case .month: return tr("MONTHLY STATEMENT · {period}", period)
+        case .quarter: return tr("QUARTERLY STATEMENT · {period}", period)
+        case .year: return tr("ANNUAL STATEMENT · {period}", period)
+        case .week, .range, .day: return tr("STATEMENT · {period}", period)
+        }
+    }
+
     func drawCover(_ c: PDFComposer) throws {
         try c.bookmark(tr("Overview"))
         let k = figures.kpis
@@ -18,7 +30,7 @@ extension StatementLayout {
         let limitWidth: Double = k.limit == nil ? 0 : 180
         let textWidth = c.width - limitWidth - (limitWidth > 0 ? 20 : 0)
         c.tagged(.paragraph) {
-            _ = c.text(tr("MONTHLY STATEMENT · {period}", ["period": periodLabel.uppercased()]), font: PDFTheme.font(8, bold: true),
+            _ = c.text(coverHeading, font: PDFTheme.font(8, bold: true),
                        at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
         }
         // The book's name shrinks to fit one line before it is cut.
