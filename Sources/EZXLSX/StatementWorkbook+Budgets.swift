@@ -13,6 +13,9 @@ extension StatementWorkbook {
             .init(tr("Transfers in"), 14), .init(tr("Transfers out"), 14), .init(tr("Effective"), 14), .init(tr("Spent"), 14),
             .init(tr("Remaining"), 14), .init(tr("Used"), 8), .init(tr("Expected"), 9), .init(tr("Projected"), 14), .init(tr("Status"), 9),
         ]
+        // The status in the reader's words, as the PDF's pills name it (budgets.csv keeps ok/warning/over);
+        // the conditional formats below test the same words.
+        let words: [BudgetStatus: String] = [.ok: tr("OK"), .warning: tr("WARNING"), .over: tr("OVER")]
         try sheet.writeHeader(columns, row: 0, styles: s)
         try sheet.freezePanes(row: 1, column: 1)
         for (i, b) in f.budgets.enumerated() {
@@ -30,7 +33,7 @@ extension StatementWorkbook {
             try sheet.write(percentTenths: b.percent?.tenths, row: r, column: 9, styles: s)
             try sheet.write(percentTenths: b.expectedPercent?.tenths, row: r, column: 10, styles: s)
             try sheet.write(money: b.projected, c, row: r, column: 11, styles: s)
-            try sheet.write(b.status.rawValue, row: r, column: 12)
+            try sheet.write(words[b.status] ?? b.status.rawValue, row: r, column: 12)
         }
         if f.budgets.isEmpty {
             try sheet.write(tr("No budgets in this period"), row: 2, column: 0, format: s.note)
@@ -39,8 +42,13 @@ extension StatementWorkbook {
         let last = f.budgets.count
         let statusColumn = Worksheet.columnLetters(12)
         try sheet.conditionalFormat(firstRow: 1, firstColumn: 0, lastRow: last, lastColumn: columns.count - 1,
-                                    when: "=$\(statusColumn)2=\"over\"", format: s.over)
+                                    when: "=$\(statusColumn)2=\(Self.formulaText(words[.over]!))", format: s.over)
         try sheet.conditionalFormat(firstRow: 1, firstColumn: 0, lastRow: last, lastColumn: columns.count - 1,
-                                    when: "=$\(statusColumn)2=\"warning\"", format: s.warning)
+                                    when: "=$\(statusColumn)2=\(Self.formulaText(words[.warning]!))", format: s.warning)
+    }
+
+    /// `text` as a string literal in a formula (a double quote doubled).
+    static func formulaText(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

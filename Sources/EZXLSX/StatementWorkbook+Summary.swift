@@ -50,7 +50,7 @@ extension StatementWorkbook {
             try money(tr("Spent against the limit"), limit.spent)
             try percent(tr("Limit used"), limit.percent)
             try sheet.write(tr("Limit status"), row: row, column: 0, format: s.label)
-            // The status in words (the Budgets sheet keeps ok/warning/over: its conditional formats test them).
+            // The status in words.
             let status: String
             switch limit.status {
             case .ok: status = tr("Within limit")

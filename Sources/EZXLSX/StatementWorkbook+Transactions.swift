@@ -27,6 +27,8 @@ extension StatementWorkbook {
         try sheet.freezePanes(row: 1, column: 0)
         try sheet.autofilter(firstRow: 0, firstColumn: 0, lastRow: max(rows.count, 1), lastColumn: columns.count - 1)
         let counted = try s.money(currency)
+        // The kind in the reader's words, as the PDF names it (transactions.csv keeps income/expense/transfer).
+        let kinds: [Transaction.Kind: String] = [.income: tr("Income"), .expense: tr("Expense"), .transfer: tr("Transfer")]
         let reportCode = currency.code
         var lastCurrency = currency
         var amountFormat = counted
@@ -39,7 +41,7 @@ extension StatementWorkbook {
             }
             try sheet.write(number: Double(t.id), row: r, column: 0)
             try sheet.write(number: t.date.excelSerial, row: r, column: 1, format: s.date)
-            try sheet.write(t.kind.rawValue, row: r, column: 2)
+            try sheet.write(kinds[t.kind] ?? t.kind.rawValue, row: r, column: 2)
             try sheet.write(t.category, row: r, column: 3)
             try sheet.write(t.balance, row: r, column: 4)
             try sheet.write(t.method, row: r, column: 5)

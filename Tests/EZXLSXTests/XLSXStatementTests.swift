@@ -261,8 +261,16 @@ final class XLSXStatementTests: XCTestCase {
         """
         let rules = try ExternalReader.json([[String?]].self, ExternalReader.python(script, [path]))
         XCTAssertEqual(rules.count, 2)
-        XCTAssertEqual(rules.map { $0[2] }, ["$M2=\"over\"", "$M2=\"warning\""])
+        // The status column holds the reader's words (Italian here), and the rules test those words.
+        XCTAssertEqual(rules.map { $0[2] }, ["$M2=\"SUPERATO\"", "$M2=\"ATTENZIONE\""])
         XCTAssertEqual(rules.first?[0], "A2:M4")
+        let statuses = try ExternalReader.json([String].self, ExternalReader.python("""
+            import json, sys, openpyxl
+            ws = openpyxl.load_workbook(sys.argv[1])['Budgets']
+            print(json.dumps([ws.cell(row=r, column=13).value for r in range(2, ws.max_row + 1)]))
+            """, [path]))
+        XCTAssertFalse(statuses.isEmpty)
+        XCTAssertTrue(Set(statuses).isSubset(of: ["OK", "ATTENZIONE", "SUPERATO"]), "\(statuses)")
     }
 
     func testSummaryHasANativePieAndLineChartAndAboutTheProvenance() throws {
