@@ -66,10 +66,16 @@ enum BudgetAnalytics {
             if a.line.windowStart != b.line.windowStart { return a.line.windowStart < b.line.windowStart }
             return a.line.budgetId < b.line.budgetId
         }
-        // The header's limit: the overall monthly windows (else the overall windows of one kind) summed.
+        // The header's limit: the overall monthly windows (else the overall windows of one kind). A
+        // week's or a day's statement shows the one window holding its last day (summing the two
+        // months a week straddles gave a limit nobody has); a longer period sums its windows.
         let overall = lines.filter { $0.line.categoryName == nil }
         let kind = overall.contains { $0.kind == .month } ? Budget.Period.month : overall.first?.kind
-        let chosen = overall.filter { $0.kind == kind }.map(\.line)
+        var chosen = overall.filter { $0.kind == kind }.map(\.line)
+        if period.kind == .week || period.kind == .day,
+           let last = chosen.last(where: { $0.windowStart <= period.end && $0.windowEnd >= period.end }) {
+            chosen = [last]
+        }
         var limit: LimitStatus?
         if !chosen.isEmpty {
             var eff: Int64 = 0, spent: Int64 = 0
@@ -78,7 +84,7 @@ enum BudgetAnalytics {
                 spent = try checkedAdd(spent, c.spent, user: view.userId)
             }
             let (p, st) = status(spent: spent, effective: eff)
-            limit = LimitStatus(limit: eff, spent: spent, percent: p, status: st)
+            limit = LimitStatus(limit: eff, spent: spent, percent: p, status: st, kind: kind ?? .month, windows: chosen.count)
         }
         return (lines.map(\.line), limit)
     }

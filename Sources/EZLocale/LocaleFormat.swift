@@ -126,11 +126,12 @@ package struct LocaleFormat: Hashable, Sendable {
                              fractionDigits: Int? = nil) -> String {
         if minor == 0 { return attach("0", negative: false, currency) }
         let ref = (scaleReference ?? minor).magnitude / UInt64(currency.minorPerMajor)
+        let units = compactUnits
         let (divisorMajor, suffix): (UInt64, String)
         switch ref {
-        case 1_000_000_000...: (divisorMajor, suffix) = (1_000_000_000, "B")
-        case 1_000_000...: (divisorMajor, suffix) = (1_000_000, "M")
-        case 1_000...: (divisorMajor, suffix) = (1_000, "k")
+        case 1_000_000_000...: (divisorMajor, suffix) = (1_000_000_000, units.billion)
+        case 1_000_000...: (divisorMajor, suffix) = (1_000_000, units.million)
+        case 1_000...: (divisorMajor, suffix) = (1_000, units.thousand)
         default: (divisorMajor, suffix) = (1, "")
         }
         let divisor = UInt128(divisorMajor) * UInt128(currency.minorPerMajor)
@@ -142,6 +143,20 @@ package struct LocaleFormat: Hashable, Sendable {
             number = grouped(UInt64(scaled) / LocaleFormat.pow10(digits))
         }
         return attach(number + suffix, negative: minor < 0 && scaled != 0, currency)
+    }
+
+    /// The compact units' abbreviations in the locale's language, after CLDR's short compact
+    /// decimal formats: `1,2 Tsd. €` and `3,5 Mio. €` in German, `1,2 k €` and `3,5 Md €` in
+    /// French, `1,2 mil €` in Spanish, `3,5 Mln €` in Italian (which keeps `k` for thousands,
+    /// where CLDR has no abbreviation); English and the rest keep `k`, `M`, `B`.
+    var compactUnits: (thousand: String, million: String, billion: String) {
+        switch language {
+        case "de": return (" Tsd.", " Mio.", " Mrd.")
+        case "fr": return (" k", " M", " Md")
+        case "es": return (" mil", " M", " mil M")
+        case "it": return ("k", " Mln", " Mrd")
+        default: return ("k", "M", "B")
+        }
     }
 
     /// The divisor in minor units of the compact unit (1, k, M, B) chosen for `reference`.

@@ -46,7 +46,14 @@ extension StatementWorkbook {
         try sheet.write(integer: k.transactionCount, row: row, column: 1, styles: s)
         row += 1
         if let limit = k.limit {
-            try money(tr("Monthly limit"), limit.limit)
+            let title: String
+            switch (limit.windows > 1, limit.kind) {
+            case (true, _): title = tr("Limit for the period")
+            case (false, .month): title = tr("Monthly limit")
+            case (false, .week): title = tr("Weekly limit")
+            case (false, .year): title = tr("Yearly limit")
+            }
+            try money(title, limit.limit)
             try money(tr("Spent against the limit"), limit.spent)
             try percent(tr("Limit used"), limit.percent)
             try sheet.write(tr("Limit status"), row: row, column: 0, format: s.label)

@@ -131,4 +131,22 @@ final class StatementKPITests: XCTestCase {
         XCTAssertEqual(s.budgets.map(\.budgetId), [0])
         XCTAssertEqual(s.budgets.first?.categoryName, nil)
     }
+
+    /// A week straddling two months showed both months' limits added up, against spending from the
+    /// first month's first day: now the limit of the month holding the week's last day.
+    func testAWeeksLimitIsTheMonthHoldingItsLastDayAndAQuarterSumsItsMonths() throws {
+        var f = LedgerFixture(monthlyLimit: 10_000)
+        f.add(.expense, 4_000, "2026-09-29T12:00:00Z")
+        f.add(.expense, 1_500, "2026-10-02T12:00:00Z")
+        let week = try StatementAnalytics.statement(for: f.ledger, period: try Period.parse("2026-W40", asOf: day("2026-11-01")),
+                                                    asOf: day("2026-11-01"))   // 28 Sep … 4 Oct
+        XCTAssertEqual(week.kpis.limit?.limit, 10_000)
+        XCTAssertEqual(week.kpis.limit?.spent, 1_500)
+        XCTAssertEqual(week.kpis.limit?.windows, 1)
+        let quarter = try StatementAnalytics.statement(for: f.ledger, period: try Period.parse("2026-Q3", asOf: day("2026-11-01")),
+                                                       asOf: day("2026-11-01"))
+        XCTAssertEqual(quarter.kpis.limit?.limit, 30_000)
+        XCTAssertEqual(quarter.kpis.limit?.spent, 4_000)
+        XCTAssertEqual(quarter.kpis.limit?.windows, 3, "the PDF then says 'limit for the period', not 'monthly limit'")
+    }
 }

@@ -24,6 +24,12 @@ final class LocaleFormatTests: XCTestCase {
     func testCompactMoneyForAxes() {
         let it = LocaleFormat(locale: "it_IT"), en = LocaleFormat(locale: "en_US")
         XCTAssertEqual(it.compactMoney(123450, .eur), "1,2k €")
+        // German, French and Spanish readers get their own abbreviations (CLDR's short compact forms).
+        XCTAssertEqual(LocaleFormat(locale: "de_DE").compactMoney(123450, .eur), "1,2 Tsd. €")
+        XCTAssertEqual(LocaleFormat(locale: "de_DE").compactMoney(350_000_000, .eur), "3,5 Mio. €")
+        XCTAssertEqual(LocaleFormat(locale: "fr_FR").compactMoney(350_000_000_000, .eur), "3,5 Md €")
+        XCTAssertEqual(LocaleFormat(locale: "es_ES").compactMoney(123450, .eur), "1,2 mil €")
+        XCTAssertEqual(LocaleFormat(locale: "it_IT").compactMoney(350_000_000, .eur), "3,5 Mln €")
         XCTAssertEqual(en.compactMoney(123450, usd), "$1.2k")
         XCTAssertEqual(en.compactMoney(350_000_000, usd), "$3.5M")
         XCTAssertEqual(en.compactMoney(0, usd), "$0")

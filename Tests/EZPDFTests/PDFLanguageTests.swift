@@ -156,6 +156,28 @@ final class PDFLanguageTests: XCTestCase {
         }
     }
 
+    /// Amounts of tens of billions (inside the contract's 10^13 minor units) did not fit a tile even
+    /// at 6 pt and were cut ('$100,000,002,718…'): such a tile shows the amount's short form.
+    func testATileTooNarrowForAnAmountShowsItsShortFormNeverACutOne() throws {
+        for locale in ["en_US", "de_DE"] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5)
+            figures.kpis.income = 10_000_000_271_845
+            figures.kpis.expenses = 9_000_000_000_017
+            figures.kpis.net = figures.kpis.income - figures.kpis.expenses
+            let format = LocaleFormat(locale: locale)
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            for amount in [figures.kpis.income, figures.kpis.expenses] {
+                XCTAssertFalse(shortened.contains { $0.hasPrefix(String(format.money(amount, figures.currency).prefix(6))) },
+                               "\(locale): \(shortened)")
+            }
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "huge-\(locale).pdf")
+            defer { tools.cleanUp() }
+            let text = try tools.text()
+            XCTAssertTrue(text.contains(format.compactMoney(figures.kpis.income, figures.currency, fractionDigits: 2)), text)
+        }
+    }
+
     /// A goal saved far past its target (1,415.2 %) still shows its whole percentage beside the
     /// bar, in every language's number format: the bar gives way, not the figure.
     func testAGoalsProgressPercentageIsNeverShortened() throws {

@@ -108,8 +108,13 @@ package struct LimitStatus: Hashable, Sendable {
     package var spent: Int64
     package var percent: Percent?
     package var status: BudgetStatus
-    package init(limit: Int64, spent: Int64, percent: Percent?, status: BudgetStatus) {
+    /// The kind of the overall budget's windows (a monthly limit, or a weekly or yearly overall budget).
+    package var kind: Budget.Period
+    /// How many windows are summed: 1, or those of a quarter, a year or a range.
+    package var windows: Int
+    package init(limit: Int64, spent: Int64, percent: Percent?, status: BudgetStatus, kind: Budget.Period = .month, windows: Int = 1) {
         self.limit = limit; self.spent = spent; self.percent = percent; self.status = status
+        self.kind = kind; self.windows = windows
     }
 }
 

@@ -436,6 +436,24 @@ msgstr "Monat für Monat"
 msgid "Monthly active (sign-ins)"
 msgstr "Monatlich aktiv (Anmeldungen)"
 
+msgid "LIMIT FOR THE PERIOD"
+msgstr "LIMIT IM ZEITRAUM"
+
+msgid "WEEKLY LIMIT"
+msgstr "WOCHENLIMIT"
+
+msgid "YEARLY LIMIT"
+msgstr "JAHRESLIMIT"
+
+msgid "Limit for the period"
+msgstr "Limit im Zeitraum"
+
+msgid "Weekly limit"
+msgstr "Wochenlimit"
+
+msgid "Yearly limit"
+msgstr "Jahreslimit"
+
 msgid "MONTHLY LIMIT"
 msgstr "MONATSLIMIT"
 
@@ -1402,6 +1420,24 @@ msgstr "Mes a mes"
 
 msgid "Monthly active (sign-ins)"
 msgstr "Activos en el mes (accesos)"
+
+msgid "LIMIT FOR THE PERIOD"
+msgstr "LÍMITE DEL PERIODO"
+
+msgid "WEEKLY LIMIT"
+msgstr "LÍMITE SEMANAL"
+
+msgid "YEARLY LIMIT"
+msgstr "LÍMITE ANUAL"
+
+msgid "Limit for the period"
+msgstr "Límite del periodo"
+
+msgid "Weekly limit"
+msgstr "Límite semanal"
+
+msgid "Yearly limit"
+msgstr "Límite anual"
 
 msgid "MONTHLY LIMIT"
 msgstr "LÍMITE MENSUAL"
@@ -2370,6 +2406,24 @@ msgstr "Mois par mois"
 msgid "Monthly active (sign-ins)"
 msgstr "Actifs du mois (connexions)"
 
+msgid "LIMIT FOR THE PERIOD"
+msgstr "PLAFOND DE LA PÉRIODE"
+
+msgid "WEEKLY LIMIT"
+msgstr "PLAFOND HEBDOMADAIRE"
+
+msgid "YEARLY LIMIT"
+msgstr "PLAFOND ANNUEL"
+
+msgid "Limit for the period"
+msgstr "Plafond de la période"
+
+msgid "Weekly limit"
+msgstr "Plafond hebdomadaire"
+
+msgid "Yearly limit"
+msgstr "Plafond annuel"
+
 msgid "MONTHLY LIMIT"
 msgstr "PLAFOND MENSUEL"
 
@@ -3337,6 +3391,24 @@ msgstr "Mese per mese"
 msgid "Monthly active (sign-ins)"
 msgstr "Attivi nel mese (accessi)"
 
+msgid "LIMIT FOR THE PERIOD"
+msgstr "LIMITE DEL PERIODO"
+
+msgid "WEEKLY LIMIT"
+msgstr "LIMITE SETTIMANALE"
+
+msgid "YEARLY LIMIT"
+msgstr "LIMITE ANNUALE"
+
+msgid "Limit for the period"
+msgstr "Limite del periodo"
+
+msgid "Weekly limit"
+msgstr "Limite settimanale"
+
+msgid "Yearly limit"
+msgstr "Limite annuale"
+
 msgid "MONTHLY LIMIT"
 msgstr "LIMITE MENSILE"
 
@@ -4302,6 +4374,24 @@ msgstr "月ごと"
 
 msgid "Monthly active (sign-ins)"
 msgstr "月間アクティブ（ログイン）"
+
+msgid "LIMIT FOR THE PERIOD"
+msgstr "期間の上限"
+
+msgid "WEEKLY LIMIT"
+msgstr "週の上限"
+
+msgid "YEARLY LIMIT"
+msgstr "年間の上限"
+
+msgid "Limit for the period"
+msgstr "期間の上限"
+
+msgid "Weekly limit"
+msgstr "週の上限"
+
+msgid "Yearly limit"
+msgstr "年間の上限"
 
 msgid "MONTHLY LIMIT"
 msgstr "月間上限"

@@ -30,7 +30,10 @@ extension StatementLayout {
         let limitWidth: Double = k.limit == nil ? 0 : 180
         let textWidth = c.width - limitWidth - (limitWidth > 0 ? 20 : 0)
         c.tagged(.paragraph) {
-            _ = c.text(coverHeading, font: PDFTheme.font(8, bold: true),
+            // A quarter's heading with its dates beside the limit box shrinks to 6 pt before it is cut.
+            var size = 8.0
+            while size > 6 && c.measure(coverHeading, font: PDFTheme.font(size, bold: true)).width > textWidth { size -= 0.5 }
+            _ = c.text(coverHeading, font: PDFTheme.font(size, bold: true),
                        at: Point(x: left, y: 34), width: textWidth, color: onBand.withAlpha(0.82))
         }
         // The book's name shrinks to fit one line before it is cut.
@@ -57,10 +60,20 @@ extension StatementLayout {
         try drawHighlights(c)
     }
 
+    /// The limit box's title: the kind of window, or the period's windows summed.
+    func limitTitle(_ limit: LimitStatus) -> String {
+        if limit.windows > 1 { return tr("LIMIT FOR THE PERIOD") }
+        switch limit.kind {
+        case .month: return tr("MONTHLY LIMIT")
+        case .week: return tr("WEEKLY LIMIT")
+        case .year: return tr("YEARLY LIMIT")
+        }
+    }
+
     private func drawLimitBox(_ c: PDFComposer, _ limit: LimitStatus, rect: Rect) {
         c.fill(rect, Color.white.withAlpha(0.14), radius: 6)
         let x = rect.x + 12, w = rect.width - 24
-        c.text(tr("MONTHLY LIMIT"), font: PDFTheme.font(7, bold: true), at: Point(x: x, y: rect.y + 10), width: w,
+        c.text(limitTitle(limit), font: PDFTheme.font(7, bold: true), at: Point(x: x, y: rect.y + 10), width: w,
                color: Color.white.withAlpha(0.82))
         c.text(money(limit.limit), font: PDFTheme.font(13, bold: true), at: Point(x: x, y: rect.y + 22), width: w,
                color: .white)
@@ -108,15 +121,22 @@ extension StatementLayout {
         } else if k.expensesChange.absolute != 0 {
             changeValue = signedMoney(k.expensesChange.absolute)
         }
-        let tiles: [(label: String, value: String, color: Color, detail: String)] = [
-            (tr("INCOME"), money(k.income), PDFTheme.positive,
+        // A money tile's short form, for an amount too long for its tile even at 6 pt (tens of
+        // billions): `$100.00B` reads right, where a cut `$100,000,002,718…` reads as another number.
+        func short(_ minor: Int64, signed: Bool = false) -> String {
+            (signed && minor > 0 ? "+" : "") + format.compactMoney(minor, figures.currency, fractionDigits: 2)
+        }
+        let tiles: [(label: String, value: String, short: String?, color: Color, detail: String)] = [
+            (tr("INCOME"), money(k.income), short(k.income), PDFTheme.positive,
              tr.plural("{count} transaction", "{count} transactions", count: k.transactionCount)),
-            (tr("EXPENSES"), money(k.expenses), PDFTheme.ink,
+            (tr("EXPENSES"), money(k.expenses), short(k.expenses), PDFTheme.ink,
              tr.plural("{count} category", "{count} categories", count: figures.categories.rows.count)),
-            (tr("NET"), signedMoney(k.net), k.net < 0 ? PDFTheme.negative : PDFTheme.positive, tr("after expenses")),
-            (tr("SAVINGS RATE"), percent(k.savingsRate), PDFTheme.ink, k.savingsRate == nil ? tr("no income") : tr("of income")),
+            (tr("NET"), signedMoney(k.net), short(k.net, signed: true), k.net < 0 ? PDFTheme.negative : PDFTheme.positive,
+             tr("after expenses")),
+            (tr("SAVINGS RATE"), percent(k.savingsRate), nil, PDFTheme.ink, k.savingsRate == nil ? tr("no income") : tr("of income")),
             // "EXPENSE CHANGE" did not fit a tile: the label says against what, the detail says what.
-            (versus, changeValue, changeColor, tr("change in expenses")),
+            (versus, changeValue, k.expensesChange.percent == nil && k.expensesChange.absolute != 0
+                ? short(k.expensesChange.absolute, signed: true) : nil, changeColor, tr("change in expenses")),
         ]
         let gap = 8.0, height = 66.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)
@@ -131,7 +151,13 @@ extension StatementLayout {
             // shop's month ('-4.599.985,14 €' in German) is whole (8 pt cut it).
             var size = 14.0
             while size > 6 && c.measure(t.value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
-            c.text(t.value, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 24 + (14 - size) / 2),
+            var value = t.value
+            if let short = t.short, c.measure(value, font: PDFTheme.font(size, bold: true)).width > w - 20 {
+                value = short
+                size = 14
+                while size > 6 && c.measure(value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
+            }
+            c.text(value, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 24 + (14 - size) / 2),
                    width: w - 20, color: t.color)
             // Details shrink, then take a second line at a word boundary ('Veränderung der / Ausgaben').
             let detailSize = c.fittingSize(t.detail, bold: false, size: 7, minimum: 6, width: w - 20)
