@@ -35,6 +35,23 @@ final class ChartsRenderingTests: XCTestCase {
         for named in charts { _ = try renderAndCheck(named, prefix: "it-") }
     }
 
+    /// A week's or a range's statement has weekly or daily trend buckets: its charts used to say
+    /// "Last 12 months", "per month" and "3-month average" over weeks or days.
+    func testTrendCaptionsNameTheKindOfBucket() throws {
+        for (bucket, span, average, title) in [(BucketKind.week, "Last 12 weeks · EUR", "Expenses, 3-week average", "Expenses by category per week"),
+                                               (.day, "Last 12 days · EUR", "Expenses, 3-day average", "Expenses by category per day"),
+                                               (.month, "Last 12 months · EUR", "Expenses, 3-month average", "Expenses by category per month")] {
+            var figures = ChartsFixtures.statement(locale: "en_US")
+            figures.trend.bucket = bucket
+            let charts = Dictionary(uniqueKeysWithValues: StatementCharts.charts(for: figures).map { ($0.fileName, $0.chart) })
+            XCTAssertEqual(figures.trend.points.count, 12)
+            XCTAssertEqual(charts["trend.png"]?.subtitle, span)
+            XCTAssertTrue(charts["trend.png"]?.data.series.contains { $0.name == average } ?? false, "\(bucket)")
+            XCTAssertEqual(charts["category-trend.png"]?.title, title)
+            XCTAssertEqual(charts["category-trend.png"]?.subtitle, span)
+        }
+    }
+
     func testPieStyleAndOtherLocalesRender() throws {
         for (locale, style) in [("en_US", User.ChartStyle.pie), ("ja_JP", .doughnut), ("fr_FR", .pie)] {
             for named in StatementCharts.charts(for: ChartsFixtures.statement(locale: locale, style: style)) {

@@ -373,6 +373,36 @@ msgstr "Größte Kategorie: {name} ({percent} der Ausgaben)"
 msgid "Last day"
 msgstr "Letzter Tag"
 
+msgid "Last {count} week · {currency}"
+msgid_plural "Last {count} weeks · {currency}"
+msgstr[0] "Letzte Woche · {currency}"
+msgstr[1] "Letzte {count} Wochen · {currency}"
+
+msgid "Last {count} day · {currency}"
+msgid_plural "Last {count} days · {currency}"
+msgstr[0] "Letzter Tag · {currency}"
+msgstr[1] "Letzte {count} Tage · {currency}"
+
+msgid "{count} period · {currency}"
+msgid_plural "{count} periods · {currency}"
+msgstr[0] "{count} Intervall · {currency}"
+msgstr[1] "{count} Intervalle · {currency}"
+
+msgid "Expenses, 3-week average"
+msgstr "Ausgaben, 3-Wochen-Durchschnitt"
+
+msgid "Expenses, 3-day average"
+msgstr "Ausgaben, 3-Tage-Durchschnitt"
+
+msgid "Expenses by category per week"
+msgstr "Ausgaben nach Kategorie pro Woche"
+
+msgid "Expenses by category per day"
+msgstr "Ausgaben nach Kategorie pro Tag"
+
+msgid "Expenses by category per period"
+msgstr "Ausgaben nach Kategorie pro Intervall"
+
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
 msgstr[0] "Letzter Monat · {currency}"
@@ -1357,6 +1387,36 @@ msgstr "Categoría principal: {name} ({percent} de los gastos)"
 
 msgid "Last day"
 msgstr "Último día"
+
+msgid "Last {count} week · {currency}"
+msgid_plural "Last {count} weeks · {currency}"
+msgstr[0] "Última semana · {currency}"
+msgstr[1] "Últimas {count} semanas · {currency}"
+
+msgid "Last {count} day · {currency}"
+msgid_plural "Last {count} days · {currency}"
+msgstr[0] "Último día · {currency}"
+msgstr[1] "Últimos {count} días · {currency}"
+
+msgid "{count} period · {currency}"
+msgid_plural "{count} periods · {currency}"
+msgstr[0] "{count} intervalo · {currency}"
+msgstr[1] "{count} intervalos · {currency}"
+
+msgid "Expenses, 3-week average"
+msgstr "Gastos, media de 3 semanas"
+
+msgid "Expenses, 3-day average"
+msgstr "Gastos, media de 3 días"
+
+msgid "Expenses by category per week"
+msgstr "Gastos por categoría y semana"
+
+msgid "Expenses by category per day"
+msgstr "Gastos por categoría y día"
+
+msgid "Expenses by category per period"
+msgstr "Gastos por categoría e intervalo"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -2343,6 +2403,36 @@ msgstr "Catégorie principale : {name} ({percent} des dépenses)"
 msgid "Last day"
 msgstr "Dernier jour"
 
+msgid "Last {count} week · {currency}"
+msgid_plural "Last {count} weeks · {currency}"
+msgstr[0] "Dernière semaine · {currency}"
+msgstr[1] "{count} dernières semaines · {currency}"
+
+msgid "Last {count} day · {currency}"
+msgid_plural "Last {count} days · {currency}"
+msgstr[0] "Dernier jour · {currency}"
+msgstr[1] "{count} derniers jours · {currency}"
+
+msgid "{count} period · {currency}"
+msgid_plural "{count} periods · {currency}"
+msgstr[0] "{count} intervalle · {currency}"
+msgstr[1] "{count} intervalles · {currency}"
+
+msgid "Expenses, 3-week average"
+msgstr "Dépenses, moyenne sur 3 semaines"
+
+msgid "Expenses, 3-day average"
+msgstr "Dépenses, moyenne sur 3 jours"
+
+msgid "Expenses by category per week"
+msgstr "Dépenses par catégorie et par semaine"
+
+msgid "Expenses by category per day"
+msgstr "Dépenses par catégorie et par jour"
+
+msgid "Expenses by category per period"
+msgstr "Dépenses par catégorie et par intervalle"
+
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
 msgstr[0] "Dernier mois · {currency}"
@@ -3328,6 +3418,36 @@ msgstr "Categoria principale: {name} ({percent} delle spese)"
 msgid "Last day"
 msgstr "Ultimo giorno"
 
+msgid "Last {count} week · {currency}"
+msgid_plural "Last {count} weeks · {currency}"
+msgstr[0] "Ultima settimana · {currency}"
+msgstr[1] "Ultime {count} settimane · {currency}"
+
+msgid "Last {count} day · {currency}"
+msgid_plural "Last {count} days · {currency}"
+msgstr[0] "Ultimo giorno · {currency}"
+msgstr[1] "Ultimi {count} giorni · {currency}"
+
+msgid "{count} period · {currency}"
+msgid_plural "{count} periods · {currency}"
+msgstr[0] "{count} intervallo · {currency}"
+msgstr[1] "{count} intervalli · {currency}"
+
+msgid "Expenses, 3-week average"
+msgstr "Spese, media di 3 settimane"
+
+msgid "Expenses, 3-day average"
+msgstr "Spese, media di 3 giorni"
+
+msgid "Expenses by category per week"
+msgstr "Spese per categoria e settimana"
+
+msgid "Expenses by category per day"
+msgstr "Spese per categoria e giorno"
+
+msgid "Expenses by category per period"
+msgstr "Spese per categoria e intervallo"
+
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
 msgstr[0] "Ultimo mese · {currency}"
@@ -4312,6 +4432,33 @@ msgstr "最大のカテゴリ: {name}（支出の{percent}）"
 
 msgid "Last day"
 msgstr "最終日"
+
+msgid "Last {count} week · {currency}"
+msgid_plural "Last {count} weeks · {currency}"
+msgstr[0] "過去{count}週間 · {currency}"
+
+msgid "Last {count} day · {currency}"
+msgid_plural "Last {count} days · {currency}"
+msgstr[0] "過去{count}日間 · {currency}"
+
+msgid "{count} period · {currency}"
+msgid_plural "{count} periods · {currency}"
+msgstr[0] "{count}区間 · {currency}"
+
+msgid "Expenses, 3-week average"
+msgstr "支出（3週間平均）"
+
+msgid "Expenses, 3-day average"
+msgstr "支出（3日平均）"
+
+msgid "Expenses by category per week"
+msgstr "週別・カテゴリ別の支出"
+
+msgid "Expenses by category per day"
+msgstr "日別・カテゴリ別の支出"
+
+msgid "Expenses by category per period"
+msgstr "区間別・カテゴリ別の支出"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
