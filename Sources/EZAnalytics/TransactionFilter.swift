@@ -37,7 +37,10 @@ package struct TransactionFilter: Sendable, Hashable {
         let magnitude = row.counted.magnitude
         if let minCounted, magnitude < minCounted.magnitude { return false }
         if let maxCounted, magnitude > maxCounted.magnitude { return false }
-        if let loweredText, !row.description.lowercased().contains(loweredText) { return false }
+        // The standard library's search, by Character: Foundation's `contains`/`range(of:)` traps
+        // ("String index is out of bounds") when the text ends in 'é' and the query is "é" and a NUL,
+        // which any caller could send to the server.
+        if let loweredText, row.description.lowercased().firstRange(of: loweredText) == nil { return false }
         return true
     }
 }

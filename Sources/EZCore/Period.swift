@@ -188,7 +188,8 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
         default: break
         }
         let b = Array(t.utf8)
-        if let r = t.range(of: "..") {
+        // The standard library's search: Foundation's `range(of:)` traps on some text with a NUL (see TransactionFilter).
+        if let r = t.firstRange(of: "..") {
             guard let s = CivilDate(iso: t[..<r.lowerBound]), let e = CivilDate(iso: t[r.upperBound...]) else {
                 throw PeriodError(text: text, reason: "a range needs two dates YYYY-MM-DD..YYYY-MM-DD")
             }
