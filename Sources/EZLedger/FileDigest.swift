@@ -10,7 +10,10 @@ package enum FileDigest {
     /// Files of ``DigestCache/minimumSize`` or more are looked up in `cache` first (keyed by the
     /// file's device, inode, size, modification and status-change times) and recorded there after
     /// hashing, so a 750 MB ledger is hashed once, not on every export. Pass `cache: nil` to always hash.
-    package static func sha256(ofFile path: String, cache: DigestCache? = .standard) throws -> String {
+    ///
+    /// `keepOpen` reads through ``LedgerFileDescriptors`` (for a ledger that SQLite may have open
+    /// in this process: closing a descriptor of it would drop SQLite's locks).
+    package static func sha256(ofFile path: String, cache: DigestCache? = .standard, keepOpen: Bool = false) throws -> String {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw LedgerError.cannotOpen(path: path, reason: "it is a directory")
@@ -19,7 +22,7 @@ package enum FileDigest {
         if let cache, let identity, identity.size >= DigestCache.minimumSize, let hit = cache.lookup(path: path, identity) {
             return hit
         }
-        let digest = try hashFile(path)
+        let digest = keepOpen ? try LedgerFileDescriptors.withDescriptor(path) { try hashDescriptor($0, path: path) } : try hashFile(path)
         // Record only when the file did not change while it was read.
         if let cache, let identity, identity.size >= DigestCache.minimumSize, FileIdentity(path: path) == identity {
             cache.store(path: path, identity, digest: digest)
@@ -38,6 +41,25 @@ package enum FileDigest {
             let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
             if chunk.isEmpty { break }
             hasher.update(data: chunk)
+        }
+        return hex(hasher.finalize())
+    }
+
+    /// Hashes the whole file open at `fd` with `pread` (the descriptor's offset is left alone, so
+    /// concurrent readers of one descriptor do not disturb each other).
+    static func hashDescriptor(_ fd: Int32, path: String) throws -> String {
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LedgerError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+            offset += off_t(n)
         }
         return hex(hasher.finalize())
     }

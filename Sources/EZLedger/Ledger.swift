@@ -128,9 +128,7 @@ package final class Ledger: LedgerBackend {
     /// not exist: a reader then has to create it, which a read-only folder does not allow.
     static func isWALWithoutSideFiles(_ path: String) -> Bool {
         guard !FileManager.default.fileExists(atPath: path + "-shm"),
-              let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+              let header = try? LedgerFileDescriptors.prefix(path, count: 20), header.count == 20 else { return false }
         return header[18] == 2 && header[19] == 2
     }
 

@@ -5,8 +5,9 @@ import Synchronization
 /// (`export`, `monthly`, `serve`) go through, so they agree on what "the ledger's SHA-256" is.
 package enum LedgerDigest {
     /// The SHA-256 of the ledger at `path`, lower-case hex (large files through ``DigestCache``).
+    /// Read through ``LedgerFileDescriptors``: SQLite may have the ledger open in this process.
     package static func sha256(ofLedger path: String) throws -> String {
-        try FileDigest.sha256(ofFile: path)
+        try FileDigest.sha256(ofFile: path, keepOpen: true)
     }
 }
 

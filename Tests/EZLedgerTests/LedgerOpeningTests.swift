@@ -167,3 +167,37 @@ final class LedgerSnapshotTests: XCTestCase {
         XCTAssertNoThrow(try snapshot.open().health(), "the copy is a readable ledger")
     }
 }
+
+/// Reading the ledger's bytes beside SQLite (its digest, for provenance and change detection).
+final class LedgerLockTests: XCTestCase {
+    /// The inodes this process holds a POSIX lock on, from /proc/locks.
+    static func lockedInodes() throws -> Set<UInt64> {
+        let text = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        var inodes = Set<UInt64>()
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields.contains("POSIX"), let i = fields.firstIndex(where: { $0 == "\(getpid())" }),
+                  i + 1 < fields.count, let inode = fields[i + 1].split(separator: ":").last.flatMap({ UInt64($0) }) else { continue }
+            inodes.insert(inode)
+        }
+        return inodes
+    }
+
+    /// Hashing the ledger with a descriptor of its own, then closing it, dropped the read lock
+    /// SQLite holds on a WAL ledger (POSIX locks belong to the process, not the descriptor): the
+    /// app's last connection then deleted the WAL under the server, which served old figures.
+    func testHashingTheLedgerKeepsSQLitesLockOnIt() throws {
+        let ledger = try TestLedger()
+        _ = try ledger.user("alice")
+        try ledger.db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        let opened = try Ledger(path: ledger.path)
+        _ = try opened.health()
+        var st = stat()
+        XCTAssertEqual(stat(ledger.path, &st), 0)
+        let inode = UInt64(st.st_ino)
+        XCTAssertTrue(try Self.lockedInodes().contains(inode), "SQLite holds no lock on the open WAL ledger: the test proves nothing")
+        for _ in 0..<2 { _ = try LedgerDigest.sha256(ofLedger: ledger.path) }
+        XCTAssertTrue(try Self.lockedInodes().contains(inode), "hashing the ledger dropped SQLite's lock on it")
+        _ = try opened.health()
+    }
+}

@@ -12,7 +12,8 @@ import Foundation
 enum ContentKey {
     /// The key of the ledger at `ledgerPath`, or nil when its files cannot be read (never equal then).
     static func of(ledgerPath: String) -> String? {
-        guard let main = try? FileDigest.sha256(ofFile: ledgerPath) else { return nil }
+        // The main file through the ledger's kept descriptor: the run's own connection is open on it.
+        guard let main = try? LedgerDigest.sha256(ofLedger: ledgerPath) else { return nil }
         let wal = ledgerPath + "-wal"
         let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0
         guard size > 0 else { return main }
