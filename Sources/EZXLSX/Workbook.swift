@@ -2,6 +2,7 @@ import CXLSXWriter
 import EZCore
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// An XLSX file being written: the one owner of a libxlsxwriter `lxw_workbook`.
@@ -74,12 +75,20 @@ final class Workbook {
     }
 
     /// Writes the file and frees the workbook. Throws with libxlsxwriter's message on failure.
+    ///
+    /// One workbook is written at a time in the process: libxlsxwriter converts the document
+    /// dates with `gmtime`, whose result lives in the C library's one static buffer, so two
+    /// workbooks written at once (the server renders on several threads) could swap dates.
     func close() throws(XLSXError) {
         try checkOpen("close workbook")
         isClosed = true
         // workbook_close frees the workbook whatever it returns.
-        try workbook_close(handle).check("write workbook", path)
+        let status = Self.writing.withLock { _ in workbook_close(handle) }
+        try status.check("write workbook", path)
     }
+
+    /// Held while a workbook is written (see ``close()``).
+    private static let writing = Mutex<Void>(())
 
     // MARK: - Children
 

@@ -58,3 +58,15 @@ final class JSONLogTests: XCTestCase {
         XCTAssertFalse(log.contains("from=2026"), "a query string reached the log")
     }
 }
+
+/// The text log format (`--log-format text`, the default).
+final class TextLogFormatTests: XCTestCase {
+    /// swift-log's text layout, with the timestamp from the reentrant `localtime_r` (its own
+    /// handler's `localtime` shared the C library's buffer with libxlsxwriter's `gmtime`).
+    func testATextLineHasTheTimestampLevelLabelSortedMetadataSourceAndMessage() throws {
+        let stamp = LogTimestamp.now()
+        XCTAssertNotNil(stamp.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}$"#, options: .regularExpression), stamp)
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        XCTAssertTrue(stamp.hasPrefix(String(year)) || stamp.hasPrefix(String(year - 1)) || stamp.hasPrefix(String(year + 1)), stamp)
+    }
+}
