@@ -57,9 +57,14 @@ package struct LocaleFormat: Hashable, Sendable {
         }
         if reg == "CH" && lang != "fr" { dec = "."; grp = "’" }
         if lang == "pt" && reg == "PT" { grp = " " }
+        // Spanish as Mexico, the United States, Central America, the Caribbean and Peru write it
+        // (CLDR): `US$2,990.51`, not Spain's `2990,51 US$`.
+        let spanishWithDecimalPoint = lang == "es" && LocaleFormat.spanishDecimalPointRegions.contains(reg)
+        if spanishWithDecimalPoint { dec = "."; grp = "," }
         decimalSeparator = dec; groupingSeparator = grp
-        minimumGroupingDigits = (lang == "es" || (lang == "pt" && reg == "PT")) ? 2 : 1
+        minimumGroupingDigits = ((lang == "es" && !spanishWithDecimalPoint) || (lang == "pt" && reg == "PT")) ? 2 : 1
         switch lang {
+        case "es" where spanishWithDecimalPoint: symbolFirst = true; spaceAfterLeadingSymbol = false
         case "en", "ja", "zh", "ko": symbolFirst = true; spaceAfterLeadingSymbol = false
         case "nl": symbolFirst = true; spaceAfterLeadingSymbol = true
         case "de", "it": symbolFirst = reg == "CH"; spaceAfterLeadingSymbol = true
@@ -69,6 +74,10 @@ package struct LocaleFormat: Hashable, Sendable {
     }
 
     static let knownLanguages: Set<String> = ["en", "it", "de", "fr", "es", "pt", "nl", "ja", "zh", "ko"]
+
+    /// Where Spanish writes a decimal point and groups with commas (CLDR's es_MX, es_US, es_419's
+    /// Central American and Caribbean members, es_PE); elsewhere it writes Spain's comma.
+    static let spanishDecimalPointRegions: Set<String> = ["MX", "US", "419", "GT", "HN", "NI", "PA", "PR", "SV", "DO", "PE", "CU"]
 
     // MARK: - Numbers
 

@@ -24,6 +24,11 @@ final class LocaleFormatTests: XCTestCase {
     func testCompactMoneyForAxes() {
         let it = LocaleFormat(locale: "it_IT"), en = LocaleFormat(locale: "en_US")
         XCTAssertEqual(it.compactMoney(123450, .eur), "1,2k €")
+        // Mexico writes a decimal point and groups with commas; Spain a comma (and no group of four digits).
+        let usd = try! Currency("USD")
+        XCTAssertEqual(LocaleFormat(locale: "es_MX").money(299051, usd), "US$2,990.51")
+        XCTAssertEqual(LocaleFormat(locale: "es_MX").money(123456, .eur), "€1,234.56")
+        XCTAssertEqual(LocaleFormat(locale: "es_ES").money(123456, .eur), "1234,56 €")
         // German, French and Spanish readers get their own abbreviations (CLDR's short compact forms).
         XCTAssertEqual(LocaleFormat(locale: "de_DE").compactMoney(123450, .eur), "1,2 Tsd. €")
         XCTAssertEqual(LocaleFormat(locale: "de_DE").compactMoney(350_000_000, .eur), "3,5 Mio. €")
