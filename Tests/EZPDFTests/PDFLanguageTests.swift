@@ -178,6 +178,23 @@ final class PDFLanguageTests: XCTestCase {
         }
     }
 
+    /// A shared group expense's full amount, which the table's footnote points readers to, came
+    /// after the group and its payer and was cut off with them; it now follows the description.
+    func testAGroupSharesFullAmountIsNeverTheCutPart() throws {
+        for locale in ["es_ES", "en_GB"] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 40)
+            let format = LocaleFormat(locale: locale)
+            let i = try XCTUnwrap(figures.transactions.firstIndex { !$0.group.isEmpty && $0.amount != $0.counted })
+            figures.transactions[i].description = "Tickets"
+            figures.transactions[i].group = "Friday dinners with the whole climbing club"
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            let row = figures.transactions[i]
+            let full = "Tickets (\(format.money(row.amount, row.currency)))"
+            XCTAssertTrue(shortened.contains { $0.hasPrefix(full) } || !shortened.contains { $0.hasPrefix("Tickets") },
+                          "\(locale): the amount was cut: \(shortened.filter { $0.hasPrefix("Tickets") })")
+        }
+    }
+
     /// A goal saved far past its target (1,415.2 %) still shows its whole percentage beside the
     /// bar, in every language's number format: the bar gives way, not the figure.
     func testAGoalsProgressPercentageIsNeverShortened() throws {

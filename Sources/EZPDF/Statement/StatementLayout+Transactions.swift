@@ -29,10 +29,6 @@ extension StatementLayout {
     /// for a share or another currency, the full amount), category, account and amount.
     private func transactionCells(_ r: StatementRow) -> [PDFTable.Cell] {
         var description = r.description
-        if !r.group.isEmpty {
-            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": r.group, "payer": r.paidBy])
-            description += (description.isEmpty ? "" : " · ") + group
-        }
         let amount: PDFTable.Cell
         switch r.kind {
         case .income:
@@ -42,9 +38,15 @@ extension StatementLayout {
         case .transfer:
             amount = .text(money(r.amount, r.currency), color: PDFTheme.muted)
         }
-        // A share of a group expense, or a row in another currency, says what the full row was.
+        // A share of a group expense, or a row in another currency, says what the full row was —
+        // right after the description, before the group and its payer: a long line is cut at its
+        // end, and the footnote points readers at this amount.
         if r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency) {
-            description += " (\(money(r.amount, r.currency)))"
+            description += (description.isEmpty ? "" : " ") + "(\(money(r.amount, r.currency)))"
+        }
+        if !r.group.isEmpty {
+            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": r.group, "payer": r.paidBy])
+            description += (description.isEmpty ? "" : " · ") + group
         }
         let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance
         return [
