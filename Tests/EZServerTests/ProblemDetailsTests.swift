@@ -29,6 +29,10 @@ final class ProblemDetailsTests: LiveServerTestCase {
             ("\(u)/statement/2026-09.pdf?as_of=0001-01-01", "as_of"),
             // `to` defaults to today, so a `from` after today is after `to`.
             ("\(u)/transactions.csv?from=2999-01-01", "from"),
+            // A single-value parameter given twice used to be silently its first value.
+            ("\(u)/statement/2026-09.pdf?as_of=2026-10-01&as_of=2026-11-01", "as_of"),
+            ("\(u)/statistics?min=1&min=2", "min"),
+            ("\(u)/transactions.csv?q=a&q=b", "q"),
         ]
         for (path, parameter) in cases {
             let response = try await server.get(path, token: token)

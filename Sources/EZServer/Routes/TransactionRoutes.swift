@@ -34,7 +34,7 @@ struct TransactionRoutes {
             categories = try RequestParameters.texts(request, "category")
             min = try RequestParameters.amount(request, "min")
             max = try RequestParameters.amount(request, "max")
-            text = RequestParameters.single(request, "q")
+            text = try RequestParameters.single(request, "q")
             if let text, text.count > 200 { throw Problem.badParameter("q", "longer than 200 characters") }
         }
 

@@ -29,7 +29,7 @@ enum RequestParameters {
 
     /// A `YYYY-MM-DD` query parameter, nil when absent.
     static func date(_ request: Request, _ name: String) throws(Problem) -> CivilDate? {
-        guard let text = single(request, name) else { return nil }
+        guard let text = try single(request, name) else { return nil }
         guard let d = CivilDate(iso: text) else { throw Problem.badParameter(name, "expected a date YYYY-MM-DD") }
         guard Period.isSupported(d) else {
             throw Problem.badParameter(name, "years \(Period.supportedYears.lowerBound) to \(Period.supportedYears.upperBound) only")
@@ -60,7 +60,7 @@ enum RequestParameters {
 
     /// A decimal amount (`12.50`) as text, validated for shape; converted once the currency is known.
     static func amount(_ request: Request, _ name: String) throws(Problem) -> DecimalText? {
-        guard let text = single(request, name) else { return nil }
+        guard let text = try single(request, name) else { return nil }
         guard let value = DecimalText(text) else {
             throw Problem.badParameter(name, "expected a non-negative decimal amount such as 12.50")
         }
@@ -76,9 +76,12 @@ enum RequestParameters {
         return values
     }
 
-    /// A parameter given at most once (the first value when repeated).
-    static func single(_ request: Request, _ name: String) -> String? {
-        formValues(request, name).first
+    /// A parameter given at most once: repeated (`as_of=…&as_of=…`), it is a 400 naming it, not
+    /// silently the first value (a client's two values disagreeing is a bug to show it).
+    static func single(_ request: Request, _ name: String) throws(Problem) -> String? {
+        let values = formValues(request, name)
+        guard values.count <= 1 else { throw Problem.badParameter(name, "given \(values.count) times; give it once") }
+        return values.first
     }
 
     /// Every value of `name` in the query string, decoded as `application/x-www-form-urlencoded`
