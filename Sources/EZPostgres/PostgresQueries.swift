@@ -177,8 +177,14 @@ extension LedgerQuery {
         case .categoryById: return "SELECT id, user_id, name, deleted_at FROM categories WHERE id = $1"
         case .groupById: return "SELECT currency, deleted_at FROM groups WHERE id = $1"
         case .dataVersion:
-            // Any insert or update gives a row a newer xmin; a delete changes the count.
-            return "SELECT count(*) * 4294967296 + coalesce(max(xmin::text::bigint), 0) FROM exchange_rates"
+            // A digest of the rows' content: any insert, update or delete changes it, whatever order
+            // the writers' transactions commit in (the newest xmin did not move when an older
+            // transaction committed last, and it restarts after a wraparound).
+            return """
+                SELECT count(*) * 4294967296
+                       + coalesce(sum(hashtext(day::text || '|' || base || '|' || quote || '|' || rate::text)), 0)
+                FROM exchange_rates
+                """
         case .exchangeRates:
             // No rowid: a rate row is named by its place in (day, base, quote) order.
             return """
