@@ -9,7 +9,7 @@ final class FullDiskTests: XCTestCase {
     private var mountPoint: String?
 
     override func tearDown() {
-        if let mountPoint { _ = Self.command("/bin/umount", [mountPoint]) }
+        if let mountPoint { _ = SystemCommand.run("/bin/umount", [mountPoint]) }
         super.tearDown()
     }
 
@@ -19,7 +19,7 @@ final class FullDiskTests: XCTestCase {
         let folder = SampleFixture.scratch("full-disk")
         // Room for the run's snapshot copy and a handful of statements, not for all of them.
         let size = (ledgerBytes + 600 * 1024) / 4096 * 4096
-        guard Self.command("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder]) == 0 else {
+        guard SystemCommand.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder]) == 0 else {
             throw XCTSkip("cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN): the full-disk test did not run")
         }
         mountPoint = folder
@@ -39,7 +39,7 @@ final class FullDiskTests: XCTestCase {
         let allUsers = try OutputTree.manifest(try fixture.cleanRun().folder).users.count
         XCTAssertLessThan(journaled + failed, allUsers, "the disk never filled: the test proves nothing")
 
-        XCTAssertEqual(Self.command("/bin/mount", ["-o", "remount,size=64m", folder]), 0)
+        XCTAssertEqual(SystemCommand.run("/bin/mount", ["-o", "remount,size=64m", folder]), 0)
         let resumed = try CLI.run(args)
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: resumed.stderr), journaled, resumed.stderr)
@@ -54,7 +54,7 @@ final class FullDiskTests: XCTestCase {
     func testADiskThatFillsWhileTheRunWritesItsManifestStopsTheRunCleanly() throws {
         let fixture = try SampleFixture.shared()
         let folder = SampleFixture.scratch("full-disk-end")
-        guard Self.command("/bin/mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", folder]) == 0 else {
+        guard SystemCommand.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", folder]) == 0 else {
             throw XCTSkip("cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN): the full-disk test did not run")
         }
         mountPoint = folder
@@ -71,7 +71,7 @@ final class FullDiskTests: XCTestCase {
         let free = Int(info.f_bavail) * Int(info.f_frsize)
         let filler = (free - entries * 3 / 2) / 4096
         XCTAssertGreaterThan(filler, 0)
-        XCTAssertEqual(Self.command("/bin/dd", ["if=/dev/zero", "of=\(folder)/filler", "bs=4096", "count=\(filler)"]), 0)
+        XCTAssertEqual(SystemCommand.run("/bin/dd", ["if=/dev/zero", "of=\(folder)/filler", "bs=4096", "count=\(filler)"]), 0)
 
         let full = try CLI.run(args)
         XCTAssertEqual(full.status, 1, full.stderr)
@@ -83,17 +83,5 @@ final class FullDiskTests: XCTestCase {
         let resumed = try CLI.run(args)
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertTrue(try OutputTree.manifest(period).users.allSatisfy { $0.status == .ok })
-    }
-
-    /// Runs a system command quietly and returns its exit status (-1 when it cannot start).
-    static func command(_ path: String, _ args: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

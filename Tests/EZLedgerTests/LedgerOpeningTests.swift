@@ -127,11 +127,11 @@ final class ReadOnlyWALTests: XCTestCase {
         let mounted = ledger.folder.appendingPathComponent("ro").path
         for folder in [source, mounted] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         try FileManager.default.copyItem(atPath: ledger.path, toPath: source + "/ledger.sqlite")
-        guard Self.command("/bin/mount", ["--bind", source, mounted]) == 0 else {
+        guard SystemCommand.run("/bin/mount", ["--bind", source, mounted]) == 0 else {
             throw XCTSkip("cannot bind-mount here (needs root): the read-only WAL test did not run")
         }
-        defer { _ = Self.command("/bin/umount", [mounted]) }
-        XCTAssertEqual(Self.command("/bin/mount", ["-o", "remount,bind,ro", mounted]), 0)
+        defer { _ = SystemCommand.run("/bin/umount", [mounted]) }
+        XCTAssertEqual(SystemCommand.run("/bin/mount", ["-o", "remount,bind,ro", mounted]), 0)
         XCTAssertThrowsError(try Ledger(path: mounted + "/ledger.sqlite").health()) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("it is in WAL mode and its -shm file does not exist"), text)
@@ -139,16 +139,6 @@ final class ReadOnlyWALTests: XCTestCase {
         }
     }
 
-    static func command(_ path: String, _ args: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }
 
 /// The run's snapshot copy holds every user's rows, password hashes included.

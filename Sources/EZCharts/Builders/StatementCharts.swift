@@ -81,37 +81,40 @@ package enum StatementCharts {
             valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
 
-    /// The trend charts' span ("Last 12 months · EUR"), named by the kind of bucket: a week's or a
-    /// range's statement has weekly or daily buckets, not months.
-    static func trendSpan(_ figures: StatementFigures, _ tr: Translator) -> String {
+    /// The trend charts' words for their buckets: the span ("Last 12 months · EUR"), the moving
+    /// average's name and the category chart's title. A week's or a range's statement has weekly
+    /// or daily buckets, not months.
+    static func trendWords(_ figures: StatementFigures, _ tr: Translator) -> (span: String, average: String, perBucket: String) {
         let count = figures.trend.points.count, currency = ["currency": figures.currency.code]
         switch figures.trend.bucket {
-        case .month: return tr.plural("Last {count} month · {currency}", "Last {count} months · {currency}", count: count, currency)
-        case .week: return tr.plural("Last {count} week · {currency}", "Last {count} weeks · {currency}", count: count, currency)
-        case .day: return tr.plural("Last {count} day · {currency}", "Last {count} days · {currency}", count: count, currency)
-        case .quarter, .year: return tr.plural("{count} period · {currency}", "{count} periods · {currency}", count: count, currency)
+        case .month:
+            return (tr.plural("Last {count} month · {currency}", "Last {count} months · {currency}", count: count, currency),
+                    tr("Expenses, 3-month average"), tr("Expenses by category per month"))
+        case .week:
+            return (tr.plural("Last {count} week · {currency}", "Last {count} weeks · {currency}", count: count, currency),
+                    tr("Expenses, 3-week average"), tr("Expenses by category per week"))
+        case .day:
+            return (tr.plural("Last {count} day · {currency}", "Last {count} days · {currency}", count: count, currency),
+                    tr("Expenses, 3-day average"), tr("Expenses by category per day"))
+        case .quarter, .year:
+            return (tr.plural("{count} period · {currency}", "{count} periods · {currency}", count: count, currency),
+                    tr("Expenses, 3-bucket average"), tr("Expenses by category per period"))
         }
     }
 
     static func trend(_ figures: StatementFigures, _ tr: Translator) -> Chart {
         let f = tr.format
         let pts = figures.trend.points
-        let average: String
-        switch figures.trend.bucket {
-        case .month: average = tr("Expenses, 3-month average")
-        case .week: average = tr("Expenses, 3-week average")
-        case .day: average = tr("Expenses, 3-day average")
-        case .quarter, .year: average = tr("Expenses, 3-bucket average")
-        }
+        let words = trendWords(figures, tr)
         return Chart(
             title: tr("Income and expenses"),
-            subtitle: trendSpan(figures, tr),
+            subtitle: words.span,
             mark: .line,
             data: ChartData(categories: bucketLabels(figures.trend, f), series: [
                 Series(name: tr("Income"), values: pts.map { $0.income }, color: Palette.ok),
                 Series(name: tr("Expenses"), values: pts.map { $0.expenses }, color: Palette.negative),
                 Series(name: tr("Net"), values: pts.map { $0.net }, color: Palette.positive),
-                Series(name: average, values: pts.map { $0.movingAverageExpenses },
+                Series(name: words.average, values: pts.map { $0.movingAverageExpenses },
                        color: Palette.negative.lightened(0.15), dashed: true, secondary: true),
             ]),
             valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
@@ -135,14 +138,8 @@ package enum StatementCharts {
                 p.expensesByCategory.reduce(0) { rest.contains($1.key) ? $0 + $1.value : $0 }
             }, color: Palette.other))
         }
-        let title: String
-        switch figures.trend.bucket {
-        case .month: title = tr("Expenses by category per month")
-        case .week: title = tr("Expenses by category per week")
-        case .day: title = tr("Expenses by category per day")
-        case .quarter, .year: title = tr("Expenses by category per period")
-        }
-        return Chart(title: title, subtitle: trendSpan(figures, tr),
+        let words = trendWords(figures, tr)
+        return Chart(title: words.perBucket, subtitle: words.span,
                      mark: .bar(stacked: true), data: ChartData(categories: bucketLabels(figures.trend, f), series: series),
                      valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
