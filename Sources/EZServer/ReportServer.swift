@@ -79,10 +79,7 @@ public enum ReportServer {
 
     /// A logger writing text or JSON lines to standard error.
     package static func makeLogger(_ format: ServerConfiguration.LogFormat) -> Logger {
-        switch format {
-        case .text: return Logger(label: "ezreport.serve") { TextLogHandler(label: $0) }
-        case .json: return Logger(label: "ezreport.serve") { JSONLogHandler(label: $0) }
-        }
+        Logger(label: "ezreport.serve") { ServerLogHandler(label: $0, format: format) }
     }
 }
 
