@@ -43,6 +43,9 @@ package struct UsageAccumulator: Sendable {
     private var familyMembers: [Int64: Int] = [:]
     private var cohortSize = [Int](repeating: 0, count: 12)
     private var cohortActive: [[Int]] = Array(repeating: [Int](repeating: 0, count: 12), count: 12)
+    /// The month slots the period touches, as a bit mask (see ``UsageFigures/periodMonths``).
+    private let periodMask: UInt16
+    private var activeInPeriod = 0
 
     /// Starts an empty report for `period` (its last month is the last of the 12), converted to `currency`.
     package init(period: Period, asOf: CivilDate, currency: Currency = .eur) {
@@ -50,6 +53,7 @@ package struct UsageAccumulator: Sendable {
         let last = period.end.startOfMonth
         months = (0..<12).map { last.adding(months: $0 - 11) }
         firstMonthKey = Self.key(months[0])
+        periodMask = ((12 - UsageFigures.monthsTouched(by: period))..<12).reduce(0) { $0 | 1 << $1 }
     }
 
     private static func key(_ d: CivilDate) -> Int { let c = d.components; return c.year * 12 + c.month - 1 }
@@ -124,6 +128,7 @@ package struct UsageAccumulator: Sendable {
             if signedIn & (1 << m) != 0 { mau[m] += 1 }
             if activeMask & (1 << m) != 0 { active[m] += 1 }
         }
+        if activeMask & periodMask != 0 { activeInPeriod += 1 }
         volume = newVolume
         for m in 0..<12 {
             if monthSpend[m] > 0 { volumeUsers[m] += 1 }
@@ -192,6 +197,7 @@ package struct UsageAccumulator: Sendable {
                                    groupSizes: histogram(groupSizes.values), familySizes: histogram(familyMembers.values),
                                    cohorts: cohorts)
         figures.usersLeftOut = usersLeftOut
+        figures.activeInPeriod = guarded(activeInPeriod)
         return figures
     }
 }

@@ -84,4 +84,29 @@ final class UsageAccumulatorTests: XCTestCase {
         }
         XCTAssertEqual(usage.finish().groupSizes, [SizeCount(size: 2, count: .suppressed), SizeCount(size: 5, count: .shown(1))])
     }
+
+    /// A quarter's active users are the users active in any of its months, each once: six users
+    /// active in all three months are six, not eighteen; one active only before the quarter is
+    /// not among them.
+    func testAQuartersActiveUsersAreDistinctUsersActiveInItsMonths() throws {
+        let q3 = try Period.parse("2026-Q3", asOf: day("2026-11-01"))
+        var usage = UsageAccumulator(period: q3, asOf: day("2026-11-01"))
+        for id in 1...6 {
+            try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z",
+                               logins: ["2026-07-02T08:00:00Z", "2026-08-02T08:00:00Z", "2026-09-02T08:00:00Z"]))
+        }
+        try usage.add(user(7, created: "2026-01-10T10:00:00Z", logins: ["2026-08-15T08:00:00Z"]))
+        try usage.add(user(8, created: "2026-01-10T10:00:00Z", logins: ["2026-06-30T08:00:00Z"]))
+        let u = usage.finish()
+        XCTAssertEqual(u.activeInPeriod, .shown(7))
+        XCTAssertEqual(u.periodMonths.map(\.month), [day("2026-07-01"), day("2026-08-01"), day("2026-09-01")])
+        XCTAssertEqual(u.periodMonths.map(\.usersActive), [.shown(6), .shown(7), .shown(6)])
+
+        var october = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+        try october.add(user(1, created: "2026-01-10T10:00:00Z", logins: ["2026-10-02T08:00:00Z"]))
+        XCTAssertEqual(october.finish().activeInPeriod, .suppressed, "one active user is withheld")
+        XCTAssertEqual(UsageFigures.monthsTouched(by: try Period.parse("2026-W40", asOf: day("2026-11-01"))), 1,
+                       "a week straddling September and October shows the month of its end")
+        XCTAssertEqual(UsageFigures.monthsTouched(by: try Period.parse("2026", asOf: day("2026-11-01"))), 12)
+    }
 }

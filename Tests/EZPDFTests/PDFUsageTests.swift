@@ -63,6 +63,45 @@ final class PDFUsageTests: XCTestCase {
         for name in ["zoë", "hiro.tanaka", "Émilie", "@"] { XCTAssertFalse(text.contains(name), name) }
     }
 
+    /// A quarter's tiles cover the quarter, not its last month: users at its end, the distinct
+    /// active users, and the three months' new users, transactions and volume added up, under a
+    /// title that shrinks to fit rather than being cut.
+    func testAQuartersTilesAddUpItsMonthsAndItsTitleIsWhole() throws {
+        var usage = PDFFixtures.usage()
+        let last = usage.period.end
+        usage.period = Period(kind: .quarter, start: last.startOfMonth.adding(months: -2), end: last)
+        usage.activeInPeriod = .shown(4_321)
+        let quarter = usage.months.suffix(3)
+        let tools = try PDFToolRunner(bytes: try UsagePDF.render(usage, provenance: PDFFixtures.provenance()), name: "q.pdf")
+        defer { tools.cleanUp() }
+        let firstPage = try tools.text(firstPage: 1, lastPage: 1)
+        let f = LocaleFormat(locale: "en_GB")
+        let new = quarter.reduce(0) { $0 + $1.usersNew.value! }
+        let transactions = quarter.reduce(0) { $0 + $1.transactions.value! }
+        let volume = quarter.reduce(Int64(0)) { $0 + $1.volume.value! }
+        for figure in [f.integer(Int64(new)), f.integer(Int64(transactions)), f.money(volume, usage.currency), "4,321",
+                       f.integer(Int64(quarter.last!.usersTotal.value!))] {
+            XCTAssertTrue(firstPage.contains(figure), "tile \(figure) in:\n\(firstPage)")
+        }
+        XCTAssertTrue(firstPage.contains("Aug 2025 – Oct 2025; nothing in this report identifies a person."), firstPage)
+        let title = "EZWallet usage · " + PDFPeriodLabel.label(usage.period, format: f)
+        XCTAssertGreaterThan(title.count, 45, "a title that would not fit at full size")
+        XCTAssertTrue(firstPage.contains(title), "the whole title \(title) in:\n\(firstPage)")
+    }
+
+    /// A sum over months is withheld when one of its months is: shown, it would give away the
+    /// withheld month's figure by subtraction.
+    func testAQuarterSumWithAWithheldMonthIsWithheld() throws {
+        var usage = PDFFixtures.usage()
+        let last = usage.period.end
+        usage.period = Period(kind: .quarter, start: last.startOfMonth.adding(months: -2), end: last)
+        usage.months[10].usersNew = .suppressed
+        XCTAssertEqual(UsageLayout.total(usage.periodMonths.map(\.usersNew)), .suppressed)
+        XCTAssertEqual(UsageLayout.total(usage.periodMonths.map(\.transactions)),
+                       .shown(usage.months.suffix(3).reduce(0) { $0 + $1.transactions.value! }))
+        XCTAssertEqual(UsageLayout.total([Guarded<Int64>.shown(.max), .shown(1)]), .suppressed, "an overflowing sum")
+    }
+
     func testTwoUsageRendersAreByteIdentical() throws {
         let a = try UsagePDF.render(PDFFixtures.usage(), provenance: PDFFixtures.provenance())
         let b = try UsagePDF.render(PDFFixtures.usage(), provenance: PDFFixtures.provenance())

@@ -265,8 +265,10 @@ package enum PDFFixtures {
             }
             return CohortRow(month: month, size: .shown(size), retention: retention)
         }
-        return UsageFigures(period: period, asOf: asOf, currency: .eur, months: months, topCategories: top,
-                            groupSizes: groupSizes, familySizes: familySizes, cohorts: cohorts)
+        var usage = UsageFigures(period: period, asOf: asOf, currency: .eur, months: months, topCategories: top,
+                                 groupSizes: groupSizes, familySizes: familySizes, cohorts: cohorts)
+        usage.activeInPeriod = months[11].usersActive
+        return usage
     }
 
     // MARK: - Helpers

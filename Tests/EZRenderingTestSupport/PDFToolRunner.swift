@@ -52,6 +52,10 @@ package struct PDFToolRunner {
 
     /// The document's text in reading order, as pdftotext extracts it (page breaks as form feeds).
     package func text() throws -> String { try run("pdftotext", ["-layout", "-enc", "UTF-8", file.path, "-"]).output }
+    /// The text of pages `firstPage` through `lastPage` only (1-based), laid out as `text()`.
+    package func text(firstPage: Int, lastPage: Int) throws -> String {
+        try run("pdftotext", ["-layout", "-enc", "UTF-8", "-f", String(firstPage), "-l", String(lastPage), file.path, "-"]).output
+    }
 
     /// The outline's titles, from qpdf's JSON view of the document.
     package func outlineTitles() throws -> [String] {

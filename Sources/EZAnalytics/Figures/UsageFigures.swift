@@ -31,6 +31,10 @@ package struct UsageFigures: Hashable, Sendable {
     package var familySizes: [SizeCount]
     /// Monthly sign-up cohorts and the share of each still active k months later.
     package var cohorts: [CohortRow]
+    /// Users active (a transaction created or a sign-in) in any of the months the period
+    /// touches, each counted once: a quarter's or a year's active users, which the months'
+    /// own counts cannot give (a user active in three months is in all three).
+    package var activeInPeriod: Guarded<Int> = .suppressed
     /// Users left out of every figure because their rows could not be read or converted into
     /// ``currency``: when not 0 the report is incomplete and says so.
     package var usersLeftOut = 0
@@ -41,6 +45,21 @@ package struct UsageFigures: Hashable, Sendable {
                 groupSizes: [SizeCount], familySizes: [SizeCount], cohorts: [CohortRow]) {
         self.period = period; self.asOf = asOf; self.currency = currency; self.months = months
         self.topCategories = topCategories; self.groupSizes = groupSizes; self.familySizes = familySizes; self.cohorts = cohorts
+    }
+
+    /// The rows of ``months`` that the period touches, oldest first: one for a month, a week or
+    /// a day (the month holding its end for a week that straddles two), three for a quarter,
+    /// twelve for a year, and a range's months up to the last twelve.
+    package var periodMonths: ArraySlice<UsageMonth> { months.suffix(Self.monthsTouched(by: period)) }
+
+    /// How many of the 12 months, counted back from the period's last, the period's tiles cover.
+    package static func monthsTouched(by period: Period) -> Int {
+        switch period.kind {
+        case .day, .week: return 1
+        case .month, .quarter, .year, .range:
+            let (s, e) = (period.start.components, period.end.components)
+            return min(12, max(1, (e.year - s.year) * 12 + e.month - s.month + 1))
+        }
     }
 }
 

@@ -43,7 +43,9 @@ enum PDFTheme {
         "\(family)\(bold ? " Bold" : "") \(size)"
     }
 
-    static let titleFont = font(22, bold: true)
+    /// The cover title's size in points (bold).
+    static let titleSize = 22.0
+    static let titleFont = font(titleSize, bold: true)
     static let subtitleFont = font(10.5)
     static let sectionFont = font(14, bold: true)
     static let subsectionFont = font(11, bold: true)

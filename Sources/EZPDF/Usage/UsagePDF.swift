@@ -54,6 +54,17 @@ struct UsageLayout {
     func whole(_ g: Guarded<Int64>) -> String {
         g.value.map { format.compactMoney($0, usage.currency, scaleReference: 0, fractionDigits: 0) } ?? Self.suppressed
     }
+    /// The sum of the months' figures, withheld when any of them is (or when it would overflow).
+    static func total<V: FixedWidthInteger & Sendable>(_ values: [Guarded<V>]) -> Guarded<V> {
+        var sum: V = 0
+        for g in values {
+            guard let v = g.value else { return .suppressed }
+            let (s, overflow) = sum.addingReportingOverflow(v)
+            if overflow { return .suppressed }
+            sum = s
+        }
+        return .shown(sum)
+    }
     func percent(_ g: Guarded<Percent>) -> String { g.value.map { format.percent($0) } ?? Self.suppressed }
 
     func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
@@ -104,8 +115,11 @@ struct UsageLayout {
                        color: Color.white.withAlpha(0.82))
         }
         c.tagged(.paragraph) {
-            _ = c.text(tr("EZWallet usage · {period}", ["period": periodLabel]), font: PDFTheme.titleFont,
-                       at: Point(x: c.left, y: 48), width: c.width, color: .white)
+            // A quarter's or a range's label is long in some languages: the title shrinks to fit.
+            let title = tr("EZWallet usage · {period}", ["period": periodLabel])
+            let size = c.fittingSize(title, bold: true, size: PDFTheme.titleSize, minimum: 14, width: c.width)
+            _ = c.text(title, font: PDFTheme.font(size, bold: true), at: Point(x: c.left, y: 48 + (PDFTheme.titleSize - size) / 2),
+                       width: c.width, color: .white)
         }
         c.tagged(.paragraph) {
             _ = c.text(tr("12 months to {end} · as of {date} · {currency}", [
@@ -113,9 +127,14 @@ struct UsageLayout {
             ]), font: PDFTheme.subtitleFont, at: Point(x: c.left, y: 82), width: c.width, color: Color.white.withAlpha(0.9))
         }
         c.y = 132
-        guard let last = usage.months.last else { return try c.note(tr("No usage recorded for this period.")) }
-        let tiles = [(tr("USERS"), count(last.usersTotal)), (tr("ACTIVE"), count(last.usersActive)), (tr("NEW"), count(last.usersNew)),
-                     (tr("TRANSACTIONS"), count(last.transactions)), (tr("VOLUME"), money(last.volume))]
+        let span = usage.periodMonths
+        guard let first = span.first, let last = span.last else { return try c.note(tr("No usage recorded for this period.")) }
+        // The tiles cover the period's months: users at its end, the distinct users active in
+        // it, and the months' new users, transactions and volume added up. A sum is shown only
+        // when every month in it is: otherwise it would reveal the withheld month's figure.
+        let tiles = [(tr("USERS"), count(last.usersTotal)), (tr("ACTIVE"), count(usage.activeInPeriod)),
+                     (tr("NEW"), count(Self.total(span.map(\.usersNew)))), (tr("TRANSACTIONS"), count(Self.total(span.map(\.transactions)))),
+                     (tr("VOLUME"), money(Self.total(span.map(\.volume))))]
         let gap = 8.0, height = 54.0
         let w = (c.width - gap * 4) / 5
         for (i, t) in tiles.enumerated() { c.tagged(.paragraph) {
@@ -130,7 +149,9 @@ struct UsageLayout {
             c.text(t.1, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 25), width: w - 20)
         } }
         c.y += height + 6
-        try c.note(tr("{month}; nothing in this report identifies a person.", ["month": format.monthYearLabel(last.month)]))
+        let months = first.month == last.month
+            ? format.monthYearLabel(last.month) : "\(format.monthYearLabel(first.month)) – \(format.monthYearLabel(last.month))"
+        try c.note(tr("{month}; nothing in this report identifies a person.", ["month": months]))
     }
 
     private func drawMonths(_ c: PDFComposer) throws {
