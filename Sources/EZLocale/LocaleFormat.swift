@@ -277,13 +277,21 @@ package struct LocaleFormat: Hashable, Sendable {
         case .year: return String(period.start.year)
         case .day: return date(period.start)
         case .week, .range: return dateRange(period.start, period.end)
-        case .quarter:
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: locale)
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.setLocalizedDateFormatFromTemplate("QQQQy")
-            return formatter.string(from: Date(timeIntervalSince1970: Double(period.start.dayNumber) * 86_400 + 43_200))
+        case .quarter: return quarterName(period, template: "QQQQy")
         }
+    }
+
+    /// A quarter's short name for a crowded column header, in CLDR's abbreviated form: `Q3 2026`,
+    /// `T3 2026` (fr, it, es), `2026/Q3` (ja).
+    package func quarterShortLabel(_ period: Period) -> String { quarterName(period, template: "QQQy") }
+
+    /// A quarter named by CLDR through Foundation's `DateFormatter`, from a date template.
+    private func quarterName(_ period: Period, template: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: locale)
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.setLocalizedDateFormatFromTemplate(template)
+        return formatter.string(from: Date(timeIntervalSince1970: Double(period.start.dayNumber) * 86_400 + 43_200))
     }
 
     /// Whether ``periodLabel(_:)`` already gives the period's dates (a week, a range, a day, a

@@ -78,6 +78,35 @@ final class PDFLanguageTests: XCTestCase {
         XCTAssertTrue(outline.contains(tr("Compared with earlier periods")), "a bookmark for the section: \(outline)")
     }
 
+    /// The comparison's column headers name quarters and weeks as people do, in their language
+    /// ("Q3 2026", "T3 2026", "KW 39/2026"), never by the machine's name ("2026-Q3", "2026-W39").
+    func testComparisonHeadersNameQuartersAndWeeksInTheReadersWords() throws {
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        let cases: [(locale: String, periods: [String], expected: [String])] = [
+            ("en_US", ["2026-Q3", "2026-Q2", "2025-Q3"], ["Q3 2026", "VS Q2 2026", "VS Q3 2025"]),
+            ("fr_FR", ["2026-Q3", "2026-Q2", "2025-Q3"], ["T3 2026", "T2 2026", "T3 2025"]),
+            ("en_US", ["2026-W39", "2026-W38", "2025-W39"], ["WEEK 39, 2026", "VS WEEK 38, 2026", "WEEK 39, 2025"]),
+            ("de_DE", ["2026-W39", "2026-W38", "2025-W39"], ["KW 39/2026", "KW 38/2026", "KW 39/2025"]),
+        ]
+        for c in cases {
+            var figures = RenderFixtures.figures()
+            figures.user.locale = c.locale
+            let periods = try c.periods.map { try Period.parse($0, asOf: asOf) }
+            figures.period = periods[0]
+            figures.comparison.period = periods[0]
+            figures.comparison.previous = periods[1]
+            figures.comparison.yearAgo = periods[2]
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: RenderFixtures.provenance()),
+                                          name: "headers-\(c.locale)-\(c.periods[0]).pdf")
+            defer { tools.cleanUp() }
+            let text = try tools.text().replacingOccurrences(of: "\u{00A0}", with: " ")
+            let header = try XCTUnwrap(text.split(separator: "\n").first { $0.contains(c.expected[0].uppercased()) },
+                                       "\(c.locale) \(c.periods[0]): no header with \(c.expected[0]) in\n\(text)")
+            for e in c.expected { XCTAssertTrue(header.contains(e.uppercased()), "\(e) in \(header)") }
+            for name in c.periods { XCTAssertFalse(header.contains(name), "the machine's name \(name) in \(header)") }
+        }
+    }
+
     /// The cover's first line names the kind of statement: a quarter's used to say "monthly".
     func testTheCoverNamesTheKindOfPeriod() throws {
         let cases: [(period: String, english: String, german: String)] = [

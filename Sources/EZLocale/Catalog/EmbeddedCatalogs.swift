@@ -1020,6 +1020,10 @@ msgstr "Unvollständig: {count} Nutzer fehlen in allen Zahlen, weil ihre Zeilen 
 
 msgid "your EZWallet statement for {period} is attached."
 msgstr "anbei Ihr EZWallet-Auszug für {period}."
+
+msgctxt "an ISO week, as a column header"
+msgid "Week {week}, {year}"
+msgstr "KW {week}/{year}"
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -2035,6 +2039,10 @@ msgstr "Incompleto: faltan {count} usuarios en todas las cifras, porque sus fila
 
 msgid "your EZWallet statement for {period} is attached."
 msgstr "adjuntamos tu extracto de EZWallet de {period}."
+
+msgctxt "an ISO week, as a column header"
+msgid "Week {week}, {year}"
+msgstr "Sem. {week} {year}"
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -3050,6 +3058,10 @@ msgstr "Incomplet : {count} utilisateurs sont absents de tous les chiffres, car 
 
 msgid "your EZWallet statement for {period} is attached."
 msgstr "vous trouverez ci-joint votre relevé EZWallet pour {period}."
+
+msgctxt "an ISO week, as a column header"
+msgid "Week {week}, {year}"
+msgstr "Sem. {week} {year}"
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -4065,6 +4077,10 @@ msgstr "Incompleto: {count} utenti mancano da tutti i dati, perché le loro righ
 
 msgid "your EZWallet statement for {period} is attached."
 msgstr "in allegato trovi il tuo estratto conto EZWallet di {period}."
+
+msgctxt "an ISO week, as a column header"
+msgid "Week {week}, {year}"
+msgstr "Sett. {week} {year}"
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -5068,6 +5084,10 @@ msgstr "不完全：{count} 人のユーザーの行を読み込めないか {cu
 
 msgid "your EZWallet statement for {period} is attached."
 msgstr "{period}のEZWallet明細書を添付しました。"
+
+msgctxt "an ISO week, as a column header"
+msgid "Week {week}, {year}"
+msgstr "{year}年 第{week}週"
 """#,
     ]
 }

@@ -46,12 +46,17 @@ extension StatementLayout {
     ///
     /// A month is named by its last day's month ("Oct 2026"), so that a month starting on another
     /// day (25 September … 24 October, the statement's "2026-10") is named as the statement names
-    /// it; a quarter, year or week by its canonical name, a day by its date; a range, whose dates
+    /// it; a quarter by its abbreviated name ("Q3 2026", "T3 2026"), a year by its number, an ISO
+    /// week by its number and year ("Week 39, 2026", "KW 39/2026"), a day by its date; a range, whose dates
     /// would not fit, by a short word (`words`: "Previous"), its dates being in the note above the table.
     private func columnLabel(_ p: Period, words: String) -> String {
         switch p.kind {
         case .month: return format.monthYearLabel(p.end)
-        case .quarter, .year, .week: return p.name
+        case .quarter: return format.quarterShortLabel(p)
+        case .year: return String(p.start.year)
+        case .week:
+            let w = p.start.isoWeek
+            return tr("Week {week}, {year}", context: "an ISO week, as a column header", ["week": String(w.week), "year": String(w.year)])
         case .day: return format.date(p.start)
         case .range: return words
         }
