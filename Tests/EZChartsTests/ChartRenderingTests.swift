@@ -52,6 +52,48 @@ final class ChartsRenderingTests: XCTestCase {
         }
     }
 
+    /// A statement asked before its period ends (a year's, in the fixture's March) draws no point
+    /// for the buckets still ahead: their zeros would show income, spending and balances falling
+    /// to nothing. Every bucket that has begun keeps its value.
+    func testBucketsAfterTheAsOfDateAreLeftBlankInTheLineCharts() throws {
+        var figures = ChartsFixtures.statement(locale: "en_US")
+        figures.asOf = figures.trend.points[8].start.adding(days: 3)
+        let charts = Dictionary(uniqueKeysWithValues: StatementCharts.charts(for: figures).map { ($0.fileName, $0.chart) })
+        let trend = try XCTUnwrap(charts["trend.png"])
+        let income = try XCTUnwrap(trend.data.series.first { $0.name == "Income" })
+        XCTAssertEqual(income.values.count, 12, "the axis keeps every bucket")
+        XCTAssertEqual(Array(income.values.prefix(9)), figures.trend.points.prefix(9).map { Optional($0.income) })
+        XCTAssertEqual(Array(income.values.suffix(3)), [nil, nil, nil])
+        for series in trend.data.series { XCTAssertEqual(series.values.suffix(3).compactMap { $0 }, [], series.name) }
+        let balances = try XCTUnwrap(charts["balances.png"])
+        for series in balances.data.series {
+            XCTAssertEqual(series.values.suffix(3).compactMap { $0 }, [], series.name)
+            XCTAssertEqual(series.values.prefix(9).compactMap { $0 }.count, 9, series.name)
+        }
+        _ = try renderAndCheck(NamedChart(fileName: "trend.png", chart: trend), prefix: "asof-")
+    }
+
+    /// A year's statement has a window per month for each budget: the bars name their month
+    /// ("Groceries · Mar"), where twelve bars all read "Groceries". A lone window keeps its name.
+    func testBudgetBarsNameTheirWindowWhenACategoryHasSeveral() throws {
+        var figures = ChartsFixtures.statement(locale: "en_US")
+        let lone = figures.budgets[1]
+        var windows: [BudgetLine] = []
+        for m in 1...3 {
+            var line = figures.budgets[2]
+            line.windowStart = CivilDate(year: 2026, month: m, day: 1)
+            line.windowEnd = line.windowStart.endOfMonth
+            windows.append(line)
+        }
+        var week = figures.budgets[2]
+        week.windowStart = CivilDate(year: 2026, month: 3, day: 23)
+        week.windowEnd = CivilDate(year: 2026, month: 3, day: 29)
+        figures.budgets = [lone] + windows + [week]
+        let chart = try XCTUnwrap(StatementCharts.charts(for: figures).first { $0.fileName == "budgets.png" }?.chart)
+        XCTAssertEqual(chart.data.categories, ["Alimentari 🛒", "Ristoranti · Jan", "Ristoranti · Feb", "Ristoranti · Mar",
+                                               "Ristoranti · Mar 23, 2026"])
+    }
+
     func testPieStyleAndOtherLocalesRender() throws {
         for (locale, style) in [("en_US", User.ChartStyle.pie), ("ja_JP", .doughnut), ("fr_FR", .pie)] {
             for named in StatementCharts.charts(for: ChartsFixtures.statement(locale: locale, style: style)) {

@@ -102,19 +102,27 @@ package enum StatementCharts {
         }
     }
 
+    /// `value` for a bucket that has begun by the as-of date, nil (no point) for one that lies
+    /// ahead of it: a year's statement asked in October has two months to come, whose zeros
+    /// would draw income, spending and balances falling to nothing. The CSV keeps every bucket.
+    static func known<V>(_ value: V?, in point: TrendPoint, _ figures: StatementFigures) -> V? {
+        point.start <= figures.asOf ? value : nil
+    }
+
     static func trend(_ figures: StatementFigures, _ tr: Translator) -> Chart {
         let f = tr.format
         let pts = figures.trend.points
         let words = trendWords(figures, tr)
+        func values(_ value: (TrendPoint) -> Int64?) -> [Int64?] { pts.map { known(value($0), in: $0, figures) } }
         return Chart(
             title: tr("Income and expenses"),
             subtitle: words.span,
             mark: .line,
             data: ChartData(categories: bucketLabels(figures.trend, f), series: [
-                Series(name: tr("Income"), values: pts.map { $0.income }, color: Palette.ok),
-                Series(name: tr("Expenses"), values: pts.map { $0.expenses }, color: Palette.negative),
-                Series(name: tr("Net"), values: pts.map { $0.net }, color: Palette.positive),
-                Series(name: words.average, values: pts.map { $0.movingAverageExpenses },
+                Series(name: tr("Income"), values: values(\.income), color: Palette.ok),
+                Series(name: tr("Expenses"), values: values(\.expenses), color: Palette.negative),
+                Series(name: tr("Net"), values: values(\.net), color: Palette.positive),
+                Series(name: words.average, values: values(\.movingAverageExpenses),
                        color: Palette.negative.lightened(0.15), dashed: true, secondary: true),
             ]),
             valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
@@ -154,7 +162,7 @@ package enum StatementCharts {
             subtitle: tr("{period} · spent against the effective budget", ["period": periodLabel(figures.period, f)]),
             mark: .progress,
             data: ChartData(
-                categories: lines.map { $0.categoryName ?? tr("Overall") },
+                categories: budgetLabels(lines, tr),
                 series: [Series(name: tr("Spent"), values: lines.map { $0.spent }, color: Palette.ok)],
                 pointColors: lines.map { color($0.status) },
                 pointLabels: lines.map { l in
@@ -166,6 +174,24 @@ package enum StatementCharts {
                 },
                 markerCaption: tr("expected spend by {date} at an even pace", ["date": f.date(figures.asOf)])),
             valueFormat: .money(c), emptyMessage: tr("No data for this period"), format: f)
+    }
+
+    /// The budget bars' labels: the category ("Overall" for the overall budget), followed by its
+    /// window when the chart holds several of the same name (a year's statement has twelve
+    /// "Groceries"): "Groceries · Mar" for a calendar month, else the window's first day.
+    static func budgetLabels(_ lines: [BudgetLine], _ tr: Translator) -> [String] {
+        let f = tr.format
+        let names = lines.map { $0.categoryName ?? tr("Overall") }
+        var seen: [String: Int] = [:]
+        for n in names { seen[n, default: 0] += 1 }
+        let oneYear = Set(lines.map(\.windowStart.year)).count == 1
+        return zip(names, lines).map { name, l in
+            guard seen[name, default: 0] > 1 else { return name }
+            let start = l.windowStart
+            let calendarMonth = start.day == 1 && l.windowEnd == start.endOfMonth
+            let window = calendarMonth ? (oneYear ? f.monthLabel(start) : f.monthYearLabel(start)) : f.date(start)
+            return name + " · " + window
+        }
     }
 
     static func balances(_ figures: StatementFigures, _ tr: Translator) -> Chart {
@@ -182,7 +208,10 @@ package enum StatementCharts {
         return Chart(
             title: tr("Balances over time"), subtitle: subtitle, mark: .line,
             data: ChartData(categories: bucketLabels(figures.trend, f),
-                            series: same.enumerated().map { i, b in Series(name: b.name, values: b.values.map { $0 }, color: Palette.color(i)) }),
+                            series: same.enumerated().map { i, b in
+                                Series(name: b.name, values: zip(b.values, figures.trend.points).map { known($0, in: $1, figures) },
+                                       color: Palette.color(i))
+                            }),
             valueFormat: .money(figures.currency), emptyMessage: tr("No data for this period"), format: f)
     }
 
