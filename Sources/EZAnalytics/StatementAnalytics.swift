@@ -11,6 +11,13 @@ import EZCore
 /// figures.kpis.expenses   // minor units of figures.currency
 /// ```
 package enum StatementAnalytics {
+    /// The last day whose rows a statement of `period` reads: the period's latest end for any
+    /// month start day (the payday months of "2026-10"), or the as-of date when later (pace and
+    /// projections look up to it).
+    package static func readThrough(period: Period, asOf: CivilDate) -> CivilDate {
+        max(period.latestEndForAnyMonthStart, asOf)
+    }
+
     /// All figures of one user's statement for `period`, computed at `asOf`.
     ///
     /// A month period is first moved to the user's month start (``Period/startingMonths(onDay:)``:

@@ -5,7 +5,8 @@ import EZCore
 /// ``UsageFigures/minimumUsers`` users is `.suppressed` (printed `<5`).
 ///
 /// Definitions (each user's dates in their own zone):
-/// - months: the 12 calendar months ending with the period's last month;
+/// - months: the 12 calendar months ending with the period's last month, each counted whole
+///   (see ``readThrough(period:asOf:)``);
 /// - total: created on or before the month's end and not deleted by then; new / deleted: created /
 ///   deleted in the month;
 /// - active: created a transaction (created_at) or signed in during the month; MAU: signed in;
@@ -46,6 +47,14 @@ package struct UsageAccumulator: Sendable {
     /// The month slots the period touches, as a bit mask (see ``UsageFigures/periodMonths``).
     private let periodMask: UInt16
     private var activeInPeriod = 0
+
+    /// The last day whose rows the report needs: the end of the period's last month (or the
+    /// as-of date, when later). Every month is counted whole, whatever day the period ends on:
+    /// cut at a day, two reports a day apart would differ by that one day's rows, which may be
+    /// one person's, where every cell of each is about five users or more.
+    package static func readThrough(period: Period, asOf: CivilDate) -> CivilDate {
+        max(period.end.endOfMonth, asOf)
+    }
 
     /// Starts an empty report for `period` (its last month is the last of the 12), converted to `currency`.
     package init(period: Period, asOf: CivilDate, currency: Currency = .eur) {

@@ -39,4 +39,24 @@ final class UsageSnapshotTests: XCTestCase {
         let after = try ledger.readTransaction { try UsageReport.figures(in: $0, period: period, asOf: asOf) }
         XCTAssertNotEqual(after.months.last?.volume, before.months.last?.volume, "the commit should change the figures a later snapshot reads")
     }
+
+    /// The usage report counts whole months. Cut at the day a period ends (`today`, a range), the
+    /// last month held the rows up to the day after it, and two reports a day apart differed by
+    /// that day's rows alone, which can be one person's, every cell of each being about five
+    /// users or more. Now the month is the same however the period is written and whenever asked.
+    func testTheLastMonthIsCountedWholeWhateverDayThePeriodEnds() throws {
+        let fixture = try SampleFixture.shared()
+        let ledger = try Ledger(path: fixture.ledger)
+        func lastMonth(_ period: String, asOf: String) throws -> UsageMonth {
+            let asOf = try XCTUnwrap(CivilDate(iso: asOf))
+            let p = try Period.parse(period, asOf: asOf)
+            return try XCTUnwrap(try ledger.readTransaction { try UsageReport.figures(in: $0, period: p, asOf: asOf) }.months.last)
+        }
+        let whole = try lastMonth("2026-09", asOf: "2026-10-01")
+        XCTAssertEqual(whole.month, CivilDate(year: 2026, month: 9, day: 1))
+        for (period, asOf) in [("today", "2026-09-14"), ("today", "2026-09-15"), ("2026-09-01..2026-09-15", "2026-10-01"),
+                               ("2026-09", "2026-09-15")] {
+            XCTAssertEqual(try lastMonth(period, asOf: asOf), whole, "\(period) as of \(asOf)")
+        }
+    }
 }

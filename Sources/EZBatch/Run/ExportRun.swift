@@ -52,7 +52,7 @@ package enum ExportRun {
         let id = try ledger.findUser(idOrName)
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.
         let (figures, quarantined, username) = try { () throws -> (StatementFigures, [QuarantinedRow], String) in
-            let slice = try ledger.loadUser(id: id, through: max(settings.period.latestEndForAnyMonthStart, settings.asOf))
+            let slice = try ledger.loadUser(id: id, through: StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf))
             return (try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf), slice.quarantined,
                     slice.user.username)
         }()

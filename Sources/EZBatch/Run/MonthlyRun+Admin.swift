@@ -20,7 +20,11 @@ extension MonthlyRun {
         }
         do {
             let figures: UsageFigures
-            if plan.coversEveryone && pass.reusedWithoutLoading == 0 {
+            // The users' pass read each statement's rows; they serve the admin report only when
+            // they reach as far as it counts (a week's statements stop before their month ends).
+            let slicesReach = StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf)
+                >= UsageAccumulator.readThrough(period: settings.period, asOf: settings.asOf)
+            if plan.coversEveryone && pass.reusedWithoutLoading == 0 && slicesReach {
                 var acc = pass.usage
                 for user in try ledger.allUsers().users where user.deletedAt != nil {
                     try? acc.add(UserLedger(user: user, rates: ledger.rates))

@@ -11,7 +11,7 @@ enum UsagePass {
                         log: RunLog? = nil) throws(LedgerError) -> UsageFigures {
         let (users, quarantinedUsers) = try ledger.allUsers()
         var figures = accumulate(users: users, rates: ledger.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
-            try ledger.loadUser(id: id, through: max(period.end, asOf))
+            try ledger.loadUser(id: id, through: UsageAccumulator.readThrough(period: period, asOf: asOf))
         }
         figures.rowsQuarantined += quarantinedUsers.count
         return figures
@@ -23,7 +23,7 @@ enum UsagePass {
                         log: RunLog? = nil) throws -> UsageFigures {
         let (users, _) = try snapshot.allUsers()
         return accumulate(users: users, rates: snapshot.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
-            try snapshot.loadUser(id: id, through: max(period.end, asOf))
+            try snapshot.loadUser(id: id, through: UsageAccumulator.readThrough(period: period, asOf: asOf))
         }
     }
 

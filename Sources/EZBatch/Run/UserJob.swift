@@ -49,7 +49,7 @@ struct UserJob {
         defer { if let pass { gate?.leave(pass) } }
         let slice: UserLedger
         do {
-            slice = try ledger.loadUser(id: ref.id, through: max(settings.period.latestEndForAnyMonthStart, settings.asOf))
+            slice = try ledger.loadUser(id: ref.id, through: StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf))
         } catch {
             entry.error = "\(error)"
             return Outcome(entry: entry, skipped: false)

@@ -59,7 +59,7 @@ struct StatementRoutes {
         let period = try RequestParameters.period(periodText, asOf: asOf)
         let ledgerPath = service.configuration.ledgerPath
         let key = "statement|\(file)|\(period.name)|\(period.start)|\(period.end)|\(asOf)"
-        return try await service.userResponse(caller: caller, target: target, reach: .history(through: max(period.latestEndForAnyMonthStart, asOf)), key: key,
+        return try await service.userResponse(caller: caller, target: target, reach: .history(through: StatementAnalytics.readThrough(period: period, asOf: asOf)), key: key,
                                               request: request) { inputs in
             let figures = try StatementAnalytics.statement(for: inputs.slice, period: period, asOf: asOf)
             let provenance = ReportProvenance(ledgerSHA256: inputs.digest, ledgerPath: ledgerPath, period: period, asOf: asOf,
