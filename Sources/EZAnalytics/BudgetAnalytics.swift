@@ -39,8 +39,17 @@ enum BudgetAnalytics {
         var lines: [(order: Int32, kind: Budget.Period, line: BudgetLine)] = []
         let day = ledger.user.monthStartDay
         let families = Dictionary(grouping: budgets) { BudgetFamily(categoryId: $0.categoryId, period: $0.period) }
+        // A window is clipped to the days *any* budget of its family covers, also one that ended
+        // before the period began: a budget revised on the 10th covers the whole payday month in
+        // the statement of its last week too, not just from the 10th (the statement of the month
+        // and that of its last week must show one window).
+        let everyBudget = Dictionary(grouping: ledger.budgets) { BudgetFamily(categoryId: $0.categoryId, period: $0.period) }
         for family in families.keys.sorted() {
-            let members = families[family]!
+            var members = families[family]!
+            if !members.contains(where: { $0.id == monthlyLimitId }) {
+                let known = Set(members.map(\.id))
+                members += (everyBudget[family] ?? []).filter { !known.contains($0.id) }
+            }
             var category: Int32? = nil
             if let id = family.categoryId {
                 guard let c = view.categories.liveIndex(categoryId: id) else { continue }   // deleted category
@@ -54,6 +63,8 @@ enum BudgetAnalytics {
                 if let chosen = overlapping.max(by: { ($0.startsOn, $0.id) < ($1.startsOn, $1.id) }) {
                     let ws = max(s, overlapping.map(\.startsOn).min()!)
                     let we = overlapping.contains { $0.endsOn == nil } ? natural : min(natural, overlapping.compactMap(\.endsOn).max()!)
+                    // Only the windows whose covered days meet the period are its rows.
+                    guard ws <= period.end && we >= period.start else { s = next(after: s, family.period); continue }
                     let line = try self.line(budget: chosen, category: category, windowStart: ws, windowEnd: we, calendarStart: s,
                                              calendarEnd: natural, view: view, ledger: ledger, cutOff: min(we, period.end), asOf: asOf)
                     lines.append((category.map { $0 + 1 } ?? 0, family.period, line))

@@ -131,6 +131,34 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(window.first?.spent, 1_500)
     }
 
+    /// The statement of the window's last week shows the same window as the month's statement:
+    /// the budget that ended before the week began still covers the window's first days, and the
+    /// spending on them counts (the week used to clip the window to the revision's first day).
+    func testARevisedWindowIsTheSameInTheStatementOfItsLastWeek() throws {
+        var f = LedgerFixture()
+        f.ledger.user.monthStartDay = 15
+        f.ledger.budgets = [budget(41, f, category: LedgerFixture.fun, .month, 8_986, ends: "2026-06-30"),
+                            budget(42, f, category: LedgerFixture.fun, .month, 10_244, starts: "2026-07-01")]
+        f.add(.expense, 1_000, "2026-06-20T12:00:00Z", category: LedgerFixture.fun)
+        f.add(.expense, 500, "2026-07-05T12:00:00Z", category: LedgerFixture.fun)
+        let asOf = day("2026-08-01")
+        let month = try StatementAnalytics.statement(for: f.ledger, period: month("2026-07"), asOf: asOf)
+        let week = try StatementAnalytics.statement(for: f.ledger, period: try Period.parse("2026-W28", asOf: asOf), asOf: asOf)
+        let inMonth = try XCTUnwrap(month.budgets.first { $0.windowEnd == day("2026-07-14") })
+        let inWeek = try XCTUnwrap(week.budgets.first)
+        XCTAssertEqual(week.budgets.count, 1, "one window holds 6–12 July")
+        XCTAssertEqual(inWeek.windowStart, day("2026-06-15"))
+        XCTAssertEqual(inWeek.windowEnd, day("2026-07-14"))
+        XCTAssertEqual(inWeek.budgetId, 42)
+        XCTAssertEqual(inWeek.spent, 1_500, "the 20 June spending is in the window")
+        XCTAssertEqual(inWeek.effective, inMonth.effective)
+        XCTAssertEqual(inWeek.spent, inMonth.spent)
+
+        // A budget that ended before a window holding the period has no row of its own there.
+        let later = try StatementAnalytics.statement(for: f.ledger, period: try Period.parse("2026-W31", asOf: asOf), asOf: asOf)
+        XCTAssertEqual(later.budgets.map(\.budgetId), [42])
+    }
+
     /// A move whose period_start is inside a window (not its first day) used to count on one side
     /// only, or on neither: now both budgets' windows that hold the day take it.
     func testABudgetMoveInsideAWindowCountsOnBothSides() throws {
