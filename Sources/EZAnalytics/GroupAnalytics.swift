@@ -33,7 +33,7 @@ enum GroupAnalytics {
             }
         }
         // Buffers reused for every expense: no allocation per row.
-        var slots: [Int] = [], weights: [Int64] = [], alloc: [Int64] = [], remainders: [Int128] = []
+        var slots: [Int] = [], weights: [Int64] = [], alloc: [Int64] = [], remainders: [Int128] = [], userIds: [Int64] = []
         let cur = g.group.currency
         let expenses = g.expenses
         for i in expenses.indices where expenses[i].kind == .expense {
@@ -61,25 +61,9 @@ enum GroupAnalytics {
             grow()
             if slots.isEmpty { slots.append(payer); weights.append(tx.amountMinor) }   // nothing to share: stays with the payer
             // Allocate the converted amount in proportion to the shares (exact when nothing was converted).
-            alloc.removeAll(keepingCapacity: true)
-            if amount == tx.amountMinor {
-                alloc.append(contentsOf: weights)
-            } else {
-                remainders.removeAll(keepingCapacity: true)
-                let whole = Int128(tx.amountMinor)
-                var assigned: Int64 = 0
-                for w in weights {
-                    let p = Int128(w) * Int128(amount)
-                    alloc.append(Int64(p / whole)); remainders.append(p % whole); assigned += Int64(p / whole)
-                }
-                var left = amount - assigned
-                while left > 0 {      // one unit each to the largest remainders, ties to the lowest user id
-                    var best = 0
-                    for k in 1..<remainders.count where remainders[k] > remainders[best]
-                        || (remainders[k] == remainders[best] && ids[slots[k]] < ids[slots[best]]) { best = k }
-                    alloc[best] += 1; remainders[best] = -1; left -= 1
-                }
-            }
+            userIds.removeAll(keepingCapacity: true)
+            for k in slots { userIds.append(ids[k]) }
+            GroupShares.allocate(amount, whole: tx.amountMinor, weights: weights, userIds: userIds, into: &alloc, remainders: &remainders)
             totalPaid[payer] = try checkedAdd(totalPaid[payer], amount, user: viewer, transaction: tx.id)
             if inPeriod { paid[payer] = try checkedAdd(paid[payer], amount, user: viewer, transaction: tx.id) }
             for (k, s) in slots.enumerated() {

@@ -100,6 +100,51 @@ enum GroupShares {
         guard rank >= 0 else { return 0 }
         return tx.amountMinor / n + (rank < tx.amountMinor % n ? 1 : 0)
     }
+
+    /// Shares `amount` (the expense converted whole into the group's currency) in proportion to
+    /// `weights` (the shares in the expense's own currency, adding up to `whole`), by the largest
+    /// remainder, ties to the lowest of `userIds`: so the parts add up to exactly `amount`. The
+    /// result goes to `alloc`; `remainders` is a scratch buffer (both reused, no allocation per row).
+    /// When nothing was converted (`amount == whole`), the parts are the weights themselves.
+    static func allocate(_ amount: Int64, whole: Int64, weights: [Int64], userIds: [Int64],
+                         into alloc: inout [Int64], remainders: inout [Int128]) {
+        alloc.removeAll(keepingCapacity: true)
+        if amount == whole || whole == 0 { alloc.append(contentsOf: weights); return }
+        remainders.removeAll(keepingCapacity: true)
+        var assigned: Int64 = 0
+        for w in weights {
+            let p = Int128(w) * Int128(amount)
+            alloc.append(Int64(p / Int128(whole))); remainders.append(p % Int128(whole)); assigned += Int64(p / Int128(whole))
+        }
+        var left = amount - assigned
+        while left > 0 {      // one unit each to the largest remainders, ties to the lowest user id
+            var best = 0
+            for k in 1..<remainders.count where remainders[k] > remainders[best]
+                || (remainders[k] == remainders[best] && userIds[k] < userIds[best]) { best = k }
+            alloc[best] += 1; remainders[best] = -1; left -= 1
+        }
+    }
+
+    /// `user`'s share of a group expense in the group's currency, as the group's books count it
+    /// (``GroupAnalytics``): the expense converted whole, then shared by ``allocate``. Only an
+    /// expense in another currency than its group's needs this; otherwise the share is
+    /// ``share(of:in:members:splits:)`` itself.
+    static func shareInGroupCurrency(of user: Int64, in tx: Transaction, amount: Int64, members: [GroupMember],
+                                     splits: [Int64: [Split]]) -> Int64 {
+        var ids: [Int64] = [], weights: [Int64] = []
+        if let rows = splits[tx.id], !rows.isEmpty {
+            for r in rows where r.shareMinor > 0 { ids.append(r.userId); weights.append(r.shareMinor) }
+        } else {
+            for m in members where m.isMember(on: tx.ownerDate) {
+                ids.append(m.userId); weights.append(share(of: m.userId, in: tx, members: members, splits: splits))
+            }
+        }
+        if ids.isEmpty { ids = [tx.userId]; weights = [tx.amountMinor] }   // nothing to share: stays with the payer
+        guard let k = ids.firstIndex(of: user) else { return 0 }
+        var alloc: [Int64] = [], remainders: [Int128] = []
+        allocate(amount, whole: tx.amountMinor, weights: weights, userIds: ids, into: &alloc, remainders: &remainders)
+        return alloc[k]
+    }
 }
 
 // MARK: - The view
@@ -200,7 +245,17 @@ struct LedgerView {
                 let cat = categories.index(name: tx.categoryName)
                 var counted: Int64 = 0
                 if share > 0 {
-                    counted = try rates.convert(share, from: tx.currency, to: currency, on: tx.ownerDate,
+                    // The group's books convert the expense whole into the group's currency, then
+                    // share it: the viewer's expense is that share, so that it is the same as the
+                    // share in groups.csv (and the members' expenses add up to the group's total).
+                    var owed = share, owedCurrency = tx.currency
+                    if tx.currency != g.group.currency {
+                        let whole = try rates.convert(tx.amountMinor, from: tx.currency, to: g.group.currency, on: tx.ownerDate,
+                                                      user: user, transaction: tx.id, group: g.group.id)
+                        owed = GroupShares.shareInGroupCurrency(of: user, in: tx, amount: whole, members: members, splits: g.splits)
+                        owedCurrency = g.group.currency
+                    }
+                    counted = try rates.convert(owed, from: owedCurrency, to: currency, on: tx.ownerDate,
                                                 user: user, transaction: tx.id, group: g.group.id)
                 }
                 entries.append(Entry(day: day.dayNumber, kind: share > 0 ? .expense : .zeroShare,

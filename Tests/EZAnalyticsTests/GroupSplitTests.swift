@@ -88,6 +88,30 @@ final class GroupSplitTests: XCTestCase {
         XCTAssertEqual(s.kpis.expenses, 257)      // ann's 3.34 USD converted on its own
     }
 
+    /// The viewer's expense for a group expense in a foreign currency is their share in the
+    /// group's books (the expense converted whole, then shared), not their share in the expense's
+    /// currency converted on its own: a member whose currency is the group's read one figure in
+    /// transactions.csv and another in groups.csv, and the members' expenses did not add up to
+    /// the group's total.
+    func testAForeignExpenseCountsTheViewersShareAsTheGroupsBooksHaveIt() throws {
+        // 10.00 USD at 1.1 = 9.09 EUR, shared 3.03/3.03/3.03; ann's 3.34 USD alone would be 3.04.
+        var f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 1_000, time: "2026-10-05T12:00:00Z", group: 1, currency: usd)])
+        f.rate("EUR", "USD", "1.1")
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        let g = try XCTUnwrap(s.groups.first)
+        XCTAssertEqual(g.members.map(\.share), [303, 303, 303])
+        XCTAssertEqual(s.transactions.map(\.counted), [303])
+        XCTAssertEqual(s.kpis.expenses, g.members[0].share)
+
+        // A viewer in a third currency converts that share from the group's currency.
+        var yen = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 1_000, time: "2026-10-05T12:00:00Z", group: 1, currency: usd)])
+        yen.ledger.user.currency = jpy
+        yen.rate("EUR", "USD", "1.1")
+        yen.rate("EUR", "JPY", "160")
+        let t = try StatementAnalytics.statement(for: yen.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(t.transactions.map(\.counted), [485], "3.03 EUR at 160 = 484.8 JPY")
+    }
+
     func testOutstandingRunsFromTheGroupsStartToThePeriodsEnd() throws {
         let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 300, time: "2026-08-05T12:00:00Z", group: 1),
                                    groupExpense(id: 2, payer: 3, amount: 600, time: "2026-10-05T12:00:00Z", group: 1),
