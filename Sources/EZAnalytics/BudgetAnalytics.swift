@@ -14,7 +14,8 @@ import EZCore
 ///   extrapolates, are taken at the cut-off or the as-of date, whichever is earlier; a projection
 ///   is never below what was already spent.
 /// - Transfers are the budget transfers whose `periodStart` falls in the window (the contract
-///   names its first day; a day inside it counts for it too), on both sides alike.
+///   names its first day; a day inside it counts for it too), on both sides alike, in the user's
+///   currency whatever the budgets' (so a move takes from one what it gives the other).
 /// - When no overall budget is active in the period and the user has a monthly limit, the limit is
 ///   reported as an overall monthly budget with `budgetId` 0.
 /// - Amounts are in the view's currency; a budget in another currency is converted at the rate of
@@ -121,9 +122,20 @@ enum BudgetAnalytics {
                 if t.fromCategoryId == cid { tOut = try checkedAdd(tOut, t.amountMinor, user: user) }
             }
         }
+        // A move has no currency of its own: it is in the user's currency (what the app shows
+        // budgets in), the same on both sides, whatever currency either budget is set in.
+        func fromUserCurrency(_ minor: Int64) throws(AnalyticsError) -> Int64 {
+            let own = ledger.user.currency
+            if own == view.currency { return minor }
+            do {
+                return try ledger.rates.convert(minor, from: own, to: view.currency, on: calendarStart)
+            } catch {
+                throw AnalyticsError(userId: user, reason: "budget #\(b.id)'s moves: \(error.description)")
+            }
+        }
         let base = try converted(b.amountMinor)
-        tIn = try converted(tIn)
-        tOut = try converted(tOut)
+        tIn = try fromUserCurrency(tIn)
+        tOut = try fromUserCurrency(tOut)
         let effective = try checkedAdd(base, tIn, user: user) - tOut   // both terms ≥ 0: the difference fits
         // What was spent up to the cut-off, and up to the day the pace is measured at.
         let paceDay = min(asOf, cutOff)

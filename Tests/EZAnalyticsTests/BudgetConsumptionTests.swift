@@ -159,6 +159,28 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(later.budgets.map(\.budgetId), [42])
     }
 
+    /// A move between budgets set in different currencies is in the user's currency on both
+    /// sides: it was read in each budget's own currency, so 20.00 left a EUR budget as 21.69 USD
+    /// and arrived at a USD budget as 20.00, and 1.69 of budget vanished.
+    func testAMoveBetweenBudgetsInTwoCurrenciesTakesWhatItGives() throws {
+        var f = LedgerFixture()
+        f.ledger.user.currency = usd
+        f.rate("EUR", "USD", "1.08444")
+        var groceries = budget(1, f, category: LedgerFixture.groceries, .month, 15_000)
+        groceries.currency = eur
+        f.ledger.budgets = [groceries, budget(2, f, category: LedgerFixture.rent, .month, 10_000)]
+        f.ledger.budgetTransfers = [
+            BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.groceries), toCategoryId: f.category(LedgerFixture.rent),
+                           amountMinor: 2_000, periodStart: day("2026-10-01")),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.budgets.map(\.categoryName), ["Groceries", "Rent"])
+        XCTAssertEqual(s.budgets.map(\.base), [16_267, 10_000])
+        XCTAssertEqual(s.budgets.map(\.transfersOut), [2_000, 0])
+        XCTAssertEqual(s.budgets.map(\.transfersIn), [0, 2_000])
+        XCTAssertEqual(s.budgets.reduce(0) { $0 + $1.effective }, 26_267, "the move changed the total budget")
+    }
+
     /// A move whose period_start is inside a window (not its first day) used to count on one side
     /// only, or on neither: now both budgets' windows that hold the day take it.
     func testABudgetMoveInsideAWindowCountsOnBothSides() throws {
