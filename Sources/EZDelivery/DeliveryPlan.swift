@@ -55,12 +55,15 @@ struct DeliveryPlan {
         let retrying = options.retryFailed || options.retryUncertain
         let sha = entry.files.first { $0.path.hasSuffix("/statement.pdf") }?.sha256
         let same = previous != nil && previous?.statementSha256 == sha && sha != nil
+        // A refusal that says nothing about the recipient (the server wanted authentication the
+        // run did not give) is sent again by a plain run, once the configuration is fixed.
+        let configurationFailure = previous?.status == .failed && previous?.smtpCode == SMTPError.authenticationRequired
         switch (same, previous?.status) {
         case (true, .sent?): return nil
-        case (true, .failed?) where !options.retryFailed: return nil
+        case (true, .failed?) where !options.retryFailed && !configurationFailure: return nil
         case (true, .uncertain?) where !options.retryUncertain: return nil
         case (true, .failed?), (true, .uncertain?): break
-        default: if retrying { return nil }
+        default: if retrying && !configurationFailure { return nil }
         }
         func record(_ status: DeliveryRecord.Status, _ reason: String) -> Action {
             .record(DeliveryRecord(userId: entry.id, address: contact?.email, messageId: nil, statementSha256: sha,
@@ -68,6 +71,14 @@ struct DeliveryPlan {
         }
         guard entry.status == .ok else { return record(.failed, "no statement: the monthly run failed: \(entry.error ?? "unknown error")") }
         guard let contact, !contact.deleted else { return record(.skipped, "the user is deleted") }
+        // The statement was written for the user the folder names: an id now held by someone
+        // else (a row erased, the id given to a new sign-up) or another ledger than the run's
+        // must never mail one person's statement to another.
+        let folder = "users/" + SafeName.userFolder(id: entry.id, username: contact.username)
+        guard entry.folder == folder else {
+            return record(.failed, "not sent: the statement was written for '\(entry.folder)', but user \(entry.id) is '\(folder)' "
+                                   + "in this ledger (a reused id, a renamed user or another ledger); run monthly for this user again")
+        }
         switch contact.statementEmail {
         case .optedOut: return record(.skipped, "opted out (statement_email = 0)")
         case .invalid(let why): return record(.skipped, why)

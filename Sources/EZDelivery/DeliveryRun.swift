@@ -96,8 +96,5 @@ package enum DeliveryRun {
     }
 
     /// `url` without any `user:password@` part, for messages.
-    static func redacted(_ url: String) -> String {
-        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
-        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
-    }
+    static func redacted(_ url: String) -> String { SMTPSettings.redacted(url) }
 }

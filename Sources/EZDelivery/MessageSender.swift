@@ -49,6 +49,15 @@ struct MessageSender {
             case .failure(let error):
                 let code = error.smtpCode == 0 ? nil : error.smtpCode
                 switch error.kind {
+                case .permanent where error.smtpCode == SMTPError.authenticationRequired:
+                    // Every other user would be refused alike: stop the run (exit 1 when nothing
+                    // went out yet). This user's line lets the next plain run send it again.
+                    try record(.failed, reason: error.description, code: code, text: error.smtpText, attempt: attempt)
+                    if sentNow > 0 { serverGone = true; return }
+                    throw .serverUnusable(url: DeliveryRun.redacted(options.smtp?.url ?? ""),
+                                          reason: "it asks for authentication (SMTP 530) and this run gave none: set EZREPORT_SMTP_USER "
+                                                  + "and EZREPORT_SMTP_PASSWORD (or --smtp-password-file); the next run sends user "
+                                                  + "\(job.entry.id) and the rest")
                 case .permanent:
                     try record(.failed, reason: error.description, code: code, text: error.smtpText, attempt: attempt)
                     unreachableInARow = 0

@@ -13,6 +13,10 @@ package struct SMTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// server gave no final reply, the message may or may not have been accepted.
     package var dataHandedOver: Bool
 
+    /// 530, "authentication required": the server refuses every message of a run that did not
+    /// log in; nothing about the recipient.
+    package static let authenticationRequired = 530
+
     /// How the failure should be handled.
     package enum Kind: Sendable { case permanent, transient, uncertain }
 

@@ -18,15 +18,37 @@ package struct SMTPSettings: Sendable {
         self.url = url; self.insecure = insecure; self.user = user; self.password = password; self.caFile = caFile
     }
 
-    /// Why `url` is not an SMTP URL this command accepts (nil when it is).
+    /// Why `url` is not an SMTP URL this command accepts (nil when it is). The message never
+    /// holds the URL's credentials, however malformed it is (see ``redacted(_:)``).
     package static func problem(url: String) -> String? {
         let lower = url.lowercased()
         guard lower.hasPrefix("smtp://") || lower.hasPrefix("smtps://") else {
-            return "--smtp must be smtp://host:port or smtps://host:port (got '\(url)')"
+            return "--smtp must be smtp://host:port or smtps://host:port (got '\(redacted(url))')"
         }
         guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return "--smtp contains spaces or control characters" }
         let rest = url[url.index(url.firstIndex(of: ":")!, offsetBy: 3)...]
         guard let host = rest.split(separator: "/").first, !host.isEmpty else { return "--smtp names no host" }
         return nil
+    }
+
+    /// Whether `url` names its own credentials (`smtp://user:password@host`).
+    package static func hasUserInfo(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return false }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" }
+        return authority.contains("@")
+    }
+
+    /// `url` without the credentials a `user:password@` part may hold, for messages: everything
+    /// between the scheme and the last `@` becomes `***`, also in a URL too malformed to parse
+    /// (`smtp:/user:secret@host`). Control characters are shown as `?`.
+    package static func redacted(_ url: String) -> String {
+        let shown = String(url.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        guard let at = shown.lastIndex(of: "@") else { return shown }
+        var start = shown.startIndex
+        if let colon = shown.firstIndex(of: ":"), colon < at {
+            start = shown.index(after: colon)
+            while start < at, shown[start] == "/" { start = shown.index(after: start) }
+        }
+        return String(shown[..<start]) + "***" + String(shown[at...])
     }
 }

@@ -79,6 +79,15 @@ extension EZReport {
             try requireOutputFolder(out)
             guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 (no cap) or a positive number") }
             guard dryRun != nil || smtp != nil else { throw ValidationError("--smtp is required (or --dry-run DIR)") }
+            if let problem = smtp?.problem { throw ValidationError(problem) }
+            // libcurl logs in only with a user: a password alone would be dropped without a word,
+            // and the server would then refuse every message.
+            let env = ProcessInfo.processInfo.environment
+            if dryRun == nil, let smtp, smtpPasswordFile != nil || env["EZREPORT_SMTP_PASSWORD"] != nil,
+               (env["EZREPORT_SMTP_USER"] ?? "").isEmpty, !SMTPSettings.hasUserInfo(smtp.url) {
+                throw ValidationError("an SMTP password is given (\(smtpPasswordFile != nil ? "--smtp-password-file" : "EZREPORT_SMTP_PASSWORD")) "
+                                      + "but no user: set EZREPORT_SMTP_USER")
+            }
         }
 
         func smtpSettings() throws -> SMTPSettings? {
@@ -91,7 +100,8 @@ extension EZReport {
                 }
                 password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
             }
-            return SMTPSettings(url: smtp.url, insecure: smtpInsecure, user: env["EZREPORT_SMTP_USER"], password: password, caFile: smtpCAFile)
+            let user = env["EZREPORT_SMTP_USER"].flatMap { $0.isEmpty ? nil : $0 }
+            return SMTPSettings(url: smtp.url, insecure: smtpInsecure, user: user, password: password, caFile: smtpCAFile)
         }
 
         func run() throws {

@@ -73,4 +73,47 @@ final class DeliveryTLSTests: XCTestCase {
         let messages = try ParsedMessage.parse(try sink.accepted().map { sink.path(of: $0) })
         XCTAssertEqual(messages.map { $0.attachments.count }, [1, 1, 1])
     }
+
+    /// A server that wants a login the run did not give (530 on the first message) stops the run
+    /// at once with exit 1 (it used to record every user `failed`, and a plain re-run then sent
+    /// nobody); once the credentials are set, a plain run sends everyone, the first user too.
+    func testAServerAskingForAuthenticationStopsTheRunAndTheNextPlainRunSendsEveryone() throws {
+        let sink = try SMTPSink(starttls: (cert, key), auth: "mailer:\(password)")
+        self.sink = sink
+        let refused = try fixture.deliver(["--smtp", sink.url(), "--smtp-ca-file", cert, "--rate", "0"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("asks for authentication"), refused.stderr)
+        XCTAssertEqual(try sink.accepted().count, 0)
+        let tried = try fixture.journal().filter { ($0["smtp_code"] as? NSNumber)?.intValue == 530 }
+        XCTAssertEqual(tried.count, 1, "only the first user was tried")
+        let first = try XCTUnwrap((tried.first?["user_id"] as? NSNumber)?.int64Value)
+        let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-ca-file", cert, "--rate", "0"],
+                                      environment: ["EZREPORT_SMTP_USER": "mailer", "EZREPORT_SMTP_PASSWORD": password])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count)
+        XCTAssertEqual(try fixture.state()[first], "sent")
+    }
+
+    /// A password without a user would be dropped by libcurl without a word: refused as a bad
+    /// argument (64) before anything is read, recorded or sent.
+    func testAPasswordWithoutAUserIsABadArgument() throws {
+        let run = try fixture.deliver(["--smtp", "smtp://127.0.0.1:9", "--smtp-insecure"],
+                                      environment: ["EZREPORT_SMTP_PASSWORD": password])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("set EZREPORT_SMTP_USER"), run.stderr)
+        XCTAssertFalse(run.stderr.contains(password))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+    }
+
+    /// A malformed --smtp URL is refused without echoing the password it holds (the argument
+    /// parser used to print the whole value, once or twice).
+    func testABadSMTPURLNeverEchoesItsPassword() throws {
+        for url in ["smtps://ops:\(password)@mail.example.com:465 ", "smtp:/ops:\(password)@mail.example.com:587",
+                    "http://ops:\(password)@mail.example.com", "smtp://ops:\(password)@mail.example.com:25\r\n"] {
+            let run = try fixture.deliver(["--smtp", url])
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertFalse(run.stderr.contains(password) || run.stderr.contains("Pässword"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("--smtp"), run.stderr)
+        }
+    }
 }

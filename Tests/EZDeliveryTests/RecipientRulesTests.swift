@@ -99,6 +99,24 @@ final class RecipientRulesTests: XCTestCase {
         XCTAssertTrue(italian.contains("2.500,00") && italian.contains("1.234,56"), "it_IT number formats: \(italian)")
     }
 
+    /// A statement goes only to the user it was written for: when the id is held by someone else
+    /// by the time `deliver` runs (the row erased and the id given to a new sign-up, or another
+    /// ledger than the run's), the user fails with a reason and nothing is sent to the newcomer.
+    func testAStatementIsNeverSentToAnotherPersonHoldingItsUserId() throws {
+        let fixture = try DeliveryFixture(ledger: ledger.path)
+        let alice = try XCTUnwrap(ids["plain"])
+        try ledger.execute("UPDATE users SET username = 'new.signup', email = 'new.signup@example.net' WHERE id = ?", [alice])
+        let sink = try SMTPSink()
+        self.sink = sink
+        let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertFalse(try sink.accepted().flatMap(\.rcptTos).contains("new.signup@example.net"))
+        XCTAssertTrue(try sink.accepted().flatMap(\.rcptTos).contains("zoe@example.com"), "the others are sent")
+        XCTAssertEqual(try fixture.state()[alice], "failed")
+        let why = try XCTUnwrap(try reason(fixture, "plain"))
+        XCTAssertTrue(why.contains("users/\(alice)-alice") && why.contains("\(alice)-new.signup"), why)
+    }
+
     func testSkipEmptySkipsUsersWithoutTransactionsOfTheirOwn() throws {
         let fixture = try DeliveryFixture(ledger: ledger.path)
         let sink = try SMTPSink()

@@ -33,18 +33,20 @@ struct SenderAddress: ExpressibleByArgument, Sendable {
 }
 
 /// `--smtp`: `smtp://host:port` or `smtps://host:port`, checked when parsed.
+///
+/// Parsing never fails: swift-argument-parser would print the value it refused, and an SMTP URL
+/// may hold a password. The command's `validate()` reports ``problem``, which never does.
 struct SMTPURLArgument: ExpressibleByArgument, Sendable {
     let url: String
+    /// Why the URL is not usable (without its credentials), nil when it is.
+    let problem: String?
 
-    init(parsing text: String) throws {
-        if let problem = SMTPSettings.problem(url: text) { throw ValidationError(problem) }
+    init(parsing text: String) {
         url = text
+        problem = SMTPSettings.problem(url: text)
     }
 
-    init?(argument: String) {
-        guard let parsed = try? SMTPURLArgument(parsing: argument) else { return nil }
-        self = parsed
-    }
+    init?(argument: String) { self.init(parsing: argument) }
 }
 
 /// `--attach`: `pdf` or `pdf,xlsx`.
