@@ -75,16 +75,30 @@ package final class Ledger: LedgerBackend {
         }
     }
 
-    /// The checks SQLite would answer unclearly: a missing file, a directory, no permission, an empty file.
+    /// The checks SQLite would answer unclearly (or never: opening a FIFO waits for a writer):
+    /// a missing file, a directory, anything but a regular file, no permission, an empty file,
+    /// a file that does not start with SQLite's header. Cheap: it reads 16 bytes, before anything
+    /// reads (or hashes) the whole file.
     package static func checkFile(_ file: String, reportingAs path: String) throws(LedgerError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            throw .cannotOpen(path: path, reason: "no such file")
+        var info = stat()
+        guard stat(file, &info) == 0 else {
+            throw .cannotOpen(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
         }
-        guard !isDirectory.boolValue else { throw .cannotOpen(path: path, reason: "it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: file) else { throw .cannotOpen(path: path, reason: "permission denied") }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int, size == 0 {
-            throw .notADatabase(path: path, reason: "the file is empty")
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .cannotOpen(path: path, reason: "it is a directory")
+        default: throw .cannotOpen(path: path, reason: "not a regular file")
+        }
+        guard access(file, R_OK) == 0 else { throw .cannotOpen(path: path, reason: "permission denied") }
+        guard info.st_size > 0 else { throw .notADatabase(path: path, reason: "the file is empty") }
+        // Through the kept descriptor: closing one of our own on the ledger would drop SQLite's
+        // POSIX lock on it (see LedgerFileDescriptors).
+        let header: [UInt8]
+        do { header = try LedgerFileDescriptors.prefix(file, count: 16) } catch {
+            throw (error as? LedgerError) ?? .cannotOpen(path: path, reason: "\(error)")
+        }
+        guard header == Array("SQLite format 3\0".utf8) else {
+            throw .notADatabase(path: path, reason: "file is not a database (it does not start with SQLite's header)")
         }
     }
 

@@ -7,7 +7,8 @@ package enum LedgerDigest {
     /// The SHA-256 of the ledger at `path`, lower-case hex (large files through ``DigestCache``).
     /// Read through ``LedgerFileDescriptors``: SQLite may have the ledger open in this process.
     package static func sha256(ofLedger path: String) throws -> String {
-        try FileDigest.sha256(ofFile: path, keepOpen: true)
+        try Ledger.checkFile(path, reportingAs: path)   // a FIFO would block the hash; a 10 GB non-ledger take minutes
+        return try FileDigest.sha256(ofFile: path, keepOpen: true)
     }
 }
 

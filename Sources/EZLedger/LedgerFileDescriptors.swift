@@ -30,7 +30,7 @@ package enum LedgerFileDescriptors {
         let exists = stat(path, &now) == 0
         let fd: Int32 = try held.withLock { held in
             if exists, let h = held[path], h.device == UInt64(now.st_dev), h.inode == UInt64(now.st_ino) { return h.fd }
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)   // a FIFO must not block: refused below
             guard fd >= 0 else {
                 throw LedgerError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
             }

@@ -20,6 +20,34 @@ final class LedgerProblemMessageTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing written")
     }
 
+    /// A FIFO as `--db` used to hang export, monthly and admin for ever (opening it waits for a
+    /// writer); a file that is not SQLite was hashed whole before being refused. Both are refused
+    /// at once, in one line, by every command.
+    func testAFIFOOrANonSQLiteFileIsRefusedAtOnceByEveryCommand() throws {
+        let folder = SampleFixture.scratch("db-is-odd")
+        let fifo = folder + "/ledger.fifo", junk = folder + "/junk.sqlite"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: junk))
+        let out = SampleFixture.scratch("db-is-odd-out")
+        for (db, message) in [(fifo, "ezreport: cannot open ledger '\(fifo)': not a regular file\n"),
+                              (junk, "ezreport: '\(junk)' is not a usable SQLite ledger: file is not a database (it does not start with SQLite's header)\n")] {
+            for args in [["monthly", "--db", db, "--period", "2026-09", "--out", out, "--quiet"],
+                         ["export", "--db", db, "--user", "1", "--period", "2026-09", "--format", "csv", "--out", out + "/x"],
+                         ["admin", "--db", db, "--period", "2026-09", "--out", out],
+                         ["check", "--db", db]] {
+                // Started, not run: a command that hangs is killed and fails the test, not CI.
+                let stdout = folder + "/stdout-\(args[0])", stderr = folder + "/stderr-\(args[0])"
+                let process = try CLI.start(args, stdoutFile: stdout, stderrFile: stderr)
+                let deadline = Date().addingTimeInterval(30)
+                while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+                if process.isRunning { process.terminate(); process.waitUntilExit(); XCTFail("\(args[0]) hangs on \(db)"); continue }
+                XCTAssertEqual(process.terminationStatus, 1, args[0])
+                XCTAssertEqual(try String(contentsOfFile: stderr, encoding: .utf8), message, args[0])
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing written")
+    }
+
     func testAHotJournalIsReportedAsAnUnfinishedWriteAndLeftAlone() throws {
         let fixture = try SampleFixture.shared()
         let live = try fixture.copyOfLedger("hot-live")
