@@ -80,6 +80,7 @@ extension EZReport {
             try requireOutputFolder(out)
             guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
             guard wait >= 0 else { throw ValidationError("--wait takes a number of seconds ≥ 0, e.g. 600") }
+            try period.check(asOf: asOf.date)
         }
 
         func run() throws {

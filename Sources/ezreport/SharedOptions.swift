@@ -26,6 +26,8 @@ struct PeriodOptions: ParsableArguments {
 
     /// The period, resolved against the as-of date.
     var resolvedPeriod: Period { asOf.resolve(period) }
+
+    func validate() throws { try period.check(asOf: asOf.date) }
 }
 
 /// Refuses an empty `--out` (an unset `$OUT` in a cron line): `<out>/<period>` would be

@@ -43,6 +43,20 @@ final class ArgumentParsingTests: XCTestCase {
         XCTAssertEqual(command.period.resolvedPeriod.name, "2024-02")
     }
 
+    /// A relative period that resolves outside the supported years is refused (64), as the
+    /// explicit one is: `last-year` as of 1900-06-01 used to write a June 1900 statement, exit 0.
+    func testARelativePeriodOutsideTheSupportedYearsIsRefusedNotReplaced() {
+        for (command, period, asOf) in [("monthly", "last-year", "1900-06-01"), ("export", "this-week", "9998-12-31"),
+                                        ("admin", "last-month", "1900-01-31"), ("deliver", "yesterday", "1900-01-01")] {
+            var args = [command, "--db", "l", "--period", period, "--as-of", asOf]
+            if command == "export" { args += ["--user", "1"] }
+            if command == "deliver" { args += ["--from", "a@example.com", "--dry-run", "d"] }
+            let text = message(args)
+            XCTAssertTrue(text.contains("invalid period '\(period)': periods from 1900 to 9998 only (as of \(asOf))"), "\(command): \(text)")
+        }
+        XCTAssertEqual(message(["monthly", "--db", "l", "--period", "last-year", "--as-of", "1901-06-01"]), "", "1900 itself is fine")
+    }
+
     func testBadValuesAreNamedWithWhatIsAccepted() {
         XCTAssertTrue(message(["monthly", "--db", "l", "--period", "someday"]).contains("invalid period 'someday'"))
         XCTAssertTrue(message(["monthly", "--db", "l", "--period", "someday"]).contains("accepted: YYYY-MM"))

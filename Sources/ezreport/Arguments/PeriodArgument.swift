@@ -26,6 +26,15 @@ struct PeriodArgument: ExpressibleByArgument, Sendable {
 
     var defaultValueDescription: String { text }
 
+    /// Throws a ValidationError when the period, resolved as of `asOf`, leaves the supported
+    /// years (`last-year` as of 1900-06-01 is 1899): a relative period must never fall back to
+    /// another one.
+    func check(asOf: CivilDate) throws {
+        do { _ = try Period.parse(text, asOf: asOf) } catch {
+            throw ValidationError("\(error.description.prefix { $0 != ";" }) (as of \(asOf))")
+        }
+    }
+
     /// The period as of `asOf`.
     func resolved(asOf: CivilDate) -> Period {
         // The form was checked when parsed; no preset fails to resolve.
