@@ -68,4 +68,39 @@ final class AtomicFileTests: XCTestCase {
                            + "'\(root)/2026-10/users' is a file, not a folder")
         }
     }
+
+    /// A run killed under a parent that does not reap it stays a zombie, which kill(2) still
+    /// finds: its temporary files were kept for good. Leftovers of a zombie, of a pid now held
+    /// by another program, and of a pid that is gone are removed (and this process's own, which
+    /// no write of its is using between runs); a live run of this program counts as alive.
+    func testLeftoversOfZombiesAndOfPidsHeldByOtherProgramsAreRemoved() throws {
+        var zombie: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { argv.forEach { free($0) } }
+        XCTAssertEqual(posix_spawn(&zombie, "/bin/true", nil, nil, argv, environ), 0)
+        // Not waited for yet: once it has exited it is a zombie.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? String(contentsOfFile: "/proc/\(zombie)/stat", encoding: .utf8))?.contains(") Z ") != true {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        XCTAssertEqual(kill(zombie, 0), 0, "kill(2) still finds a zombie")
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        defer { sleeper.terminate(); sleeper.waitUntilExit() }
+
+        let folder = root + "/2026-10/users/3-josé"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for pid in [zombie, sleeper.processIdentifier, Int32.max - 1, getpid()] {
+            FileManager.default.createFile(atPath: folder + "/.statement.pdf.tmp-\(pid)", contents: Data())
+        }
+        AtomicFile.removeLeftovers(in: root)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
+        XCTAssertFalse(ProcessLiveness.isLiveRun(zombie))
+        XCTAssertFalse(ProcessLiveness.isLiveRun(sleeper.processIdentifier), "another program holds the pid")
+        XCTAssertTrue(ProcessLiveness.isLiveRun(getpid()))
+        var status: Int32 = 0
+        waitpid(zombie, &status, 0)
+    }
 }

@@ -87,15 +87,15 @@ package enum AtomicFile {
         return error.localizedDescription
     }
 
-    /// Removes temporary files left by killed runs anywhere under `folder` (those of processes
-    /// still alive, such as a concurrent shard, are left alone).
+    /// Removes temporary files left by killed runs anywhere under `folder` (those of runs still
+    /// alive, such as a concurrent shard, are left alone; see ``ProcessLiveness``).
     package static func removeLeftovers(in folder: String) {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
         while let item = walker.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
             guard name.hasPrefix("."), let r = name.range(of: ".tmp-", options: .backwards),
                   let pid = Int32(name[r.upperBound...]) else { continue }
-            if pid == getpid() || kill(pid, 0) != 0 {
+            if pid == getpid() || !ProcessLiveness.isLiveRun(pid) {
                 unlink(folder + "/" + item)
             }
         }
