@@ -89,26 +89,36 @@ extension LedgerHealth {
                 }
             }
         }
+        bad.formUnion(try rowsOfNoUser(reader, features: features))
+        return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
+    }
+
+    /// Rows no user's report reaches, found by direct queries: transactions of users that do not
+    /// exist, family members who do not exist, settle-up payments of groups that do not exist.
+    /// The reports leave them out as `check` does; a command counts them in its quarantine (and
+    /// exit code 3) through ``LedgerStore/quarantinedOutsideUsers()``.
+    static func rowsOfNoUser<Reader: LedgerReading>(_ reader: Reader, features: LedgerFeatures) throws -> Set<QuarantinedRow> {
+        var rows = Set<QuarantinedRow>()
         // Rows of users that do not exist (or whose user row is quarantined): no report reaches them.
         let orphans = try reader.rows(.orphanTransactions, [])
         while try orphans.next() {
-            bad.insert(QuarantinedRow(table: "transactions", id: orphans.int64(0), reason: TransactionRules.missingUser(orphans.int64(1))))
+            rows.insert(QuarantinedRow(table: "transactions", id: orphans.int64(0), reason: TransactionRules.missingUser(orphans.int64(1))))
         }
         // Family members who do not exist: no report shows them, and a parent's family view would
         // silently lack them (the contract quarantines "a member who does not exist").
         let ghosts = try reader.rows(.orphanFamilyMembers, [])
         while try ghosts.next() {
-            bad.insert(QuarantinedRow(table: "family_members", id: ghosts.int64(0),
+            rows.insert(QuarantinedRow(table: "family_members", id: ghosts.int64(0),
                                       reason: "member user_id \(ghosts.int64(1)) does not exist"))
         }
         // Settle-up payments of a group that does not exist: no member's report reaches them.
         if features.groupPayments {
             let payments = try reader.rows(.orphanGroupPayments, [])
             while try payments.next() {
-                bad.insert(QuarantinedRow(table: "group_payments", id: payments.int64(0),
+                rows.insert(QuarantinedRow(table: "group_payments", id: payments.int64(0),
                                           reason: RowValidator.paymentOfMissingGroup(payments.int64(1))))
             }
         }
-        return LedgerHealth(rowCounts: counts, quarantined: bad.sorted())
+        return rows
     }
 }

@@ -94,6 +94,13 @@ extension LedgerBackend {
         return value!
     }
 
+    package func quarantinedOutsideUsers() throws(LedgerError) -> [QuarantinedRow] {
+        let rates = quarantinedRates, features = self.features
+        return try withReader { reader in
+            Set(rates).union(try LedgerHealth.rowsOfNoUser(reader, features: features)).sorted()
+        }
+    }
+
     package func health() throws(LedgerError) -> LedgerHealth {
         let rates = self.rates, path = self.path, quarantinedRates = self.quarantinedRates, features = self.features
         return try withReader { reader in
@@ -146,5 +153,6 @@ package func loadExchangeRates<Reader: LedgerReading>(_ reader: Reader) throws -
         table.add(day: day, base: base, quote: quote, rate: rate)
     }
     table.finish()
+    table.quarantined = bad
     return (table, bad)
 }

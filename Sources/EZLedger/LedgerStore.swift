@@ -35,6 +35,10 @@ package protocol LedgerStore: AnyObject, Sendable {
     func allUsers() throws(LedgerError) -> (users: [User], quarantined: [QuarantinedRow])
     /// Every row checked with the rules the reports use (`ezreport check`).
     func health() throws(LedgerError) -> LedgerHealth
+    /// The quarantined rows that belong to no user's report: exchange-rate rows that break the
+    /// contract, and rows whose user, family member or group does not exist. Every command
+    /// counts them, so that its exit code (3) and quarantine agree with `check`'s.
+    func quarantinedOutsideUsers() throws(LedgerError) -> [QuarantinedRow]
     /// A digest of the exchange_rates table's contents: when any rate changes, every report may change.
     func exchangeRatesDigest() throws(LedgerError) -> String
     /// Every user's delivery contact, by id, deleted ones flagged.

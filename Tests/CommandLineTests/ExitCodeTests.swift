@@ -102,6 +102,40 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(admin.stderr.contains("1 rows were quarantined"), admin.stderr)
     }
 
+    /// Rows that belong to no user's statement make every command that is affected by them exit
+    /// 3, as `check` does: a rate row breaking the contract (every conversion went without it)
+    /// for monthly, export and admin, which used to exit 0 and, for export, say "Quarantined rows
+    /// 0"; a transaction of a user that does not exist for monthly and admin (no export shows it).
+    func testRowsOfNoUserAreQuarantinedAlikeByEveryCommand() throws {
+        let rates = try fixture.copyOfLedger("rate-row-bad")
+        let orphan = try fixture.copyOfLedger("orphan-row")
+        try DatabaseQueue(path: rates).write { db in
+            try db.execute(sql: "UPDATE exchange_rates SET rate = -1.08 WHERE rowid = (SELECT MIN(rowid) FROM exchange_rates)")
+        }
+        try DatabaseQueue(path: orphan).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "UPDATE transactions SET user_id = 999999 WHERE id = (SELECT MIN(id) FROM transactions WHERE deleted_at IS NULL)")
+        }
+        let user = try XCTUnwrap(try DatabaseQueue(path: rates).read { db in
+            try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users WHERE deleted_at IS NULL AND role = 'user'")
+        })
+        for (ledger, exportStatus) in [(rates, Int32(3)), (orphan, Int32(0))] {
+            let out = SampleFixture.scratch("rows-of-no-user")
+            let runs: [(String, [String], Int32)] = [
+                ("check", ["check", "--db", ledger], 3),
+                ("monthly", ["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out + "/m",
+                             "--formats", "csv", "--quiet"], 3),
+                ("export", ["export", "--db", ledger, "--user", "\(user)", "--period", fixture.period, "--as-of", fixture.asOf,
+                            "--format", "xlsx", "--out", out + "/e"], exportStatus),
+                ("admin", ["admin", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out + "/a"], 3),
+            ]
+            for (name, args, status) in runs {
+                let run = try CLI.run(args)
+                XCTAssertEqual(run.status, status, "\(name) on \(ledger): \(run.stderr)")
+            }
+        }
+    }
+
     func testNotADatabaseExitsOne() throws {
         let junk = SampleFixture.scratch("junk") + "/ledger.sqlite"
         try Data("this is not a database, just text\n".utf8).write(to: URL(fileURLWithPath: junk))

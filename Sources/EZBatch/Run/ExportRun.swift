@@ -53,7 +53,7 @@ package enum ExportRun {
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.
         let (figures, quarantined, username) = try { () throws -> (StatementFigures, [QuarantinedRow], String) in
             let slice = try ledger.loadUser(id: id, through: StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf))
-            return (try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf), slice.quarantined,
+            return (try StatementAnalytics.statement(for: slice, period: settings.period, asOf: settings.asOf), slice.reportQuarantine,
                     slice.user.username)
         }()
         let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,

@@ -51,7 +51,7 @@ extension MonthlyRun {
         }
         unlink(journal.path)
 
-        let quarantinedRows = sum.totals.quarantinedRows + plan.quarantinedRates
+        let quarantinedRows = sum.totals.quarantinedRows + plan.quarantinedOutsideUsers
         // An admin report that left users out is written but incomplete: the run did not fully succeed.
         let failed = sum.totals.failed + (admin?.status == .failed || (admin?.usersLeftOut ?? 0) > 0 ? 1 : 0)
         let exit: Int32 = failed > 0 ? 2 : (quarantinedRows > 0 ? 3 : 0)

@@ -22,8 +22,9 @@ extension MonthlyRun {
         private(set) var snapshotSha256: String
         private(set) var snapshotSeconds: Double = 0
         private(set) var ratesDigest: String
-        /// Rate rows that break the contract (counted in the exit code).
-        private(set) var quarantinedRates: Int
+        /// Quarantined rows of no user's statement: rate rows that break the contract, rows whose
+        /// user, family member or group does not exist (counted in the summary and the exit code).
+        private(set) var quarantinedOutsideUsers: Int
         /// The users of this run, in id order.
         private(set) var users: [UserRef]
         /// No `--users` and no `--shard`: the run sees everyone, so its pass can feed the admin report.
@@ -84,7 +85,7 @@ extension MonthlyRun {
                 && lastHeader?.settings == header.settings
             var plan = Plan(options: options, periodFolder: periodFolder, shardTag: shardTag, locks: [folderLock, lock].compactMap { $0 },
                             snapshotSha256: lastHeader?.snapshotSha256 ?? "", ratesDigest: ratesDigest,
-                            quarantinedRates: source.quarantinedRates.count, users: users,
+                            quarantinedOutsideUsers: try source.quarantinedOutsideUsers().count, users: users,
                             coversEveryone: options.userIds == nil && options.shard == nil,
                             writesAdmin: options.userIds == nil && (options.shard.map { $0.index == 0 } ?? true),
                             lastRun: lastRun, lastRunIndex: options.force ? [:] : lastRun?.index() ?? [:],
@@ -126,7 +127,7 @@ extension MonthlyRun {
             users = try Self.selectUsers(first, options)
             connections = Array(snapshot.connections.prefix(max(1, min(options.jobs, users.count))))
             ratesDigest = try first.exchangeRatesDigest()
-            quarantinedRates = first.quarantinedRates.count
+            quarantinedOutsideUsers = try first.quarantinedOutsideUsers().count
             snapshotSha256 = snapshot.identity.key
             snapshotSeconds = snapshot.seconds
             header.snapshotSha256 = snapshot.identity.key

@@ -13,7 +13,8 @@ enum UsagePass {
         var figures = accumulate(users: users, rates: ledger.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
             try ledger.loadUser(id: id, through: UsageAccumulator.readThrough(period: period, asOf: asOf))
         }
-        figures.rowsQuarantined += quarantinedUsers.count
+        // Rows no user brings (rates, rows of users that do not exist) count too, as in `check`.
+        figures.rowsQuarantined += quarantinedUsers.count + (try ledger.quarantinedOutsideUsers().count)
         return figures
     }
 

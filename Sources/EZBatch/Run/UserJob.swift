@@ -63,7 +63,9 @@ struct UserJob {
         entry.fingerprint = fingerprint
         entry.currency = slice.user.currency.code
         entry.quarantined = slice.quarantined.map { Manifest.QuarantineEntry(table: $0.table, id: $0.id, reason: $0.reason) }
-        let quarantined = slice.quarantined
+        // The statement's About lists the rate rows too, as export's and serve's do (the manifest
+        // counts those once for the run, not in every user's entry).
+        let quarantined = slice.reportQuarantine
         if slice.transactions.count >= largeStatementRows {
             // The charts' idle pixel blocks (6.4 MB for each worker that drew one) are not needed
             // while a large statement's figures are computed, its peak.

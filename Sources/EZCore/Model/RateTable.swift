@@ -12,6 +12,11 @@ package struct RateTable: Sendable {
     /// An empty table: only same-currency conversions succeed.
     package init() {}
 
+    /// The `exchange_rates` rows left out of this table because they break the contract. They
+    /// belong to no user, but every conversion was made without them, so every report counts
+    /// them in its quarantine (``UserLedger/reportQuarantine``).
+    package var quarantined: [QuarantinedRow] = []
+
     /// Adds a rate `1 base = rate quote` for `day`. Call ``finish()`` after the last one.
     package mutating func add(day: CivilDate, base: String, quote: String, rate: DecimalRate) {
         series[Pair(base: base, quote: quote), default: Series()].append(day.dayNumber, rate)

@@ -33,6 +33,13 @@ package struct UserLedger: Sendable {
     /// Rows that would have fed this report but break the contract, with the reason.
     package var quarantined: [QuarantinedRow]
 
+    /// What a report of this user lists as left out: the user's own quarantined rows and the
+    /// exchange-rate rows the conversions went without, each once, sorted. `export` and `serve`
+    /// show it in the statement's About and make the export exit 3 for it, as `check` would.
+    package var reportQuarantine: [QuarantinedRow] {
+        rates.quarantined.isEmpty ? quarantined : Set(quarantined).union(rates.quarantined).sorted()
+    }
+
     package init(user: User, balances: [Balance] = [], categories: [Category] = [], transactions: [Transaction] = [],
                 groups: [GroupLedger] = [], budgets: [Budget] = [], budgetTransfers: [BudgetTransfer] = [],
                 savingsGoals: [SavingsGoal] = [], logins: [LedgerTime] = [], family: FamilyMember? = nil,

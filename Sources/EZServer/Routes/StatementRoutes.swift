@@ -63,7 +63,7 @@ struct StatementRoutes {
                                               request: request) { inputs in
             let figures = try StatementAnalytics.statement(for: inputs.slice, period: period, asOf: asOf)
             let provenance = ReportProvenance(ledgerSHA256: inputs.digest, ledgerPath: ledgerPath, period: period, asOf: asOf,
-                                              engineVersion: EngineVersion.current, quarantined: inputs.slice.quarantined)
+                                              engineVersion: EngineVersion.current, quarantined: inputs.slice.reportQuarantine)
             do {
                 let bytes = try StatementBytes.render(figures, provenance: provenance, file: file)
                 return Produced(bytes: bytes, contentType: contentType, fileName: Produced.safeFileName(fileName))

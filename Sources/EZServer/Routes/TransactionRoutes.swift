@@ -89,7 +89,7 @@ struct TransactionRoutes {
                 let list = try Self.list(inputs, query)
                 let provenance = ReportProvenance(ledgerSHA256: inputs.digest, ledgerPath: ledgerPath, period: query.range,
                                                   asOf: query.range.end, engineVersion: EngineVersion.current,
-                                                  quarantined: inputs.slice.quarantined)
+                                                  quarantined: inputs.slice.reportQuarantine)
                 return Produced(bytes: try TransactionListBytes.render(list, provenance: provenance, format: format),
                                 contentType: contentType,
                                 fileName: Produced.safeFileName("transactions-\(query.range.start)-\(query.range.end).\(format.rawValue)"))
