@@ -94,6 +94,35 @@ final class ChartsRenderingTests: XCTestCase {
                                                "Ristoranti · Mar 23, 2026"])
     }
 
+    /// Savings figures too long for the room beside the bars (Swiss German amounts with their
+    /// currency, a percentage and a due date, in a PDF's column) go under the bars, whole, and
+    /// the chart's natural height grows for them; short ones stay beside the bars as before.
+    func testLongProgressNotesGoUnderTheirTrackAndTheChartGrowsForThem() throws {
+        let surface = try CairoSurface(pdfInMemoryWidth: 595.276, height: 841.89)
+        let ctx = try CairoContext(surface: surface)
+        func chart(_ notes: [String]) -> Chart {
+            Chart(title: "Sparziele", subtitle: nil, mark: .progress,
+                  data: ChartData(categories: ["House deposit", "Emergency fund"],
+                                  series: [Series(name: "Gespart", values: [153_600, 1_542_828], color: Palette.positive)],
+                                  pointLabels: notes, targets: [153_600, 1_910_400]),
+                  valueFormat: .money(try! Currency("CHF")), emptyMessage: "", format: LocaleFormat(locale: "de_CH"))
+        }
+        let long = chart(["CHF 1’536.00 / CHF 1’536.00 · 100.0 % · Nov 2027", "CHF 15’428.28 / CHF 19’104.00 · 80.8 % · Nov 2027"])
+        let short = chart(["CHF 1’536 · 100 %", "CHF 15’428 · 81 %"])
+        let width = 515.0, inner = width - 28
+        let painter = Painter(ctx: ctx, format: long.format)
+        let columns = ChartRenderer.progressColumns(long, painter: painter, width: inner)
+        XCTAssertTrue(columns.stacked)
+        for note in long.data.pointLabels! {
+            XCTAssertLessThanOrEqual(painter.measure(note, .label).width, inner - columns.labelW, "\(note) fits under its track")
+        }
+        XCTAssertFalse(ChartRenderer.progressColumns(short, painter: painter, width: inner).stacked)
+        let tall = try XCTUnwrap(ChartRenderer.naturalHeight(long, in: ctx, width: width))
+        let low = try XCTUnwrap(ChartRenderer.naturalHeight(short, in: ctx, width: width))
+        XCTAssertGreaterThan(tall, low + 2 * painter.measure("Ag", .label).height)
+        try ChartRenderer.draw(long, in: ctx, rect: Rect(x: 40, y: 60, width: width, height: tall), format: long.format)
+    }
+
     func testPieStyleAndOtherLocalesRender() throws {
         for (locale, style) in [("en_US", User.ChartStyle.pie), ("ja_JP", .doughnut), ("fr_FR", .pie)] {
             for named in StatementCharts.charts(for: ChartsFixtures.statement(locale: locale, style: style)) {

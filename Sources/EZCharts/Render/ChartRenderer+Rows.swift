@@ -61,6 +61,18 @@ extension ChartRenderer {
     /// The space kept under progress rows for the marker's caption.
     static let progressCaptionHeight = 16.0
 
+    /// How a progress chart's rows share `width`: the labels' column, the notes' column beside the
+    /// tracks, and whether the notes go under the tracks instead. The figures on the right are the
+    /// point of the chart: they get the room they need, as long as the track keeps a third of the
+    /// width; when they need more (German amounts with their currency code, a percentage and a
+    /// date), each goes under its track, over the rest of the width, rather than being cut short.
+    static func progressColumns(_ chart: Chart, painter: Painter, width: Double) -> (labelW: Double, noteW: Double, stacked: Bool) {
+        let labelW = min(width * 0.26, (chart.data.categories.map { painter.measure($0, .labelBold).width }.max() ?? 0) + 14)
+        let noteNeed = ((chart.data.pointLabels ?? []).map { painter.measure($0, .label).width }.max() ?? 0) + 14
+        let roomBeside = width - labelW - width / 3
+        return noteNeed > roomBeside ? (labelW, roomBeside, true) : (labelW, noteNeed, false)
+    }
+
     static func drawProgress(_ chart: Chart, painter: Painter, in body: Rect) {
         let ctx = painter.ctx
         let data = chart.data
@@ -68,18 +80,22 @@ extension ChartRenderer {
         let values = (data.series.first?.values ?? []).map { $0 ?? 0 }
         let targets = data.targets ?? Array(repeating: 0, count: n)
         let notes = data.pointLabels ?? []
-        let labelW = min(body.width * 0.26, (data.categories.map { painter.measure($0, .labelBold).width }.max() ?? 0) + 14)
-        // The figures on the right are the point of the chart: they get the room they need, as long
-        // as the track keeps a third of the width (only then are they cut short).
-        let noteW = min(body.width - labelW - body.width / 3, (notes.map { painter.measure($0, .label).width }.max() ?? 0) + 14)
-        let trackX = body.x + labelW, trackW = max(20, body.width - labelW - noteW)
+        let columns = progressColumns(chart, painter: painter, width: body.width)
+        let labelW = columns.labelW
         let rowH = min(56, max(0, body.height - progressCaptionHeight) / Double(max(1, n)))
         let barH = max(5, min(16, rowH * 0.4))
+        let noteH = painter.measure("Ag", .label).height
+        // Under the track only when the row has the height for it (a box smaller than the chart's
+        // natural height keeps the notes beside, cut short).
+        let stacked = columns.stacked && rowH >= barH + noteH + 6
+        let noteW = stacked ? 0 : columns.noteW
+        let trackX = body.x + labelW, trackW = max(20, body.width - labelW - noteW)
         let top = body.y + max(0, (body.height - rowH * Double(n) - progressCaptionHeight) / 2)
         let hasMarkers = data.markers?.contains { $0 != nil } ?? false
 
         for i in 0..<n {
-            let cy = top + rowH * (Double(i) + 0.5)
+            // The track's centre: raised by half the note's line when the note goes under it.
+            let cy = top + rowH * (Double(i) + 0.5) - (stacked ? (noteH + 3) / 2 : 0)
             let v = max(0, values[i]), t = max(0, targets[safe: i] ?? 0)
             let span = Double(max(t, v, 1))
             let color = data.pointColors?[safe: i] ?? data.series.first?.color ?? Palette.positive
@@ -106,8 +122,13 @@ extension ChartRenderer {
                 ctx.line(to: Point(x: mx, y: track.y - 4)); ctx.closePath(); ctx.fill()
             }
             if let note = notes[safe: i] {
-                painter.text(note, .label, anchor: Point(x: body.maxX, y: cy), hAlign: 1, vAlign: 0.5,
-                             color: Palette.mutedText.darkened(0.35), maxWidth: noteW - 10)
+                if stacked {
+                    painter.text(note, .label, anchor: Point(x: trackX, y: track.maxY + 3), hAlign: 0, vAlign: 0,
+                                 color: Palette.mutedText.darkened(0.35), maxWidth: body.maxX - trackX)
+                } else {
+                    painter.text(note, .label, anchor: Point(x: body.maxX, y: cy), hAlign: 1, vAlign: 0.5,
+                                 color: Palette.mutedText.darkened(0.35), maxWidth: noteW - 10)
+                }
             }
         }
         if hasMarkers, let caption = data.markerCaption {

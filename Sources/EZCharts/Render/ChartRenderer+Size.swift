@@ -16,12 +16,16 @@ extension ChartRenderer {
         guard !chart.isEmpty, n > 0 else { return nil }
         let painter = Painter(ctx: ctx, format: chart.format)
         let rows: Double
+        let inner = width - 2 * 14
         switch chart.mark {
-        case .progress: rows = progressRowPitch * Double(n) + progressCaptionHeight
+        case .progress:
+            // A row whose figures go under its track is taller by their line.
+            let stacked = progressColumns(chart, painter: painter, width: inner).stacked
+            let pitch = progressRowPitch + (stacked ? painter.measure("Ag", .label).height + 6 : 0)
+            rows = pitch * Double(n) + progressCaptionHeight
         case .horizontalBar: rows = barRowPitch * Double(n) + painter.measure("0", .small).height + 8
         default: return nil
         }
-        let inner = width - 2 * 14
         var head = 0.0
         if !chart.title.isEmpty { head += painter.wrappedLayout(.title, chart.title, maxWidth: inner).size.height }
         if let s = chart.subtitle, !s.isEmpty { head += painter.wrappedLayout(.subtitle, s, maxWidth: inner).size.height + 2 }
