@@ -47,9 +47,19 @@ def without_provenance(page):
     return re.sub(r'ezreport \S+[^.。]*[.。]','<provenance>',page)
 def render(path,page):
     return subprocess.run(['pdftoppm','-r','30','-png','-f',str(page),'-l',str(page),path],capture_output=True,check=True).stdout
+FOOTER=re.compile(r'(Page|Seite|Pagina|Página|Page) \d+ (of|von|di|de|sur) \d+|\d+ / \d+ ページ')
+def words_but_provenance(pages):
+    # Lines every page has (the running title) and the page numbers are the page furniture.
+    pages=[FOOTER.sub('',x) for x in pages if x.strip()]
+    furniture=set.intersection(*[set(l.strip() for l in x.splitlines() if l.strip()) for x in pages]) if pages else set()
+    body=[l for x in pages for l in x.splitlines() if l.strip() and l.strip() not in furniture]
+    return sorted(without_provenance(' '.join(body)).split())
 def pdf_equal_but_provenance(pa,pb):
     ta,tb=pdf_pages(pa),pdf_pages(pb)
-    if len(ta)!=len(tb): return False
+    # The provenance sentence is longer for one ledger than the other: where it wraps to one more
+    # line at the foot of the last page, the About section starts a page of its own. Then the
+    # documents must hold the same words, page footers ("Page n of N") and the sentence aside.
+    if len(ta)!=len(tb): return abs(len(ta)-len(tb))==1 and words_but_provenance(ta)==words_but_provenance(tb)
     for n,(x,y) in enumerate(zip(ta,tb),1):
         if x==y:
             if x.strip() and render(pa,n)!=render(pb,n): return False

@@ -172,6 +172,11 @@ package final class Ledger: LedgerBackend {
                     path: path, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
             }
         }
+        for (table, columns) in LedgerContract.keys where try !isKey(columns, of: table, in: db) {
+            let names = columns.count == 1 ? "\(table).\(columns[0]) is" : "(\(columns.joined(separator: ", "))) of \(table) are"
+            throw LedgerError.schemaMismatch(
+                path: path, problem: "\(names) not declared PRIMARY KEY or UNIQUE, as the contract requires (a repeated key would count its rows twice)")
+        }
         // An optional table may be absent, but when present it has every column.
         for (table, columns) in LedgerContract.optionalTables {
             let present = try Set(Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
@@ -182,6 +187,22 @@ package final class Ledger: LedgerBackend {
                     path: path, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
             }
         }
+    }
+
+    /// Whether `columns` are `table`'s primary key or a unique index's columns (in any order);
+    /// true for a table the ledger does not have (an optional table, checked elsewhere).
+    static func isKey(_ columns: [String], of table: String, in db: Database) throws -> Bool {
+        let info = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_info(?)", arguments: [table])
+        guard !info.isEmpty else { return true }
+        let wanted = Set(columns)
+        let primary = Set(info.filter { ($0[1] as Int) > 0 }.map { $0[0] as String })
+        if primary == wanted { return true }
+        for index in try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1", arguments: [table]) {
+            let name: String = index[0]
+            let indexed = try Set(String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name]))
+            if indexed == wanted { return true }
+        }
+        return false
     }
 
     // MARK: - LedgerBackend

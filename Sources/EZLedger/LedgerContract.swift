@@ -40,6 +40,19 @@ package enum LedgerContract {
         ("logins", ["user_id", "at"]),
     ]
 
+    /// The keys the contract declares (`PRIMARY KEY` or `UNIQUE`): the engine relies on them, so
+    /// a ledger whose tables lack them is refused at open. Without them a repeated transaction id
+    /// is counted twice, a repeated user id gets two statements, and a repeated rate makes a
+    /// conversion depend on the rows' order. A table absent from the ledger (an optional one) is
+    /// not checked.
+    package static let keys: [(table: String, columns: [String])] = [
+        ("users", ["id"]), ("users", ["username"]), ("balances", ["id"]), ("categories", ["id"]),
+        ("transactions", ["id"]), ("splits", ["transaction_id", "user_id"]), ("groups", ["id"]),
+        ("group_members", ["group_id", "user_id"]), ("families", ["id"]), ("family_members", ["user_id"]),
+        ("budgets", ["id"]), ("budget_transfers", ["id"]), ("savings_goals", ["id"]),
+        ("exchange_rates", ["day", "base", "quote"]), ("group_payments", ["id"]),
+    ]
+
     /// Columns added to contract 1 after it was published: a ledger may lack them (then they read
     /// as NULL), and a ledger that has them is validated by them (see ``LedgerFeatures``).
     package static let optionalColumns: [(table: String, column: String)] = [

@@ -197,6 +197,12 @@ package final class PostgresLedger: LedgerBackend {
                 }
             }
         }
+        for (table, columns) in LedgerContract.keys where !catalog.isKey(columns, of: table) {
+            let names = columns.count == 1 ? "\(table).\(columns[0]) is" : "(\(columns.joined(separator: ", "))) of \(table) are"
+            throw LedgerError.schemaMismatch(
+                path: location.url,
+                problem: "\(names) not declared PRIMARY KEY or UNIQUE, as the contract requires (a repeated key would count its rows twice)")
+        }
         guard unreadable.isEmpty else {
             throw LedgerError.cannotOpen(path: location.url, reason: "the role may not read \(unreadable.prefix(3).joined(separator: ", "))"
                                          + (unreadable.count > 3 ? " and \(unreadable.count - 3) more column(s)" : "")

@@ -52,22 +52,48 @@ struct PostgresCatalog {
 
     /// Table → column → what the catalog says of it.
     var columns: [String: [String: Column]] = [:]
+    /// The tables that are tables (`r`, `p`): views and foreign tables cannot declare keys.
+    var plainTables: Set<String> = []
+    /// Table → the column sets of its unique indexes (its primary key among them).
+    var uniqueKeys: [String: [Set<String>]] = [:]
 
     static func read(_ session: PostgresSession) throws -> PostgresCatalog {
         var catalog = PostgresCatalog()
         let rows = try session.rows("""
             SELECT c.relname::text, a.attname::text, has_column_privilege(c.oid, a.attnum, 'SELECT'),
-                   format_type(a.atttypid, NULL)
+                   format_type(a.atttypid, NULL), c.relkind::text
             FROM pg_catalog.pg_class c
             JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid
             WHERE c.relnamespace = to_regnamespace(current_schema())
               AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND a.attnum > 0 AND NOT a.attisdropped
             """)
         while try rows.next() {
-            catalog.columns[rows.string(0) ?? "", default: [:]][rows.string(1) ?? ""] =
+            let table = rows.string(0) ?? ""
+            catalog.columns[table, default: [:]][rows.string(1) ?? ""] =
                 Column(readable: rows.int64(2) != 0, type: rows.string(3) ?? "")
+            if ["r", "p"].contains(rows.string(4) ?? "") { catalog.plainTables.insert(table) }
         }
+        let keys = try session.rows("""
+            SELECT c.relname::text, i.indexrelid::bigint, a.attname::text
+            FROM pg_catalog.pg_index i
+            JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY(i.indkey)
+            WHERE c.relnamespace = to_regnamespace(current_schema()) AND i.indisunique AND i.indpred IS NULL
+            ORDER BY 1, 2
+            """)
+        var byIndex: [Int64: (table: String, columns: Set<String>)] = [:]
+        while try keys.next() {
+            byIndex[keys.int64(1), default: (keys.string(0) ?? "", [])].columns.insert(keys.string(2) ?? "")
+        }
+        for (_, index) in byIndex.sorted(by: { $0.key < $1.key }) { catalog.uniqueKeys[index.table, default: []].append(index.columns) }
         return catalog
+    }
+
+    /// Whether `columns` are a key of `table` (a primary key or a unique index, in any order);
+    /// true for a view or a foreign table, which cannot declare one, and for a table not there.
+    func isKey(_ columns: [String], of table: String) -> Bool {
+        guard plainTables.contains(table) else { return true }
+        return uniqueKeys[table]?.contains(Set(columns)) ?? false
     }
 
     /// The error for a contract table or column the role may not read.

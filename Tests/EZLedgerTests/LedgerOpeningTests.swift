@@ -78,6 +78,34 @@ final class LedgerOpeningTests: XCTestCase {
         }
     }
 
+    /// A ledger whose table lacks the contract's key (a table rebuilt without its PRIMARY KEY)
+    /// counted a repeated transaction twice and gave one user two statements, `check` saying
+    /// "Clean": it is refused at open, naming the key. A key declared by a unique index, or
+    /// over the same columns in another order, is the same key.
+    func testATableWithoutItsKeyIsRefusedByName() throws {
+        let ledger = try TestLedger()
+        try ledger.execute("PRAGMA foreign_keys = OFF")
+        try ledger.execute("CREATE TABLE t2 AS SELECT * FROM transactions")
+        try ledger.execute("DROP TABLE transactions")
+        try ledger.execute("ALTER TABLE t2 RENAME TO transactions")
+        XCTAssertThrowsError(try Ledger(path: ledger.path)) { error in
+            XCTAssertEqual(error as? LedgerError, .schemaMismatch(
+                path: ledger.path,
+                problem: "transactions.id is not declared PRIMARY KEY or UNIQUE, as the contract requires (a repeated key would count its rows twice)"))
+        }
+        try ledger.execute("CREATE UNIQUE INDEX transactions_id ON transactions(id)")
+        XCTAssertNoThrow(try Ledger(path: ledger.path))
+
+        try ledger.execute("CREATE TABLE r2 AS SELECT * FROM exchange_rates")
+        try ledger.execute("DROP TABLE exchange_rates")
+        try ledger.execute("ALTER TABLE r2 RENAME TO exchange_rates")
+        XCTAssertThrowsError(try Ledger(path: ledger.path)) { error in
+            XCTAssertTrue("\(error)".contains("(day, base, quote) of exchange_rates are not declared PRIMARY KEY or UNIQUE"), "\(error)")
+        }
+        try ledger.execute("CREATE UNIQUE INDEX rates_key ON exchange_rates(quote, base, day)")
+        XCTAssertNoThrow(try Ledger(path: ledger.path))
+    }
+
     func testOpeningAndCheckingNeverChangesTheFile() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")

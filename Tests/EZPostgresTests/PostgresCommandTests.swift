@@ -181,6 +181,23 @@ final class PostgresCommandTests: XCTestCase {
         XCTAssertTrue([0, 3].contains(accepted.status), "the schema as the contract has it is accepted: \(accepted.stderr)")
     }
 
+    /// A table without the contract's key (here transactions' PRIMARY KEY) would let a repeated
+    /// id count its rows twice: it is refused at open, naming the key; the schema with its keys
+    /// is accepted again.
+    func testATableWithoutItsKeyIsRefusedByName() throws {
+        let f = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        let database = "keys\(UUID().uuidString.prefix(6).lowercased())"
+        let url = try f.database(database, filled: true)
+        _ = try cluster.psql("ALTER TABLE splits DROP CONSTRAINT splits_pkey", database: database)
+        let refused = try CLI.run(["check", "--db", url])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("(transaction_id, user_id) of splits are not declared PRIMARY KEY or UNIQUE"), refused.stderr)
+        _ = try cluster.psql("ALTER TABLE splits ADD PRIMARY KEY (user_id, transaction_id)", database: database)
+        let accepted = try CLI.run(["check", "--db", url])
+        XCTAssertTrue([0, 3].contains(accepted.status), "a key in another column order is the same key: \(accepted.stderr)")
+    }
+
     func testCheckAndExportReadTheServer() throws {
         let f = try PostgresFixture.shared()
         let fromFile = try CLI.run(["check", "--db", f.sqlite])
