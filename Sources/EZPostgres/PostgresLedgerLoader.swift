@@ -23,7 +23,9 @@ package enum PostgresLedgerLoader {
             switch self {
             case .integer: return ["bigint", "integer", "smallint"]
             case .text: return nil
-            case .real: return ["double precision", "real", "numeric"]
+            // Not `real`: a float4 rate read as a double is not the decimal written (1.09178 reads
+            // as 1.0917799472808838) and figures drift by a cent.
+            case .real: return ["double precision", "numeric"]
             case .instant, .occurred: return ["timestamp with time zone"]
             case .date: return ["date"]
             case .flag: return ["boolean"]

@@ -98,14 +98,15 @@ package struct PostgresLocation: Sendable, Equatable {
         return environment["PGPASSWORD"]
     }
 
-    /// `url` with any password removed (`user:password@`, or libpq's `?password=` parameter), for
-    /// messages about a URL that was refused.
+    /// `url` with any secret removed (`user:password@`, libpq's `?password=`, or a parameter
+    /// such as `sslpassword`, the client key's passphrase), for messages about a URL that was refused.
     static func withoutPassword(_ url: String) -> String {
-        guard var parts = URLComponents(string: url) else { return url.contains("password") ? "postgres://…" : url }
+        guard var parts = URLComponents(string: url) else { return url.lowercased().contains("password") ? "postgres://…" : url }
         let items = parts.queryItems ?? []
-        guard parts.password != nil || items.contains(where: { $0.name == "password" }) else { return url }
+        func secret(_ item: URLQueryItem) -> Bool { item.name.lowercased().contains("password") }
+        guard parts.password != nil || items.contains(where: secret) else { return url }
         parts.password = nil
-        let kept = items.filter { $0.name != "password" }
+        let kept = items.filter { !secret($0) }
         parts.queryItems = kept.isEmpty ? nil : kept
         return parts.string ?? "postgres://…"
     }

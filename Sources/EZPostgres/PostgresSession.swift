@@ -36,7 +36,10 @@ final class PostgresSession: @unchecked Sendable {
         configuration.options.additionalStartupParameters = parameters
         do {
             configuration.tls = try Self.tls(location)
-            if location.sslMode == .verifyFull { configuration.options.tlsServerName = location.host }
+            // No explicit server name: PostgresNIO sends a host name as SNI and checks the
+            // certificate against it, and sends none for an IP address (not valid in SNI, which
+            // refused every `verify-full` connection to an IP); the certificate must then name
+            // that address.
             let id = Self.ids.withLock { $0 += 1; return $0 }
             connection = try PostgresConnection.connect(
                 on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger).wait()

@@ -168,6 +168,10 @@ final class PostgresCommandTests: XCTestCase {
             ("ALTER TABLE transactions ALTER COLUMN occurred_at TYPE timestamp USING occurred_at AT TIME ZONE 'UTC'",
              "ALTER TABLE transactions ALTER COLUMN occurred_at TYPE timestamptz USING occurred_at AT TIME ZONE 'UTC'",
              "column transactions.occurred_at is timestamp without time zone; the contract's type is timestamp with time zone"),
+            // A float4 rate read as a double is not the decimal written: figures drifted by a cent.
+            ("ALTER TABLE exchange_rates ALTER COLUMN rate TYPE real",
+             "ALTER TABLE exchange_rates ALTER COLUMN rate TYPE double precision",
+             "column exchange_rates.rate is real; the contract's type is double precision (or numeric)"),
         ]
         for c in cases {
             _ = try cluster.psql(c.alter, database: database)
@@ -196,6 +200,30 @@ final class PostgresCommandTests: XCTestCase {
         _ = try cluster.psql("ALTER TABLE splits ADD PRIMARY KEY (user_id, transaction_id)", database: database)
         let accepted = try CLI.run(["check", "--db", url])
         XCTAssertTrue([0, 3].contains(accepted.status), "a key in another column order is the same key: \(accepted.stderr)")
+    }
+
+    /// `verify-full` checks the chain and that the certificate names the host: by IP address
+    /// (which used to fail on every connection: an IP was sent as SNI) and by name; a CA that did
+    /// not sign the certificate is refused by `verify-ca` and `verify-full` alike.
+    func testVerifyFullConnectsByAddressOrNameAndRefusesAnotherCA() throws {
+        let f = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        let ca = cluster.certificateAuthority
+        let byAddress = f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=verify-full&sslrootcert=\(ca)")
+        let byName = byAddress.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:")
+        for url in [byAddress, byName, f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")] {
+            let run = try CLI.run(["check", "--db", url])
+            XCTAssertTrue([0, 3].contains(run.status), "\(url): \(run.stderr)")
+        }
+        let otherCA = scratch + "/other-ca.crt"
+        _ = try CLI.tool("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", scratch + "/other.key",
+                                              "-out", otherCA, "-days", "1", "-subj", "/CN=another CA"])
+        for mode in ["verify-ca", "verify-full"] {
+            let url = f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=\(mode)&sslrootcert=\(otherCA)")
+            let run = try CLI.run(["check", "--db", url])
+            XCTAssertEqual(run.status, 1, "\(mode) with another CA: \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        }
     }
 
     func testCheckAndExportReadTheServer() throws {

@@ -31,6 +31,16 @@ final class PostgresLocationTests: XCTestCase {
         }
     }
 
+    /// libpq's `sslpassword` (the client key's passphrase) is not understood: it is refused, and
+    /// its value, which used to be copied into the error line, is not shown.
+    func testASSLPasswordParameterIsRefusedWithoutItsValue() {
+        XCTAssertThrowsError(try PostgresLocation(url: "postgres://report@db/wallet?sslmode=require&sslpassword=Secret1", password: nil)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("unknown URL parameter 'sslpassword'"), text)
+            XCTAssertFalse(text.contains("Secret1"), text)
+        }
+    }
+
     func testIncompleteURLsAndUnknownParametersAreOneLineErrors() {
         for (url, mention) in [("postgres://db/wallet", "no user"), ("postgres://report@db", "no database"),
                                ("postgres://report@db/wallet?sslmode=sometimes", "sslmode 'sometimes'"),

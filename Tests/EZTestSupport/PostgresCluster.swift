@@ -53,13 +53,35 @@ package final class PostgresCluster: @unchecked Sendable {
         if getuid() == 0 { try run("/bin/chown", ["-R", "nobody:nogroup", folder]) }
         try server("initdb", ["-D", data, "-U", superuser, "--pwfile=" + passwordFile, "--auth-host=scram-sha-256",
                               "--auth-local=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        try makeCertificates()
         try start()
+    }
+
+    /// The CA that signed the server's certificate (for `sslrootcert`); the certificate names
+    /// `IP:127.0.0.1` and `DNS:localhost`. The server offers TLS; the tests' URLs say
+    /// `sslmode=disable` unless they test TLS.
+    package var certificateAuthority: String { folder + "/tls/ca.crt" }
+
+    private func makeCertificates() throws {
+        let tls = folder + "/tls"
+        try FileManager.default.createDirectory(atPath: tls, withIntermediateDirectories: true)
+        let openssl = "/usr/bin/openssl"
+        try run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", tls + "/ca.key", "-out", tls + "/ca.crt",
+                          "-days", "2", "-subj", "/CN=ezreport test CA"])
+        try run(openssl, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", tls + "/server.key", "-out", tls + "/server.csr",
+                          "-subj", "/CN=127.0.0.1"])
+        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: URL(fileURLWithPath: tls + "/ext.cnf"))
+        try run(openssl, ["x509", "-req", "-in", tls + "/server.csr", "-CA", tls + "/ca.crt", "-CAkey", tls + "/ca.key",
+                          "-CAcreateserial", "-out", tls + "/server.crt", "-days", "2", "-extfile", tls + "/ext.cnf"])
+        chmod(tls + "/server.key", 0o600)
+        if getuid() == 0 { try run("/bin/chown", ["-R", "nobody:nogroup", tls]) }
     }
 
     /// Starts the server (again, after ``stop()``) and waits until it accepts connections.
     package func start() throws {
         try server("pg_ctl", ["-D", data, "-l", folder + "/server.log", "-w", "-t", "60", "start", "-o",
-                              "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c full_page_writes=off -c max_connections=60"])
+                              "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c full_page_writes=off -c max_connections=60"
+                                + " -c ssl=on -c ssl_cert_file=\(folder)/tls/server.crt -c ssl_key_file=\(folder)/tls/server.key"])
     }
 
     /// Stops the server at once (connections are cut, as when a server crashes or is shut down).
