@@ -35,6 +35,12 @@ package final class LedgerDigestMemo: Sendable {
         return digest
     }
 
+    /// The identity (device, inode, size and times) of the ledger's file and of its `-wal` now.
+    /// Under WAL the app's commits go to the `-wal` file and leave the main file, and so the
+    /// digest, unchanged until a checkpoint: what depends on every row (the admin report) keys
+    /// on this as well as on the digest.
+    package var currentIdentity: String? { identityKey() }
+
     private func identityKey() -> String? {
         guard let main = FileIdentity(path: path) else { return nil }
         return main.key + "|" + (FileIdentity(path: path + "-wal")?.key ?? "-")

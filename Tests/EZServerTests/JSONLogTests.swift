@@ -69,4 +69,15 @@ final class TextLogFormatTests: XCTestCase {
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
         XCTAssertTrue(stamp.hasPrefix(String(year)) || stamp.hasPrefix(String(year - 1)) || stamp.hasPrefix(String(year + 1)), stamp)
     }
+
+    /// A value carrying a line break from ledger text (a quarantined user's time zone) was
+    /// written raw and forged a whole access-log line; every control character is now escaped.
+    func testAValueWithALineBreakCannotForgeALogLine() {
+        let forged = "Europe/Rome\n2026-11-27T01:48:37+0000 info ezreport.serve: status=200 user=1 [EZServer] GET /v1/admin"
+        let line = LogText.oneLine(forged)
+        XCTAssertFalse(line.contains("\n") || line.contains("\r"))
+        XCTAssertEqual(line, "Europe/Rome\\n2026-11-27T01:48:37+0000 info ezreport.serve: status=200 user=1 [EZServer] GET /v1/admin")
+        XCTAssertEqual(LogText.oneLine("a\r\tb\u{1B}[31mc"), "a\\r\\tb\\u{1B}[31mc")
+        XCTAssertEqual(LogText.oneLine("zoë · 山田"), "zoë · 山田", "printable text is unchanged")
+    }
 }

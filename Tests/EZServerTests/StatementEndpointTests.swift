@@ -26,6 +26,18 @@ final class StatementEndpointTests: LiveServerTestCase {
         }
     }
 
+    /// A preset period names its download by the period it stands for, as the admin report
+    /// does (`statement-2026-09.pdf`, not `statement-last-month.pdf`).
+    func testAPresetPeriodsDownloadIsNamedByItsDates() async throws {
+        let token = try await fixture.token(fixture.alice)
+        for (path, name) in [("statement/last-month.pdf", "statement-2026-09.pdf"), ("statement/last-month/transactions.csv", "transactions-2026-09.csv"),
+                             ("statement/this-month/charts/trend.png", "trend-2026-10.png")] {
+            let response = try await server.get("/v1/users/\(fixture.alice)/\(path)?as_of=2026-10-01", token: token)
+            XCTAssertEqual(response.status, .ok, path)
+            XCTAssertEqual(response.headers[.contentDisposition], "attachment; filename=\"\(name)\"", path)
+        }
+    }
+
     func testEveryCSVAndChartIsByteForByteTheExportedFile() async throws {
         let folder = fixture.ledger.folder.appendingPathComponent("export").path
         _ = try export("csv,png", out: folder)

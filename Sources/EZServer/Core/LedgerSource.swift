@@ -108,6 +108,10 @@ final class LedgerSource: Sendable {
         do { return try digests.current() } catch { throw Self.unavailable }
     }
 
+    /// The identity of the ledger's files now (see ``LedgerDigestMemo/currentIdentity``); nil
+    /// for a server's ledger, or when the file cannot be looked at.
+    func identity() -> String? { opener != nil ? nil : digests.currentIdentity }
+
     /// True when the ledger opens, reads and passes the schema check now.
     func isReady() -> Bool {
         do {

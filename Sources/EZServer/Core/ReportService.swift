@@ -83,8 +83,13 @@ final class ReportService: Sendable {
         let outcome = try await pool.run { [self] () throws -> Outcome in
             // The cheap check first, on the shared connection: a non-admin costs no extra connection.
             try readCurrentLedger { snapshot in try Self.requireAdmin(caller, in: snapshot) }
+            // The digest alone is not enough under WAL: commits land in the -wal file and leave the
+            // main file (and its digest) as they were until a checkpoint; the files' identity moves
+            // with every commit. Taken before the pass, so a commit during it only costs a render.
+            let identity = ledgers.identity()
             let digest = try ledgers.digest()
-            let fingerprint = digest.isEmpty ? nil : "admin|\(EngineVersion.current)|\(key)|\(configuration.ledgerPath)|\(digest)"
+            let fingerprint = digest.isEmpty || identity == nil
+                ? nil : "admin|\(EngineVersion.current)|\(key)|\(configuration.ledgerPath)|\(digest)|\(identity!)"
             if let fingerprint, let tag = etags.tag(for: fingerprint), ifNoneMatch(condition, matches: tag) { return .notModified(tag) }
             let own: any LedgerStore
             do { own = try configuration.openLedger?() ?? Ledger(path: configuration.ledgerPath) } catch {

@@ -25,7 +25,7 @@ struct StatementRoutes {
         let (stem, ext) = try RequestParameters.splitExtension(file, allowed: ["pdf", "xlsx"], parameter: "period")
         let which: StatementBytes.File = ext == "pdf" ? .pdf : .xlsx
         return try await respond(request, context, periodText: stem, file: which,
-                                 fileName: "statement-\(stem).\(ext)", contentType: ext == "pdf" ? Produced.pdf : Produced.xlsx)
+                                 fileName: { "statement-\($0).\(ext)" }, contentType: ext == "pdf" ? Produced.pdf : Produced.xlsx)
     }
 
     /// `{period}/{name}.csv`.
@@ -36,7 +36,7 @@ struct StatementRoutes {
         }
         let period = try context.parameters.require("period")
         return try await respond(request, context, periodText: period, file: .csv(stem),
-                                 fileName: "\(stem)-\(period).csv", contentType: Produced.csv)
+                                 fileName: { "\(stem)-\($0).csv" }, contentType: Produced.csv)
     }
 
     /// `{period}/charts/{name}.png`.
@@ -47,12 +47,14 @@ struct StatementRoutes {
         }
         let period = try context.parameters.require("period")
         return try await respond(request, context, periodText: period, file: .png(stem),
-                                 fileName: "\(stem)-\(period).png", contentType: Produced.png)
+                                 fileName: { "\(stem)-\($0).png" }, contentType: Produced.png)
     }
 
     /// Validates the period and `as_of`, then renders `file` for the user in the path.
+    /// `fileName` names the download from the resolved period's name (`2026-10`, also for
+    /// `last-month`), as the admin report's does.
     private func respond(_ request: Request, _ context: ServerContext, periodText: String, file: StatementBytes.File,
-                         fileName: String, contentType: String) async throws -> Response {
+                         fileName: @escaping @Sendable (String) -> String, contentType: String) async throws -> Response {
         let caller = try context.requireIdentity()
         let target = try context.parameters.require("id")
         let asOf = try RequestParameters.asOf(request)
@@ -66,7 +68,7 @@ struct StatementRoutes {
                                               engineVersion: EngineVersion.current, quarantined: inputs.slice.reportQuarantine)
             do {
                 let bytes = try StatementBytes.render(figures, provenance: provenance, file: file)
-                return Produced(bytes: bytes, contentType: contentType, fileName: Produced.safeFileName(fileName))
+                return Produced(bytes: bytes, contentType: contentType, fileName: Produced.safeFileName(fileName(period.name)))
             } catch is StatementBytes.RenderError {
                 throw Problem.notFound
             }

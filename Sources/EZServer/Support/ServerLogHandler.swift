@@ -30,8 +30,9 @@ struct ServerLogHandler: LogHandler {
                 merged["error.message"] = "\(error)"
                 merged["error.type"] = "\(String(reflecting: type(of: error)))"
             }
-            let pretty = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            line = Data("\(LogTimestamp.now()) \(event.level)\(label.isEmpty ? "" : " ")\(label):\(pretty) [\(event.source)] \(event.message)".utf8)
+            let pretty = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\(LogText.oneLine($0.value.description))" }.joined(separator: " ")
+            line = Data("\(LogTimestamp.now()) \(event.level)\(label.isEmpty ? "" : " ")\(label):\(pretty) [\(event.source)] \(LogText.oneLine(event.message.description))".utf8)
         case .json:
             var object: [String: String] = [
                 "ts": Date().formatted(.iso8601),
@@ -45,6 +46,27 @@ struct ServerLogHandler: LogHandler {
         }
         line.append(0x0A)
         try? FileHandle.standardError.write(contentsOf: line)   // write(_:) traps when standard error is closed or full
+    }
+}
+
+/// Text log values made safe for one line.
+package enum LogText {
+    /// `text` on one line: a line break or another control character (which a reason may carry
+    /// from ledger text, such as a time zone with a newline) is written as its escape (`\\n`,
+    /// `\\u{1B}`), so that no value can start a forged log line.
+    package static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.properties.generalCategory == .control { out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
     }
 }
 
