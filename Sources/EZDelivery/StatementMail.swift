@@ -32,11 +32,13 @@ struct StatementMail {
     /// quarter's name (`3rd quarter 2026`, `2026年第3四半期`), the dates of a week, a range or a
     /// month from payday (`25 Sep – 24 Oct 2026`), never its machine name (`2026-Q3`).
     static func periodTitle(_ period: Period, locale: String = "en_US") -> String {
-        guard period.kind == .month, period.monthStartDay == 1 else { return LocaleFormat(locale: locale).periodLabel(period) }
+        let calendarMonth = period.kind == .month && period.monthStartDay == 1
+        guard calendarMonth || period.kind == .year else { return LocaleFormat(locale: locale).periodLabel(period) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: Translator(locale: locale).language == "en" ? "en_US" : locale)
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.setLocalizedDateFormatFromTemplate("MMMMy")
+        // A year as the locale writes one on its own: "2026", "2026年".
+        formatter.setLocalizedDateFormatFromTemplate(calendarMonth ? "MMMMy" : "y")
         let noon = Date(timeIntervalSince1970: Double(period.start.dayNumber) * 86_400 + 43_200)
         return formatter.string(from: noon)
     }
@@ -65,14 +67,19 @@ struct StatementMail {
         return "\(format.date(userPeriod.start)) – \(format.date(userPeriod.end))"
     }
 
-    /// "your EZWallet statement for October 2026 (1 Oct 2026 – 31 Oct 2026) is attached.", without
-    /// the dates in brackets when the period's name already is its dates (a week, a range).
+    /// "Your EZWallet statement for October 2026 (1 Oct 2026 – 31 Oct 2026) is attached.", without
+    /// the dates in brackets when the period's name already is its dates (a week, a range). A
+    /// quarter has sentences of its own: its name takes an article in some languages ("del
+    /// 3º trimestre", "pour le 3e trimestre").
     private var attachedLine: String {
         let title = Self.periodTitle(userPeriod, locale: locale)
         if LocaleFormat(locale: locale).periodLabelShowsDates(userPeriod) {
-            return tr("your EZWallet statement for {period} is attached.", ["period": title])
+            return tr("Your EZWallet statement for {period} is attached.", ["period": title])
         }
-        return tr("your EZWallet statement for {period} ({dates}) is attached.", ["period": title, "dates": dates])
+        if userPeriod.kind == .quarter {
+            return tr("Your EZWallet statement for {period} ({dates}) is attached.", context: "a quarter", ["period": title, "dates": dates])
+        }
+        return tr("Your EZWallet statement for {period} ({dates}) is attached.", ["period": title, "dates": dates])
     }
 
     /// The plain-text part.

@@ -98,7 +98,9 @@ extension EZReport {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw fail(ValidationError("cannot read --smtp-password-file '\(file)'"))
                 }
-                password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+                // Its first line, as --db-password-file's (a second line was sent as part of the password).
+                password = String(String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             }
             let user = env["EZREPORT_SMTP_USER"].flatMap { $0.isEmpty ? nil : $0 }
             return SMTPSettings(url: smtp.url, insecure: smtpInsecure, user: user, password: password, caFile: smtpCAFile)

@@ -1,3 +1,5 @@
+import EZBatch
+import EZCore
 import Foundation
 import XCTest
 @testable import EZDelivery
@@ -99,6 +101,32 @@ final class MessageEncodingTests: XCTestCase {
         XCTAssertTrue(text.contains("Date: Mon, 26 Oct 2026 07:33:20 +0000\r\n"), text.prefix(400).description)
         XCTAssertTrue(text.contains("Message-ID: <statement.7.2026-10.0123456789abcdef@ezwallet.example>\r\n"))
         XCTAssertEqual(lines.filter { $0.count == 76 }.count, 60_000 / 57, "base64 in lines of 76")
+    }
+
+    /// The body's first sentence reads as a letter does in each language: a capital after the
+    /// greeting in English, French and Spanish ("Your…", "Vous…", "Adjuntamos…"; German keeps
+    /// "anbei…"), a quarter with its article ("del 3º trimestre", "pour le 3e trimestre"), a year
+    /// as the locale writes one ("2026年").
+    func testTheAttachedLineReadsAsALetterInEachLanguage() throws {
+        let entry = try JSONDecoder().decode(Manifest.UserEntry.self, from: Data(#"{"id":7,"status":"ok","folder":"users/7-zoe","files":[],"quarantined":[]}"#.utf8))
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        func body(_ locale: String, _ period: String) -> String {
+            StatementMail(username: "Zoë", locale: locale, period: try! Period.parse(period, asOf: asOf), entry: entry).plainText
+        }
+        let cases: [(String, String, String)] = [
+            ("en_US", "2026-10", "Hello Zoë,\n\nYour EZWallet statement for October 2026"),
+            ("fr_FR", "2026-10", "Bonjour Zoë,\n\nVous trouverez ci-joint"),
+            ("es_ES", "2026-10", "Hola Zoë:\n\nAdjuntamos"),
+            ("de_DE", "2026-10", "Hallo Zoë,\n\nanbei Ihr EZWallet-Auszug"),
+            ("it_IT", "2026-Q3", "estratto conto EZWallet del 3º trimestre 2026"),
+            ("fr_FR", "2026-Q3", "pour le 3e trimestre 2026"),
+            ("ja_JP", "2026", "2026年（"),
+        ]
+        for (locale, period, expected) in cases {
+            let text = body(locale, period)
+            XCTAssertTrue(text.contains(expected), "\(locale) \(period): '\(expected)' in \(text)")
+        }
+        XCTAssertEqual(StatementMail.periodTitle(try Period.parse("2026", asOf: asOf), locale: "en_US"), "2026")
     }
 
     func testTheMessageIDFollowsTheContract() throws {

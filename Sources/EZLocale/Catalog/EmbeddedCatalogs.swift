@@ -961,7 +961,7 @@ msgstr "Ihr EZWallet-Auszug für {period}"
 msgid "Hello {name},"
 msgstr "Hallo {name},"
 
-msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "anbei Ihr EZWallet-Auszug für {period} ({dates})."
 
 msgid "Largest category"
@@ -1018,12 +1018,16 @@ msgstr "Keine Ausgleichszahlungen in diesem Zeitraum"
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Unvollständig: {count} Nutzer fehlen in allen Zahlen, weil ihre Zeilen nicht gelesen oder nicht in {currency} umgerechnet werden konnten."
 
-msgid "your EZWallet statement for {period} is attached."
+msgid "Your EZWallet statement for {period} is attached."
 msgstr "anbei Ihr EZWallet-Auszug für {period}."
 
 msgctxt "an ISO week, as a column header"
 msgid "Week {week}, {year}"
 msgstr "KW {week}/{year}"
+
+msgctxt "a quarter"
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
+msgstr "anbei Ihr EZWallet-Auszug für das {period} ({dates})."
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1980,8 +1984,8 @@ msgstr "Tu extracto de EZWallet de {period}"
 msgid "Hello {name},"
 msgstr "Hola {name}:"
 
-msgid "your EZWallet statement for {period} ({dates}) is attached."
-msgstr "adjuntamos tu extracto de EZWallet de {period} ({dates})."
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
+msgstr "Adjuntamos tu extracto de EZWallet de {period} ({dates})."
 
 msgid "Largest category"
 msgstr "Categoría principal"
@@ -2037,12 +2041,16 @@ msgstr "Ningún pago de liquidación en este periodo"
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Incompleto: faltan {count} usuarios en todas las cifras, porque sus filas no se pudieron leer ni convertir a {currency}."
 
-msgid "your EZWallet statement for {period} is attached."
-msgstr "adjuntamos tu extracto de EZWallet de {period}."
+msgid "Your EZWallet statement for {period} is attached."
+msgstr "Adjuntamos tu extracto de EZWallet de {period}."
 
 msgctxt "an ISO week, as a column header"
 msgid "Week {week}, {year}"
 msgstr "Sem. {week} {year}"
+
+msgctxt "a quarter"
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
+msgstr "Adjuntamos tu extracto de EZWallet del {period} ({dates})."
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2999,8 +3007,8 @@ msgstr "Votre relevé EZWallet pour {period}"
 msgid "Hello {name},"
 msgstr "Bonjour {name},"
 
-msgid "your EZWallet statement for {period} ({dates}) is attached."
-msgstr "vous trouverez ci-joint votre relevé EZWallet pour {period} ({dates})."
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
+msgstr "Vous trouverez ci-joint votre relevé EZWallet pour {period} ({dates})."
 
 msgid "Largest category"
 msgstr "Catégorie principale"
@@ -3056,12 +3064,16 @@ msgstr "Aucun paiement de règlement sur cette période"
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Incomplet : {count} utilisateurs sont absents de tous les chiffres, car leurs lignes n’ont pas pu être lues ni converties en {currency}."
 
-msgid "your EZWallet statement for {period} is attached."
-msgstr "vous trouverez ci-joint votre relevé EZWallet pour {period}."
+msgid "Your EZWallet statement for {period} is attached."
+msgstr "Vous trouverez ci-joint votre relevé EZWallet pour {period}."
 
 msgctxt "an ISO week, as a column header"
 msgid "Week {week}, {year}"
 msgstr "Sem. {week} {year}"
+
+msgctxt "a quarter"
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
+msgstr "Vous trouverez ci-joint votre relevé EZWallet pour le {period} ({dates})."
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -4018,7 +4030,7 @@ msgstr "Il tuo estratto conto EZWallet di {period}"
 msgid "Hello {name},"
 msgstr "Ciao {name},"
 
-msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "in allegato trovi il tuo estratto conto EZWallet di {period} ({dates})."
 
 msgid "Largest category"
@@ -4075,12 +4087,16 @@ msgstr "Nessun pagamento di saldo in questo periodo"
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "Incompleto: {count} utenti mancano da tutti i dati, perché le loro righe non si sono potute leggere o convertire in {currency}."
 
-msgid "your EZWallet statement for {period} is attached."
+msgid "Your EZWallet statement for {period} is attached."
 msgstr "in allegato trovi il tuo estratto conto EZWallet di {period}."
 
 msgctxt "an ISO week, as a column header"
 msgid "Week {week}, {year}"
 msgstr "Sett. {week} {year}"
+
+msgctxt "a quarter"
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
+msgstr "in allegato trovi il tuo estratto conto EZWallet del {period} ({dates})."
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -5025,7 +5041,7 @@ msgstr "{period}のEZWallet明細書"
 msgid "Hello {name},"
 msgstr "{name} 様"
 
-msgid "your EZWallet statement for {period} ({dates}) is attached."
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "{period}（{dates}）のEZWallet明細書を添付しました。"
 
 msgid "Largest category"
@@ -5082,12 +5098,16 @@ msgstr "この期間の精算の支払いはありません"
 msgid "Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}."
 msgstr "不完全：{count} 人のユーザーの行を読み込めないか {currency} に換算できなかったため、すべての数値から除外されています。"
 
-msgid "your EZWallet statement for {period} is attached."
+msgid "Your EZWallet statement for {period} is attached."
 msgstr "{period}のEZWallet明細書を添付しました。"
 
 msgctxt "an ISO week, as a column header"
 msgid "Week {week}, {year}"
 msgstr "{year}年 第{week}週"
+
+msgctxt "a quarter"
+msgid "Your EZWallet statement for {period} ({dates}) is attached."
+msgstr "{period}（{dates}）のEZWallet明細書を添付しました。"
 """#,
     ]
 }
