@@ -9,6 +9,9 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
     case serverUnusable(url: String, reason: String)
     /// The ledger could not be read.
     case ledger(String)
+    /// `--users` names ids that have no entry in the period's manifest (a typo would look like
+    /// a run with nothing to do).
+    case usersNotInManifest([Int64])
 
     package var description: String {
         switch self {
@@ -18,6 +21,8 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
         case .cannotWrite(let p, let r): return "cannot write '\(p)': \(r)"
         case .serverUnusable(let u, let r): return "SMTP server \(u) cannot be used, nothing was sent: \(r)"
         case .ledger(let r): return r
+        case .usersNotInManifest(let ids):
+            return "--users: no statement for user\(ids.count > 1 ? "s" : "") \(ids.map(String.init).joined(separator: ", ")) in this period's manifest"
         }
     }
 }

@@ -11,6 +11,11 @@ package enum DeliveryRun {
     package static func run(_ options: DeliveryOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeliveryError) -> DeliveryResult {
         let started = Date()
         let manifest = try loadManifest(options)
+        if let ids = options.userIds {
+            let known = Set(manifest.users.map(\.id))
+            let unknown = Set(ids).subtracting(known).sorted()
+            guard unknown.isEmpty else { throw .usersNotInManifest(unknown) }
+        }
         let contacts: [Int64: DeliveryContact]
         do {
             let ledger: any LedgerStore = try options.openLedger?() ?? Ledger(path: options.ledgerPath)

@@ -136,6 +136,18 @@ final class ExitCodeTests: XCTestCase {
         }
     }
 
+    /// `--users` naming no live user used to run over nobody, exit 0, and replace the folder's
+    /// manifest with an empty one. It is now one line and exit 1, the folder left as it was.
+    func testUsersThatDoNotExistAreNamedAndTheFolderIsLeftAlone() throws {
+        let out = SampleFixture.scratch("unknown-users")
+        XCTAssertEqual(try CLI.run(fixture.monthly(out: out, ["--formats", "csv", "--quiet"])).status, 0)
+        let manifest = out + "/" + fixture.period + "/manifest.json"
+        let before = try Data(contentsOf: URL(fileURLWithPath: manifest))
+        try assertFails(fixture.monthly(out: out, ["--formats", "csv", "--users", "999998,999999"]), 1,
+                        mentioning: "no user '999998, 999999' in ledger")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: manifest)), before)
+    }
+
     func testNotADatabaseExitsOne() throws {
         let junk = SampleFixture.scratch("junk") + "/ledger.sqlite"
         try Data("this is not a database, just text\n".utf8).write(to: URL(fileURLWithPath: junk))

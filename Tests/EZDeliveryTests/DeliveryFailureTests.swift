@@ -26,6 +26,16 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertTrue(skipped["smtp_code"] is NSNull && skipped["attempt"] is NSNull, "\(skipped)")
     }
 
+    /// `--users` with an id the manifest does not hold used to do nothing and exit 0: an
+    /// operator's typo looked like success. It is now one line and exit 1, nothing recorded.
+    func testUsersNotInTheManifestAreNamedAndNothingIsRecorded() throws {
+        let run = try fixture.deliver(smtpArgs + ["--users", "1,999999"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderr, "ezreport: --users: no statement for user 999999 in this period's manifest\n")
+        XCTAssertEqual(try fixture.journal().count, 0)
+        XCTAssertEqual(try sink.received().count, 0)
+    }
+
     func testRateCapsMessagesPerSecond() throws {
         let started = Date()
         let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "4", "--users", "1,2,3,4,5"])

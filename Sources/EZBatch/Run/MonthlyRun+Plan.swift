@@ -145,6 +145,12 @@ extension MonthlyRun {
             if let only = options.userIds {
                 let wanted = Set(only)
                 refs = refs.filter { wanted.contains($0.id) }
+                // An id that names no live user is a mistake to say, not a run with nothing to do
+                // (whose manifest would have replaced the folder's).
+                let missing = wanted.subtracting(refs.map(\.id)).sorted()
+                guard missing.isEmpty else {
+                    throw LedgerError.unknownUser(path: ledger.path, user: missing.map(String.init).joined(separator: ", "))
+                }
             }
             if let shard = options.shard {
                 let n = Int64(shard.count)
