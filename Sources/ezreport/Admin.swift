@@ -28,7 +28,7 @@ extension EZReport {
                 transform: Admin.parseCurrency)
         var currency: Currency = .eur
 
-        func validate() throws { try requireOutputFolder(out) }
+        func validate() throws { try requireOutputFolderNotStandardOutput(out) }
 
         @Option(name: .long, help: AdminLocale.help, transform: AdminLocale.parse)
         var locale: String = "en"

@@ -76,7 +76,7 @@ extension EZReport {
         var retryUncertain = false
 
         func validate() throws {
-            try requireOutputFolder(out)
+            try requireOutputFolderNotStandardOutput(out)
             guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 (no cap) or a positive number") }
             guard dryRun != nil || smtp != nil else { throw ValidationError("--smtp is required (or --dry-run DIR)") }
             if let problem = smtp?.problem { throw ValidationError(problem) }

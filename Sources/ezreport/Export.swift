@@ -33,7 +33,8 @@ extension EZReport {
         func validate() throws {
             if let out { try requireOutputFolder(out) }
             if out == "-", !format.isSingleFile {
-                throw ValidationError("--out - needs --format pdf or xlsx (csv and png write several files; give --out DIR)")
+                throw ValidationError("--out - writes one file: give one --format, pdf or xlsx (\(format.formats.count > 1 ? "a list of formats writes" : "csv and png write") "
+                                      + "several files; give --out DIR)")
             }
         }
 

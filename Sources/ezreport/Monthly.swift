@@ -77,7 +77,7 @@ extension EZReport {
         var logFormat: RunLog.Format = .text
 
         func validate() throws {
-            try requireOutputFolder(out)
+            try requireOutputFolderNotStandardOutput(out)
             guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
             guard wait >= 0 else { throw ValidationError("--wait takes a number of seconds ≥ 0, e.g. 600") }
             try period.check(asOf: asOf.date)

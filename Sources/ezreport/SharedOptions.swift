@@ -38,6 +38,13 @@ func requireOutputFolder(_ out: String) throws {
     }
 }
 
+/// `requireOutputFolder`, and no `-`: standard output is `export`'s alone (one file); a command
+/// that writes a folder would make one named `-`.
+func requireOutputFolderNotStandardOutput(_ out: String) throws {
+    try requireOutputFolder(out)
+    guard out != "-" else { throw ValidationError("--out - (standard output) is for 'ezreport export' of one pdf or xlsx; give a folder") }
+}
+
 /// Turns any error into one line on stderr and the matching exit status.
 func fail(_ error: any Error) -> any Error {
     if error is ExitCode || error is ExitStatus { return error }

@@ -66,7 +66,13 @@ final class ArgumentParsingTests: XCTestCase {
         XCTAssertTrue(message(["monthly", "--db", "l", "--as-of", "2026-02-30"]).contains("invalid --as-of '2026-02-30'"))
         XCTAssertTrue(message(["admin", "--db", "l", "--period", "2026-10", "--currency", "euro"]).contains("ISO-4217"))
         XCTAssertTrue(message(["export", "--db", "l", "--user", "1", "--period", "2026-10", "--format", "csv", "--out", "-"])
-            .contains("--out - needs --format pdf or xlsx"))
+            .contains("--out - writes one file: give one --format, pdf or xlsx (csv and png write several files"))
+        XCTAssertTrue(message(["export", "--db", "l", "--user", "1", "--period", "2026-10", "--format", "pdf,xlsx", "--out", "-"])
+            .contains("--out - writes one file: give one --format, pdf or xlsx (a list of formats writes several files"))
+        // A folder named '-' used to be made: standard output is export's alone.
+        for command in [["monthly"], ["admin", "--period", "2026-10"], ["deliver", "--period", "2026-10", "--from", "a@example.com", "--dry-run", "d"]] {
+            XCTAssertTrue(message(command + ["--db", "l", "--out", "-"]).contains("--out - (standard output) is for 'ezreport export'"), "\(command)")
+        }
         XCTAssertEqual(message(["monthly", "--db", "l", "--period", "2026-10"]), "", "a good command line parses")
     }
 
