@@ -20,7 +20,9 @@ final class StopSignals: Sendable {
             source.setEventHandler { [self] in
                 if flag.exchange(true, ordering: .sequentiallyConsistent) {
                     signal(number, SIG_DFL)
-                    raise(number)
+                    // To the process, not this thread: raise(3) signals the calling thread, and
+                    // a dispatch worker blocks signals, so the process went on until its message ended.
+                    kill(getpid(), number)
                 } else {
                     onFirst()
                 }

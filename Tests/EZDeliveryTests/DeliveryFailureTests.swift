@@ -169,6 +169,26 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(recipients.count, try fixture.eligible().count)
     }
 
+    /// A second signal stops the process at once, as the docs and the first signal's message
+    /// say: it used to wait for the message in flight (4 s with a slow server, 120 s with one
+    /// that never answers). The message in flight may then be 'uncertain'; nothing is sent twice.
+    func testASecondSignalStopsTheProcessAtOnce() throws {
+        try sink.setRules(["data_delay": 8])
+        let process = try fixture.start(smtpArgs)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, (try? fixture.journal().last?["status"] as? String) != "sending" {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        Thread.sleep(forTimeInterval: 0.3)
+        let second = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(second), 3, "the second signal waited for the slow server")
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGTERM)
+    }
+
     func testAnUnreachableServerExits1AndRecordsNothing() throws {
         let port = sink.port
         sink.stop()
