@@ -7,14 +7,16 @@ import Prometheus
 struct HealthRoutes {
     let ledgers: LedgerSource
     let registry: PrometheusCollectorRegistry
+    /// The readiness check, bounded in time (a frozen PostgreSQL server held a probe for minutes).
+    let readiness = ReadinessCheck()
 
     func add(to router: Router<ServerContext>) {
         router.resource("healthz") { _, _ in Self.text("ok\n") }
-        router.resource("readyz") { _, _ -> Response in
+        router.resource("readyz") { [readiness] _, _ -> Response in
             // The check reads the ledger: off the event loop, like every other read, but not in
             // the render pool: a full queue of reports is load, not a broken ledger, and must not
             // take every replica out of its Service at once.
-            let ready = (try? await NIOThreadPool.singleton.runIfActive { ledgers.isReady() }) ?? false
+            let ready = await readiness.isReady { ledgers.isReady() }
             guard ready else { throw Problem.unavailable("the ledger cannot be opened or fails the schema check", retryAfter: 5) }
             return Self.text("ready\n")
         }
