@@ -87,6 +87,11 @@ struct TransactionDecoder<Reader: LedgerReading> {
                 return .quarantined("balance_id \(balanceId) does not exist")
             }
             guard balances[b].userId == userId else { return .quarantined("balance_id \(balanceId) belongs to another user") }
+            // The balance's history counts the row in the balance's currency, on the row's date.
+            if let balanceCurrency = balances[b].currency, balances[b].code != currencyCode,
+               !rateExists(currencyCode, currency, balances[b].code, balanceCurrency, ownerDate) {
+                return .quarantined("no exchange rate \(currency.code)→\(balanceCurrency.code) on or before \(ownerDate)")
+            }
         }
         let toBalanceId = reference(row, 6)
         if kind == .transfer {

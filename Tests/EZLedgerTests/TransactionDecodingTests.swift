@@ -147,6 +147,25 @@ final class TransactionDecodingTests: XCTestCase {
         XCTAssertEqual(Set(slice.transactions.map(\.id)).intersection([after, after2, transferLate]), [after, after2, transferLate])
     }
 
+    /// A row paid from a balance in another currency is counted in that balance's history, in
+    /// its currency: without a rate to it, `check` said nothing while the export failed the
+    /// user. It is quarantined, in `check` and every report alike.
+    func testARowNeedsARateIntoItsOwnBalancesCurrency() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        try ledger.rate("2026-10-05", "EUR", "USD", 1.08)
+        let yen = try ledger.balance(alice, "Yen wallet", currency: "JPY")
+        let dollars = try ledger.balance(alice, "Dollars", currency: "USD")
+        let fromYen = try ledger.transaction(alice, kind: "expense", 100, on: "2026-10-06", balance: yen)
+        let fromDollars = try ledger.transaction(alice, kind: "expense", 100, on: "2026-10-06", balance: dollars)
+        let slice = try load(ledger, alice)
+        XCTAssertEqual(reason(slice, fromYen), "no exchange rate EUR→JPY on or before 2026-10-06")
+        XCTAssertNil(reason(slice, fromDollars))
+        XCTAssertTrue(slice.transactions.contains { $0.id == fromDollars })
+        let health = try Ledger(path: ledger.path).health()
+        XCTAssertEqual(health.quarantined.map(\.id), [fromYen], "check agrees")
+    }
+
     func testGroupExpensesOfOtherMembersCountAndDeletedGroupsAreIgnored() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")
