@@ -112,15 +112,22 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(line.projected, 31_000)   // 10.00 on day 1 → 310.00; it was 21,000 × 31 = 6,510.00
     }
 
-    /// A budget revised part-way through a window (payday months start on the 15th; the new amount
-    /// from the 1st) used to split the window in two, each with a whole month's amount.
-    func testABudgetRevisedInsideAWindowCountsOnceWithTheNewAmount() throws {
+    /// A user paid on the 15th whose Fun budget (89.86) was revised to 102.44 from 1 July, with
+    /// 10.00 spent on 20 June and 5.00 on 5 July, both in the window 15 June – 14 July.
+    private func revisedFunBudget() -> LedgerFixture {
         var f = LedgerFixture()
         f.ledger.user.monthStartDay = 15
         f.ledger.budgets = [budget(41, f, category: LedgerFixture.fun, .month, 8_986, ends: "2026-06-30"),
                             budget(42, f, category: LedgerFixture.fun, .month, 10_244, starts: "2026-07-01")]
         f.add(.expense, 1_000, "2026-06-20T12:00:00Z", category: LedgerFixture.fun)
         f.add(.expense, 500, "2026-07-05T12:00:00Z", category: LedgerFixture.fun)
+        return f
+    }
+
+    /// A budget revised part-way through a window (payday months start on the 15th; the new amount
+    /// from the 1st) used to split the window in two, each with a whole month's amount.
+    func testABudgetRevisedInsideAWindowCountsOnceWithTheNewAmount() throws {
+        let f = revisedFunBudget()
         let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-07"), asOf: day("2026-08-01"))
         let window = s.budgets.filter { $0.windowStart <= day("2026-07-01") && $0.windowEnd >= day("2026-07-01") }
         XCTAssertEqual(window.count, 1)
@@ -135,12 +142,7 @@ final class BudgetConsumptionTests: XCTestCase {
     /// the budget that ended before the week began still covers the window's first days, and the
     /// spending on them counts (the week used to clip the window to the revision's first day).
     func testARevisedWindowIsTheSameInTheStatementOfItsLastWeek() throws {
-        var f = LedgerFixture()
-        f.ledger.user.monthStartDay = 15
-        f.ledger.budgets = [budget(41, f, category: LedgerFixture.fun, .month, 8_986, ends: "2026-06-30"),
-                            budget(42, f, category: LedgerFixture.fun, .month, 10_244, starts: "2026-07-01")]
-        f.add(.expense, 1_000, "2026-06-20T12:00:00Z", category: LedgerFixture.fun)
-        f.add(.expense, 500, "2026-07-05T12:00:00Z", category: LedgerFixture.fun)
+        let f = revisedFunBudget()
         let asOf = day("2026-08-01")
         let month = try StatementAnalytics.statement(for: f.ledger, period: month("2026-07"), asOf: asOf)
         let week = try StatementAnalytics.statement(for: f.ledger, period: try Period.parse("2026-W28", asOf: asOf), asOf: asOf)

@@ -143,16 +143,21 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(state.values.filter { $0 == "sent" }.count + uncertain, eligible.count)
     }
 
+    /// Waits (up to 20 s) until the journal's last line says a message is being sent.
+    private func waitUntilSending() {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, (try? fixture.journal().last?["status"] as? String) != "sending" {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
     /// SIGTERM (systemd, Kubernetes) while a message is being sent: that message is finished and
     /// recorded, the rest are left 'not attempted' (exit 2), nobody is left 'sending' or made
     /// 'uncertain', and the next run sends the rest, each once.
     func testSIGTERMFinishesTheMessageInFlightAndStops() throws {
         try sink.setRules(["data_delay": 0.5])
         let process = try fixture.start(smtpArgs)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, (try? fixture.journal().last?["status"] as? String) != "sending" {
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        waitUntilSending()
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit)
@@ -175,10 +180,7 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
     func testASecondSignalStopsTheProcessAtOnce() throws {
         try sink.setRules(["data_delay": 8])
         let process = try fixture.start(smtpArgs)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, (try? fixture.journal().last?["status"] as? String) != "sending" {
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        waitUntilSending()
         kill(process.processIdentifier, SIGTERM)
         Thread.sleep(forTimeInterval: 0.3)
         let second = Date()
