@@ -26,7 +26,7 @@ package enum DeliveryRun {
         if let folder = options.dryRunFolder {
             let previous = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
             let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: previous, options: options)
-            return try DryRun.write(plan, options: options, into: folder, started: started)
+            return try DryRun.write(plan, options: options, into: folder, started: started, manifest: manifest, latest: previous)
         }
         let lock = try RunLock(path: options.periodFolder + "/.delivery.lock")
         defer { _ = lock }

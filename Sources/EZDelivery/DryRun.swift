@@ -4,8 +4,33 @@ import Foundation
 /// `--dry-run DIR`: each message that would be sent is written to `DIR/<id>-<safe-username>.eml`
 /// (atomically) instead; the journal is neither read for writing nor changed.
 enum DryRun {
-    static func write(_ plan: DeliveryPlan, options: DeliveryOptions, into folder: String, started: Date) throws(DeliveryError) -> DeliveryResult {
+    ///
+    /// Users the plan leaves alone because an earlier run recorded them `failed` or `uncertain`
+    /// (a plain run does not retry them) are counted and listed as they are, so that a dry run's
+    /// summary and exit code describe the period's state as a real run's do.
+    static func write(_ plan: DeliveryPlan, options: DeliveryOptions, into folder: String, started: Date,
+                      manifest: Manifest, latest: [Int64: DeliveryRecord]) throws(DeliveryError) -> DeliveryResult {
         var result = DeliveryResult()
+        var planned = Set<Int64>()
+        for action in plan.actions {
+            switch action {
+            case .record(let r): planned.insert(r.userId)
+            case .send(let job): planned.insert(job.entry.id)
+            }
+        }
+        let scope = options.userIds.map(Set.init)
+        for entry in manifest.users where (scope?.contains(entry.id) ?? true) && !planned.contains(entry.id) {
+            guard let record = latest[entry.id] else { continue }
+            switch record.status {
+            case .failed:
+                result.failed += 1
+                result.problems.append("user \(entry.id) failed earlier (--retry-failed sends it again): \(record.reason ?? "unknown")")
+            case .uncertain, .sending:   // `sending`: a run was killed mid-message (the next real run records it uncertain)
+                result.uncertain += 1
+                result.problems.append("user \(entry.id) uncertain (check, then --retry-uncertain): \(record.reason ?? "unknown")")
+            case .sent, .skipped: break
+            }
+        }
         for action in plan.actions {
             switch action {
             case .record(let r):

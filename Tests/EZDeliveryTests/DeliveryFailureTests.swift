@@ -36,6 +36,18 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(try sink.received().count, 0)
     }
 
+    /// A dry run after a real run describes the period as it stands: a user an earlier run left
+    /// `failed` is counted and named, and the exit code is 2. It used to say 'failed 0', exit 0.
+    func testADryRunAfterARealRunStillShowsTheFailedUser() throws {
+        try sink.setRules(["reject_rcpt": ["user2@example.com": 550]])
+        XCTAssertEqual(try fixture.deliver(smtpArgs).status, 2)
+        let dry = try fixture.deliver(["--dry-run", fixture.folder.appendingPathComponent("eml").path])
+        XCTAssertEqual(dry.status, 2, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("user 2 failed earlier (--retry-failed sends it again)"), dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("failed 1, uncertain 0"), dry.stderr)
+        XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1, "a dry run sends nothing")
+    }
+
     func testRateCapsMessagesPerSecond() throws {
         let started = Date()
         let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "4", "--users", "1,2,3,4,5"])
