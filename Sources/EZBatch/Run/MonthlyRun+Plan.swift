@@ -85,7 +85,9 @@ extension MonthlyRun {
                 && lastHeader?.settings == header.settings
             var plan = Plan(options: options, periodFolder: periodFolder, shardTag: shardTag, locks: [folderLock, lock].compactMap { $0 },
                             snapshotSha256: lastHeader?.snapshotSha256 ?? "", ratesDigest: ratesDigest,
-                            quarantinedOutsideUsers: try source.quarantinedOutsideUsers().count, users: users,
+                            // Counted here only when no snapshot is taken: `takeSnapshot` counts them in the snapshot
+                            // (the count is a scan of every transaction; doing it twice cost a second scan per run).
+                            quarantinedOutsideUsers: unchangedBytes ? try source.quarantinedOutsideUsers().count : 0, users: users,
                             coversEveryone: options.userIds == nil && options.shard == nil,
                             writesAdmin: options.userIds == nil && (options.shard.map { $0.index == 0 } ?? true),
                             lastRun: lastRun, lastRunIndex: options.force ? [:] : lastRun?.index() ?? [:],
