@@ -15,6 +15,7 @@ packages=(
   pkg-config libsqlite3-dev                       # ledger access
   zlib1g-dev                                      # the PNG encoder's zlib engine, CRC-32 and Adler-32
   libcairo2-dev libpango1.0-dev                   # charts and PDF
+  libfontconfig-dev libfreetype-dev               # ezreport's own font sets and faces (FontConfiguration)
   libxlsxwriter-dev                               # workbooks
   libqpdf-dev                                     # tagged PDFs: /Lang, /Alt, artifacts (Cairo 1.16 writes none)
   libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery)

@@ -6,14 +6,15 @@ import Glibc
 /// Fontconfig's one-time set-up, started early on a thread of its own.
 ///
 /// The first text a process lays out waits for fontconfig to read its configuration (some fifty
-/// XML files) and font caches: ~6 ms of CPU on a machine with Debian's Noto fonts. A one-shot
+/// XML files) and font caches, and for ``FontConfiguration/report`` to be picked from them: ~6 ms of CPU on a
+/// machine with Debian's Noto fonts. A one-shot
 /// command (`ezreport export`) that starts it before reading the ledger has it done by the time
 /// the PDF lays out its first line; a long-running one (the batch, the server) pays it once
 /// anyway and need not call this.
 package enum FontSetUp {
-    /// Loads ezreport's body font once on a new, detached thread (which then ends): Pango starts
-    /// fontconfig's process-wide set-up, and every later thread finds it done. Safe to call more
-    /// than once; does nothing visible.
+    /// Sets up ``FontConfiguration/report`` and loads ezreport's body font from them once on a new, detached
+    /// thread (which then ends): every later thread finds both done (Cairo shares loaded font
+    /// files between threads). Safe to call more than once; does nothing visible.
     package static func startInBackground() {
         var thread = pthread_t()
         var attributes = pthread_attr_t()
@@ -26,13 +27,14 @@ package enum FontSetUp {
         pthread_attr_destroy(&attributes)
     }
 
-    /// Asks this thread's Pango font map for the body font: the first such request in the process
-    /// initialises fontconfig.
+    /// Asks this thread's Pango font map on the report fonts (or the machine's, without them) for
+    /// the body font: the first such request in the process sets fontconfig up.
     static func loadBodyFont() {
-        guard let map = pango_cairo_font_map_get_default(), let context = pango_font_map_create_context(map) else { return }
-        let description = pango_font_description_from_string("Noto Sans 9")
-        if let font = pango_context_load_font(context, description) { g_object_unref(font) }
-        pango_font_description_free(description)
+        let cache = PangoThreadCache.current
+        guard let map = cache.reportFontMap ?? pango_cairo_font_map_get_default(),
+              let context = pango_font_map_create_context(map) else { return }
+        let body = cache.fontDescription("Noto Sans 9")
+        if let font = pango_context_load_font(context, body.description) { g_object_unref(font) }
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 }

@@ -70,22 +70,44 @@ final class PangoBinding {
     /// 20.6 ms per statement with no reuse, 15.1 with 1,500, 14.7 with 3,000 (+3 MB), 14.9 with 6,000.
     static let generationLimit = 1500
 
-    /// The `PangoContext`; never escapes this module.
-    let context: OpaquePointer
+    /// The `PangoContext` on this thread's ``FontConfiguration/report`` font map, for text those
+    /// fonts cover; nil when they could not be set up. Never escapes this module.
+    let reportContext: OpaquePointer?
+    /// The `PangoContext` on the thread's ``FontConfiguration/machine`` font map, for any other
+    /// text; made when first needed (a statement in Latin or CJK script never needs it). Never
+    /// escapes this module.
+    private var systemContextStorage: OpaquePointer?
+    /// The thread's machine font map, asked for when ``systemContext`` is first needed.
+    private let machineFontMap: () -> UnsafeMutablePointer<PangoFontMap>
+    /// The font options ``reportContext`` lays text out with: ezreport's merged with the surface's,
+    /// as `pango_cairo_update_context` merges them (owned; for ``systemContext``).
+    private let mergedOptions: OpaquePointer
     let kind: Kind
     private var newer: [LayoutKey: LaidOutText] = [:]
     private var older: [LayoutKey: LaidOutText] = [:]
 
-    /// A context with ezreport's font options, set up for `cairo`'s surface and transformation.
-    init(kind: Kind, for cairo: CairoContext) {
+    /// Contexts with ezreport's font options, set up for `cairo`'s surface and transformation.
+    init(kind: Kind, for cairo: CairoContext, reportFontMap: UnsafeMutablePointer<PangoFontMap>?,
+         machineFontMap: @escaping () -> UnsafeMutablePointer<PangoFontMap>) {
         self.kind = kind
-        let fontMap = pango_cairo_font_map_get_default()!
-        context = pango_font_map_create_context(fontMap)!
-        let options = cairo_font_options_create()
-        // No hinting of metrics: text lays out identically in a PNG and a PDF.
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        self.machineFontMap = machineFontMap
+        mergedOptions = cairo_font_options_create()
+        cairo_surface_get_font_options(cairo.surface.pointer, mergedOptions)
+        let ours = PangoBinding.fontOptions()
+        cairo_font_options_merge(mergedOptions, ours)
+        cairo_font_options_destroy(ours)
+        if let reportFontMap {
+            reportContext = PangoBinding.context(on: reportFontMap, for: cairo)
+        } else {
+            reportContext = nil
+            systemContextStorage = PangoBinding.context(on: machineFontMap(), for: cairo)
+        }
+    }
+
+    /// A context on `fontMap` with ezreport's font options, for `cairo`'s surface and transformation.
+    private static func context(on fontMap: UnsafeMutablePointer<PangoFontMap>, for cairo: CairoContext) -> OpaquePointer {
+        let context = pango_font_map_create_context(fontMap)!
+        let options = fontOptions()
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango_context_set_round_glyph_positions(context, 0)
@@ -95,25 +117,60 @@ final class PangoBinding {
         cairo_set_matrix(cr, &matrix)
         pango_cairo_update_context(cr, context)
         cairo_restore(cr)
+        return context
+    }
+
+    /// ezreport's font options (a new object the caller destroys).
+    private static func fontOptions() -> OpaquePointer {
+        let options = cairo_font_options_create()!
+        // No hinting of metrics: text lays out identically in a PNG and a PDF.
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        return options
+    }
+
+    /// The context on the machine's whole font configuration, set up as ``reportContext`` is: the
+    /// same font options (``mergedOptions``: with no surface options of its own, Pango merges
+    /// nothing more into them) and the same transformation.
+    var systemContext: OpaquePointer {
+        if let c = systemContextStorage { return c }
+        let report = reportContext!
+        let context = pango_font_map_create_context(machineFontMap())!
+        pango_cairo_context_set_font_options(context, mergedOptions)
+        pango_context_set_round_glyph_positions(context, 0)
+        pango_context_set_matrix(context, pango_context_get_matrix(report))
+        systemContextStorage = context
+        return context
     }
 
     deinit {
         newer.removeAll()
         older.removeAll()
-        g_object_unref(UnsafeMutableRawPointer(context))
+        if let c = reportContext { g_object_unref(UnsafeMutableRawPointer(c)) }
+        if let c = systemContextStorage { g_object_unref(UnsafeMutableRawPointer(c)) }
+        cairo_font_options_destroy(mergedOptions)
+    }
+
+    /// The context `text` in `font` is laid out on: the report fonts' when they cover it.
+    func context(for text: String, font: PangoThreadCache.ParsedFont) -> OpaquePointer {
+        if let reportContext, font.asksForReportFonts, let fonts = FontConfiguration.report, fonts.covers(text) {
+            return reportContext
+        }
+        return systemContext
     }
 
     /// How many layouts the cache holds now (both generations).
     var cachedCount: Int { newer.count + older.count }
 
     /// The text laid out as `key` says, from the cache or laid out now.
-    func layout(_ key: LayoutKey, font: OpaquePointer) -> LaidOutText {
+    func layout(_ key: LayoutKey, font: PangoThreadCache.ParsedFont) -> LaidOutText {
         if let hit = newer[key] { return hit }
         let found: LaidOutText
         if let hit = older.removeValue(forKey: key) {
             found = hit
         } else {
-            found = LaidOutText(context: context, key: key, font: font)
+            found = LaidOutText(context: context(for: key.text, font: font), key: key, font: font.description)
         }
         if newer.count >= PangoBinding.generationLimit {
             older = newer

@@ -24,6 +24,24 @@ final class PangoThreadCache {
     /// The ``CairoContext`` served last and its binding: most calls come from the same context.
     private var lastSerial: UInt64 = 0
     private var lastBinding: PangoBinding?
+    /// This thread's font map on ``FontConfiguration/report`` (Pango font maps are not
+    /// thread-safe), made on first use; nil when the report fonts could not be set up.
+    private(set) lazy var reportFontMap: UnsafeMutablePointer<PangoFontMap>? = FontConfiguration.report.flatMap(fontMap(on:))
+    /// This thread's font map on ``FontConfiguration/machine``, made when a text first needs it;
+    /// Pango's default font map for the thread when that configuration could not be set up.
+    private(set) lazy var machineFontMap: UnsafeMutablePointer<PangoFontMap> = {
+        if let map = FontConfiguration.machine.flatMap(fontMap(on:)) { return map }
+        return UnsafeMutablePointer(mutating: g_object_ref(pango_cairo_font_map_get_default()!).assumingMemoryBound(to: PangoFontMap.self))
+    }()
+    /// Whether ``machineFontMap`` was made (and is to be released).
+    private var madeMachineFontMap = false
+
+    /// A new Cairo font map on `configuration`.
+    private func fontMap(on configuration: FontConfiguration) -> UnsafeMutablePointer<PangoFontMap>? {
+        guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else { return nil }
+        pango_fc_font_map_set_config(OpaquePointer(map), configuration.config)
+        return map
+    }
 
     private init() {}
 
@@ -31,6 +49,8 @@ final class PangoThreadCache {
         lastBinding = nil
         bindings.removeAll()
         for d in descriptions.values { pango_font_description_free(d.description) }
+        if let map = reportFontMap { g_object_unref(UnsafeMutableRawPointer(map)) }
+        if madeMachineFontMap { g_object_unref(UnsafeMutableRawPointer(machineFontMap)) }
     }
 
     /// The calling thread's cache, made on first use.
@@ -50,6 +70,9 @@ final class PangoThreadCache {
         /// Pango's own spelling of the description: "Noto Sans 8" and "Noto Sans 8.0" both become
         /// "Noto Sans 8", so text laid out for one is reused for the other.
         let canonicalName: String
+        /// Whether it asks for the report fonts' families (``FontConfiguration/requestedFamilies``), so
+        /// that text they cover may be laid out on them alone.
+        let asksForReportFonts: Bool
     }
 
     /// The parsed description of `font` ("Noto Sans Bold 9"), owned by the cache; Noto Sans is
@@ -60,10 +83,12 @@ final class PangoThreadCache {
         let spelled = pango_font_description_to_string(d)!
         let canonicalName = String(cString: spelled)
         g_free(spelled)
+        var asksForReportFonts = false
         if let family = pango_font_description_get_family(d), String(cString: family) == "Noto Sans" {
-            pango_font_description_set_family(d, "Noto Sans," + PangoThreadCache.cjkFallback)
+            pango_font_description_set_family(d, FontConfiguration.requestedFamilies.joined(separator: ","))
+            asksForReportFonts = true
         }
-        let parsed = ParsedFont(description: d, canonicalName: canonicalName)
+        let parsed = ParsedFont(description: d, canonicalName: canonicalName, asksForReportFonts: asksForReportFonts)
         descriptions[font] = parsed
         return parsed
     }
@@ -90,7 +115,10 @@ final class PangoThreadCache {
                                      xx: m.xx, yx: m.yx, xy: m.xy, yy: m.yy)
         let b: PangoBinding
         if let existing = bindings[kind] { b = existing } else {
-            b = PangoBinding(kind: kind, for: cairo)
+            b = PangoBinding(kind: kind, for: cairo, reportFontMap: reportFontMap) { [unowned self] in
+                madeMachineFontMap = true
+                return machineFontMap
+            }
             bindings[kind] = b
         }
         lastSerial = cairo.serial

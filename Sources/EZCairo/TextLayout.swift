@@ -114,7 +114,7 @@ package final class TextLayout {
         let natural = PangoBinding.LayoutKey(
             text: text, font: parsed.canonicalName, width: -1, height: -1,
             ellipsize: PANGO_ELLIPSIZE_NONE.rawValue, wrap: PANGO_WRAP_WORD.rawValue, alignment: PANGO_ALIGN_LEFT.rawValue)
-        let naturalLayout = binding.layout(natural, font: parsed.description)
+        let naturalLayout = binding.layout(natural, font: parsed)
         alignmentOffset = 0
         guard let width else {
             laidOut = naturalLayout
@@ -130,7 +130,7 @@ package final class TextLayout {
             text: text, font: parsed.canonicalName, width: widthUnits,
             height: maxLines.map { -Int32($0) } ?? -1,
             ellipsize: ellipsize.pango.rawValue, wrap: wrap.pango.rawValue, alignment: alignment.pango.rawValue)
-        let l = binding.layout(key, font: parsed.description)
+        let l = binding.layout(key, font: parsed)
         laidOut = l
         return l.layout
     }

@@ -153,12 +153,12 @@ final class ChartsPangoCacheTests: XCTestCase {
         for text in ["-37,32 €", "Eating out", "שלום עולם", "مرحبا"] {
             let natural = binding.layout(.init(text: text, font: font.canonicalName, width: -1, height: -1,
                                                ellipsize: PANGO_ELLIPSIZE_NONE.rawValue, wrap: PANGO_WRAP_WORD.rawValue,
-                                               alignment: PANGO_ALIGN_LEFT.rawValue), font: font.description)
+                                               alignment: PANGO_ALIGN_LEFT.rawValue), font: font)
             var w: Int32 = 0, h: Int32 = 0
             pango_layout_get_size(natural.layout, &w, &h)
             for width in [w, w + 1, w + 333, w + 7 * PANGO_SCALE, (w / PANGO_SCALE + 9) * PANGO_SCALE] {
                 for alignment in [PANGO_ALIGN_LEFT, PANGO_ALIGN_CENTER, PANGO_ALIGN_RIGHT] {
-                    let constrained = LaidOutText(context: binding.context, key: .init(
+                    let constrained = LaidOutText(context: binding.context(for: text, font: font), key: .init(
                         text: text, font: font.canonicalName, width: width, height: -1,
                         ellipsize: PANGO_ELLIPSIZE_NONE.rawValue, wrap: PANGO_WRAP_WORD.rawValue,
                         alignment: alignment.rawValue), font: font.description)
