@@ -289,7 +289,8 @@ package final class CairoContext {
 
     /// Emits the current page (PDF) and starts a new one; throws any pending error.
     package func showPage() throws(CairoError) {
-        cairo_show_page(pointer)
+        let cr = pointer
+        MachineFontLock.run(if: surface.emitsMachineFonts) { cairo_show_page(cr) }
         try checkStatus("finishing a page")
     }
 }

@@ -34,6 +34,11 @@ package final class CairoSurface {
     /// The pixels of a surface made with a background (nil: Cairo owns them).
     private var pixels: PixelMemory?
     private var finished = false
+    /// Whether text in the machine's fonts was drawn on it: a PDF's pages are then emitted, and
+    /// the PDF finished, under ``MachineFontLock`` (Cairo reads the fonts then).
+    var drawsMachineFonts = false
+    /// Whether emitting a page or finishing needs ``MachineFontLock``.
+    var emitsMachineFonts: Bool { drawsMachineFonts && !isImage }
 
     /// Hands the idle blocks of the chart images' pixel pool back to the system (``PixelMemory``):
     /// ~6.4 MB for each worker that has drawn a chart. The next chart maps a new block.
@@ -123,7 +128,9 @@ package final class CairoSurface {
     }
 
     deinit {
-        cairo_surface_destroy(pointer)
+        // Destroying an unfinished PDF finishes it.
+        let surface = pointer
+        MachineFontLock.run(if: emitsMachineFonts && !finished) { cairo_surface_destroy(surface) }
         // Cairo no longer refers to the pixels once the surface is destroyed.
         if let pixels { PixelMemory.giveBack(pixels) }
     }
@@ -141,7 +148,8 @@ package final class CairoSurface {
     package func finish() throws(CairoError) {
         if finished { return }
         try checkStatus("drawing before finishing the surface")
-        cairo_surface_finish(pointer)
+        let surface = pointer
+        MachineFontLock.run(if: emitsMachineFonts) { cairo_surface_finish(surface) }
         finished = true
         try checkStatus(finishDescription)
     }

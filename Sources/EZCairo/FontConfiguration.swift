@@ -1,23 +1,14 @@
 import CCairo
 
 /// A fontconfig configuration ezreport sets up itself: the machine's configuration file (every
-/// rule, alias and rendering setting), its fonts or some of them, and each font opened once as a
-/// FreeType face that this object owns and that Cairo never closes. Pango's font maps use one of
-/// two (``report`` and ``machine``), never fontconfig's default configuration.
-///
-/// **Why own the faces.** Cairo 1.16 (Debian 12's) keeps at most ten font files open: opening
-/// the eleventh closes one that no thread holds at that instant, checked without that font's
-/// lock, so another thread that has just taken it draws with a closed face. A monthly run or the
-/// server drawing two statements at once crashed (SIGSEGV in FreeType, 3 runs in 15 on a ledger
-/// whose names are in a dozen scripts) once the statements needed more than ten font files. A face
-/// handed to Cairo in the font's pattern (`FC_FT_FACE`) is never closed by Cairo, and each is used
-/// under its own lock; every pattern here carries one.
+/// rule, alias and rendering setting) with its fonts, or only the report fonts. Pango's font maps
+/// use one of two (``report`` and ``machine``), never fontconfig's default configuration.
 ///
 /// **Why a configuration of the report fonts alone.** Every font choice Pango makes goes through
 /// fontconfig, which scores every font of the configuration against the request: once to match
 /// and once to sort a fallback list, per font size, weight, language and thread. With Debian's Noto
 /// fonts that is 323 fonts per request, and a one-shot export made ~40 such requests: a quarter of
-/// a PDF export's CPU (one user's export of every format, 190 → 155 ms wall, 10,000-user ledger).
+/// a PDF export's CPU (one user's export of every format, 190 → 160 ms wall, 10,000-user ledger).
 /// Reports ask for "Noto Sans", then "Droid Sans Fallback". Fontconfig ranks every face of a
 /// family a request names with a strong binding before any font it does not, whatever the
 /// language or the size; so for a text whose every character one of those faces covers
@@ -25,6 +16,18 @@ import CCairo
 /// glyphs, their positions and the files they come from are the same. Other text (Arabic,
 /// Devanagari, emoji, …) is laid out in ``machine`` (``PangoBinding``). The strongly bound families
 /// are read from the machine's rules (an alias may add one), not assumed.
+///
+/// **Why the report fonts' faces are opened here.** Cairo 1.16 (Debian 12's) keeps at most ten
+/// font files open: opening the eleventh closes one that no thread holds at that instant, checked
+/// without that font's lock, so another thread that has just taken it draws with a closed face.
+/// A monthly run or the server drawing two statements at once crashed (SIGSEGV in FreeType, 3 runs
+/// in 15 on a ledger whose names are in a dozen scripts) once the statements needed more than ten
+/// font files. A face handed to Cairo in the font's pattern (`FC_FT_FACE`, ``FontFaces``) is never
+/// closed by Cairo and is used under its own lock: the report fonts, in both configurations, carry
+/// one. The machine's other fonts do not (their faces would take 83 MB: 40 of them are CJK CFF
+/// faces of ~2 MB each), so Cairo opens and closes those itself, and every use of them is made under
+/// ``MachineFontLock``: ezreport's own "−" and "→" come from DejaVu Sans, so most statements with a
+/// group take it for a few lines (a 1,000-user batch measured no slower for it).
 ///
 /// Made once per process on first use (``FontSetUp`` starts ``report`` early) and never freed;
 /// immutable once made, and fontconfig configurations may be shared between threads.
@@ -45,9 +48,11 @@ final class FontConfiguration: @unchecked Sendable {
     static let report: FontConfiguration? = FontConfiguration(keeping: requestedFamilies)
 
     /// Every font of the machine, for text the report fonts do not cover; made the first time such
-    /// a text is laid out (opening the 323 faces of a Debian machine with the Noto fonts takes
-    /// 40–70 ms). Nil when it cannot be set up, and then Pango's default font map is used.
-    static let machine: FontConfiguration? = FontConfiguration(keeping: nil)
+    /// a text is laid out. Nil when it cannot be set up, and then Pango's default font map is used.
+    static let machine: FontConfiguration? = {
+        _ = report  // its faces first: the machine's patterns of the same files take the same faces
+        return FontConfiguration(keeping: nil)
+    }()
 
     /// The families the reports name in every font description (see ``PangoThreadCache/fontDescription(_:)``).
     static let requestedFamilies = ["Noto Sans", PangoThreadCache.cjkFallback]
@@ -99,10 +104,13 @@ final class FontConfiguration: @unchecked Sendable {
                     _ = FcCharSetMerge(coverage, charset, nil)
                 }
             }
-            // The same pattern with the face in it (a font FreeType cannot open stays as it was:
-            // Cairo will fail to open it too, and Pango then skips it).
-            guard let face = FontFaces.shared.face(file: String(cString: path), index: index),
-                  let withFace = FcPatternDuplicate(font) else { continue }
+            // The same pattern with the face in it, for the report fonts (a font FreeType cannot
+            // open stays as it was: Cairo will fail to open it too, and Pango then skips it); the
+            // machine's other fonts stay as they are, for Cairo to open (see ``MachineFontLock``).
+            let file = String(cString: path)
+            let face = requested == nil ? FontFaces.shared.existingFace(file: file, index: index)
+                                        : FontFaces.shared.face(file: file, index: index)
+            guard let face, let withFace = FcPatternDuplicate(font) else { continue }
             _ = FcPatternAddFTFace(withFace, FC_FT_FACE, face)
             set.pointee.fonts[i] = withFace
             FcPatternDestroy(font)
@@ -146,18 +154,26 @@ final class FontConfiguration: @unchecked Sendable {
         }
     }
 
-    /// The families a request for `requested` names with a strong (or "same") binding once the
-    /// machine's rules have been applied to it: in any language of ``languages`` (`all`, the fonts
-    /// kept), and in every one (only their fonts' characters are ``covers(_:)``'s: a family bound
-    /// strongly for Chinese alone, Noto Sans CJK SC on Debian, ranks after the machine's other
-    /// fallbacks in an English run, so its characters are not the report fonts' to give there).
+    /// The families a request for `requested` ranks first once the machine's rules have been
+    /// applied to it: those it names with a strong (or "same") binding, up to the last of
+    /// `requested` (fontconfig ranks fonts by the first such family they match, in this order).
+    /// `all` is their union over ``languages`` (the fonts kept); `inEveryLanguage` those ranked
+    /// first in every language (only their fonts' characters are ``covers(_:)``'s). A family bound
+    /// strongly after the requested ones, or for one language only (Noto Sans CJK SC for Chinese
+    /// on Debian, after Droid Sans Fallback), ranks after the machine's other fallbacks in some run,
+    /// so its characters are not the report fonts' to give.
     private static func stronglyBoundFamilies(_ config: OpaquePointer, requesting requested: [String])
         -> (all: [String], inEveryLanguage: Set<String>) {
         var found: [String] = []
         var inEveryLanguage: Set<String>?
         for language in languages {
-            var here: Set<String> = []
-            defer { inEveryLanguage = inEveryLanguage.map { $0.intersection(here) } ?? here }
+            var strong: [String] = []
+            defer {
+                let last = strong.lastIndex(where: requested.contains).map { $0 + 1 } ?? 0
+                let first = Array(strong.prefix(last))
+                for family in first where !found.contains(family) { found.append(family) }
+                inEveryLanguage = inEveryLanguage.map { $0.intersection(first) } ?? Set(first)
+            }
             guard let pattern = FcPatternCreate() else { continue }
             defer { FcPatternDestroy(pattern) }
             for family in requested { _ = FcPatternAddString(pattern, FC_FAMILY, family) }
@@ -171,8 +187,7 @@ final class FontConfiguration: @unchecked Sendable {
                 guard FcPatternIterGetValue(pattern, &iterator, i, &value, &binding) == FcResultMatch,
                       binding != FcValueBindingWeak, value.type == FcTypeString, let s = value.u.s else { continue }
                 let family = String(cString: s)
-                here.insert(family)
-                if !found.contains(family) { found.append(family) }
+                if !strong.contains(family) { strong.append(family) }
             }
         }
         return (found, inEveryLanguage ?? [])

@@ -1,9 +1,9 @@
 import CCairo
 import Synchronization
 
-/// The FreeType faces of every font file ezreport's font configurations name: one face per file
-/// and index for the whole process, opened on first use and never closed (see
-/// ``FontConfiguration`` for why Cairo must not open and close them itself).
+/// The FreeType faces of the report fonts: one face per file and index for the whole process,
+/// opened on first use and never closed (see ``FontConfiguration`` for why Cairo must not open
+/// and close them itself).
 ///
 /// One face per file matters beyond memory: Cairo groups the glyphs a PDF embeds by face, so the
 /// same file reached through ``FontConfiguration/report`` and ``FontConfiguration/machine``
@@ -37,6 +37,11 @@ final class FontFaces: @unchecked Sendable {
             for face in state.faces.values { FT_Done_Face(face) }
             if let library = state.library { FT_Done_FreeType(library) }
         }
+    }
+
+    /// The face of font `index` in `file`, if one was opened already.
+    func existingFace(file: String, index: Int32) -> FT_Face? {
+        state.withLock { $0.faces[FaceKey(file: file, index: index)] }
     }
 
     /// The face of font `index` in `file` (fontconfig's `FC_INDEX`, named instances included);

@@ -152,12 +152,13 @@ final class PangoBinding {
         cairo_font_options_destroy(mergedOptions)
     }
 
-    /// The context `text` in `font` is laid out on: the report fonts' when they cover it.
-    func context(for text: String, font: PangoThreadCache.ParsedFont) -> OpaquePointer {
+    /// The context `text` in `font` is laid out on: the report fonts' when they cover it, else the
+    /// machine's (and then the text's every use is made under ``MachineFontLock``).
+    func context(for text: String, font: PangoThreadCache.ParsedFont) -> (context: OpaquePointer, machine: Bool) {
         if let reportContext, font.asksForReportFonts, let fonts = FontConfiguration.report, fonts.covers(text) {
-            return reportContext
+            return (reportContext, false)
         }
-        return systemContext
+        return (systemContext, true)
     }
 
     /// How many layouts the cache holds now (both generations).
@@ -170,7 +171,8 @@ final class PangoBinding {
         if let hit = older.removeValue(forKey: key) {
             found = hit
         } else {
-            found = LaidOutText(context: context(for: key.text, font: font), key: key, font: font.description)
+            let (context, machine) = context(for: key.text, font: font)
+            found = LaidOutText(context: context, key: key, font: font.description, usesMachineFonts: machine)
         }
         if newer.count >= PangoBinding.generationLimit {
             older = newer
@@ -185,8 +187,12 @@ final class PangoBinding {
 final class LaidOutText {
     /// The `PangoLayout`; never escapes this module.
     let layout: OpaquePointer
+    /// Whether it is laid out on the machine's fonts: then Pango may lay it out (it does so on
+    /// first use) and Cairo draw it only under ``MachineFontLock``.
+    let usesMachineFonts: Bool
 
-    init(context: OpaquePointer, key: PangoBinding.LayoutKey, font: OpaquePointer) {
+    init(context: OpaquePointer, key: PangoBinding.LayoutKey, font: OpaquePointer, usesMachineFonts: Bool) {
+        self.usesMachineFonts = usesMachineFonts
         layout = pango_layout_new(context)!
         pango_layout_set_font_description(layout, font)
         pango_layout_set_text(layout, key.text, -1)

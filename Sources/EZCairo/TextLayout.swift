@@ -65,31 +65,35 @@ package final class TextLayout {
 
     /// The logical size of the laid-out text in points (width is the ink-independent advance).
     package var size: Size {
-        var w: Int32 = 0, h: Int32 = 0
-        pango_layout_get_size(layout, &w, &h)
-        return Size(width: Double(w) / Double(PANGO_SCALE), height: Double(h) / Double(PANGO_SCALE))
+        withLayout { layout in
+            var w: Int32 = 0, h: Int32 = 0
+            pango_layout_get_size(layout, &w, &h)
+            return Size(width: Double(w) / Double(PANGO_SCALE), height: Double(h) / Double(PANGO_SCALE))
+        }
     }
 
     /// The distance from the top of the text box to the first line's baseline, in points.
-    package var baseline: Double { Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE) }
+    package var baseline: Double { withLayout { Double(pango_layout_get_baseline($0)) / Double(PANGO_SCALE) } }
 
     /// The number of lines after wrapping.
-    package var lineCount: Int { Int(pango_layout_get_line_count(layout)) }
+    package var lineCount: Int { withLayout { Int(pango_layout_get_line_count($0)) } }
 
     /// Whether some text was cut off with an ellipsis.
-    package var isEllipsized: Bool { pango_layout_is_ellipsized(layout) != 0 }
+    package var isEllipsized: Bool { withLayout { pango_layout_is_ellipsized($0) != 0 } }
 
     // MARK: - Drawing
 
     /// Draws the text with its box's top-left corner at `point`, in the context's current colour.
     package func draw(at point: Point) {
-        let l = layout
+        let text = laidOutText
+        if text.usesMachineFonts { context.surface.drawsMachineFonts = true }
         if alignmentOffset == 0 {
             context.move(to: point)
         } else {
             context.move(to: Point(x: point.x + Double(alignmentOffset) / Double(PANGO_SCALE), y: point.y))
         }
-        pango_cairo_show_layout(context.pointer, l)
+        let cr = context.pointer
+        MachineFontLock.run(if: text.usesMachineFonts) { pango_cairo_show_layout(cr, text.layout) }
     }
 
     /// Draws the text in `color` with its top-left at `point`.
@@ -100,14 +104,21 @@ package final class TextLayout {
 
     // MARK: - Layout
 
-    /// The `PangoLayout` for the current settings.
+    /// Runs `body` on the `PangoLayout` for the current settings (under ``MachineFontLock`` when
+    /// it is laid out on the machine's fonts: Pango lays it out on first use).
+    private func withLayout<T: Sendable>(_ body: (OpaquePointer) -> T) -> T {
+        let text = laidOutText
+        return MachineFontLock.run(if: text.usesMachineFonts) { body(text.layout) }
+    }
+
+    /// The laid-out text for the current settings.
     ///
     /// A text given a ``width`` that it fits on one line is laid out exactly as without one: no
     /// wrapping and no ellipsis, only the alignment inside the width differs. Such a text reuses
     /// its natural layout (the one measuring it made, or the one for the same text in a column of
     /// another width), and ``alignmentOffset`` places it as Pango would have.
-    private var layout: OpaquePointer {
-        if let l = laidOut { return l.layout }
+    private var laidOutText: LaidOutText {
+        if let l = laidOut { return l }
         let pango = context.pango
         let parsed = pango.fontDescription(font)
         let binding = pango.binding(for: context)
@@ -118,13 +129,16 @@ package final class TextLayout {
         alignmentOffset = 0
         guard let width else {
             laidOut = naturalLayout
-            return naturalLayout.layout
+            return naturalLayout
         }
         let widthUnits = Int32((width * Double(PANGO_SCALE)).rounded())
-        if let offset = naturalLayout.offsetOfSingleLine(within: widthUnits, alignment: alignment.pango) {
+        let pangoAlignment = alignment.pango
+        if let offset = MachineFontLock.run(if: naturalLayout.usesMachineFonts, {
+            naturalLayout.offsetOfSingleLine(within: widthUnits, alignment: pangoAlignment)
+        }) {
             alignmentOffset = offset
             laidOut = naturalLayout
-            return naturalLayout.layout
+            return naturalLayout
         }
         let key = PangoBinding.LayoutKey(
             text: text, font: parsed.canonicalName, width: widthUnits,
@@ -132,7 +146,7 @@ package final class TextLayout {
             ellipsize: ellipsize.pango.rawValue, wrap: wrap.pango.rawValue, alignment: alignment.pango.rawValue)
         let l = binding.layout(key, font: parsed)
         laidOut = l
-        return l.layout
+        return l
     }
 }
 

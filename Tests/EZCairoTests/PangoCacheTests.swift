@@ -158,10 +158,11 @@ final class ChartsPangoCacheTests: XCTestCase {
             pango_layout_get_size(natural.layout, &w, &h)
             for width in [w, w + 1, w + 333, w + 7 * PANGO_SCALE, (w / PANGO_SCALE + 9) * PANGO_SCALE] {
                 for alignment in [PANGO_ALIGN_LEFT, PANGO_ALIGN_CENTER, PANGO_ALIGN_RIGHT] {
-                    let constrained = LaidOutText(context: binding.context(for: text, font: font), key: .init(
+                    let (context, machine) = binding.context(for: text, font: font)
+                    let constrained = LaidOutText(context: context, key: .init(
                         text: text, font: font.canonicalName, width: width, height: -1,
                         ellipsize: PANGO_ELLIPSIZE_NONE.rawValue, wrap: PANGO_WRAP_WORD.rawValue,
-                        alignment: alignment.rawValue), font: font.description)
+                        alignment: alignment.rawValue), font: font.description, usesMachineFonts: machine)
                     let iter = pango_layout_get_iter(constrained.layout)
                     var line = PangoRectangle()
                     pango_layout_iter_get_line_extents(iter, nil, &line)
