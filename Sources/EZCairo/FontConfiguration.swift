@@ -78,7 +78,11 @@ final class FontConfiguration: @unchecked Sendable {
         var inEveryLanguage: Set<String> = []
         if loaded != 0, let requested {
             let strong = FontConfiguration.stronglyBoundFamilies(config, requesting: requested)
-            if !strong.all.isEmpty, FcConfigParseAndLoadFromMemory(config, FontConfiguration.selection(keeping: strong.all), 0) != 0 {
+            // A family name XML would need escaped (none known) leaves the report fonts unset: every
+            // text is then laid out on the machine's fonts, as correct and slower.
+            let plain = strong.all.allSatisfy { !$0.contains(where: { "&<>\"'".contains($0) }) }
+            if plain, !strong.all.isEmpty,
+               FcConfigParseAndLoadFromMemory(config, FontConfiguration.selection(keeping: strong.all), 0) != 0 {
                 families = strong.all
                 inEveryLanguage = strong.inEveryLanguage
             }
@@ -206,30 +210,16 @@ final class FontConfiguration: @unchecked Sendable {
         return names
     }
 
-    /// A configuration fragment that keeps the fonts of `families` and rejects every other font.
+    /// A configuration fragment that keeps the fonts of `families` (names XML need not escape) and
+    /// rejects every other font.
     private static func selection(keeping families: [String]) -> String {
         let accepted = families.map {
-            "<pattern><patelt name=\"family\"><string>\(xmlEscaped($0))</string></patelt></pattern>"
+            "<pattern><patelt name=\"family\"><string>\($0)</string></patelt></pattern>"
         }.joined()
         return """
             <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
             <fontconfig><selectfont><acceptfont>\(accepted)</acceptfont>\
             <rejectfont><pattern/></rejectfont></selectfont></fontconfig>
             """
-    }
-
-    private static func xmlEscaped(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }
