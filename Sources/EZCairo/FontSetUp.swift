@@ -31,10 +31,14 @@ package enum FontSetUp {
     /// the body font: the first such request in the process sets fontconfig up.
     static func loadBodyFont() {
         let cache = PangoThreadCache.current
+        let machine = cache.reportFontMap == nil
         guard let map = cache.reportFontMap ?? pango_cairo_font_map_get_default(),
               let context = pango_font_map_create_context(map) else { return }
         let body = cache.fontDescription("Noto Sans 9")
-        if let font = pango_context_load_font(context, body.description) { g_object_unref(font) }
+        // The machine's fonts, without the report fonts, are loaded under their lock as everywhere.
+        MachineFontLock.run(if: machine) {
+            if let font = pango_context_load_font(context, body.description) { g_object_unref(font) }
+        }
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 }
