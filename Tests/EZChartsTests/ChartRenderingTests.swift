@@ -201,3 +201,29 @@ final class PieLabelRoomTests: XCTestCase {
         }
     }
 }
+
+/// A doughnut's total is shown whole: smaller rather than cut.
+final class DoughnutTotalTests: XCTestCase {
+    /// In a statement PDF's doughnut a German total of 2.060,01 € did not fit even as "2,1 Tsd. €"
+    /// and was drawn "2,1 Ts…". It now takes the labels' bold size, where the whole amount fits.
+    func testATotalTooWideForTheCentreStyleIsSetSmallerNotCut() throws {
+        let painter = Painter(ctx: try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842)),
+                              format: LocaleFormat(locale: "de_DE"))
+        let labels = ValueLabels(format: painter.format, valueFormat: .money(.eur))
+        let inner = 40.0
+        XCTAssertGreaterThan(painter.measure(labels.short(206_001), .center).width, inner * 1.8, "the case: too wide in the centre style")
+        let (text, style) = ChartRenderer.doughnutTotal(206_001, labels: labels, inner: inner, painter: painter)
+        XCTAssertEqual(style, .labelBold)
+        XCTAssertEqual(text, labels.full(206_001))
+        XCTAssertLessThanOrEqual(painter.measure(text, style).width, inner * 1.8)
+    }
+
+    func testATotalThatFitsKeepsTheCentreStyleAndTheFullAmount() throws {
+        let painter = Painter(ctx: try CairoContext(surface: try CairoSurface(pdfInMemoryWidth: 595, height: 842)),
+                              format: LocaleFormat(locale: "de_DE"))
+        let labels = ValueLabels(format: painter.format, valueFormat: .money(.eur))
+        let (text, style) = ChartRenderer.doughnutTotal(206_001, labels: labels, inner: 200, painter: painter)
+        XCTAssertEqual(style, .center)
+        XCTAssertEqual(text, labels.full(206_001))
+    }
+}

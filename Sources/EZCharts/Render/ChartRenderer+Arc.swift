@@ -196,11 +196,23 @@ extension ChartRenderer {
 
     /// A doughnut's centre: the total (short when the full amount does not fit) over the series' name.
     static func drawDoughnutTotal(_ total: Int64, name: String, labels: ValueLabels, center: Point, inner: Double, painter: Painter) {
-        var totalText = labels.full(total)
-        if painter.measure(totalText, .center).width > inner * 1.7 { totalText = labels.short(total) }
-        painter.text(totalText, .center, anchor: Point(x: center.x, y: center.y - 2), hAlign: 0.5, vAlign: 0.75,
+        let (totalText, style) = doughnutTotal(total, labels: labels, inner: inner, painter: painter)
+        painter.text(totalText, style, anchor: Point(x: center.x, y: center.y - 2), hAlign: 0.5, vAlign: 0.75,
                      color: .ink, maxWidth: inner * 1.8)
         painter.text(name, .small, anchor: Point(x: center.x, y: center.y + 4),
                      hAlign: 0.5, vAlign: 0, color: Palette.mutedText, maxWidth: inner * 1.6)
+    }
+
+    /// The total's text and style in a doughnut of inner radius `inner`: the full amount, else the
+    /// short one, in the centre's style; where even that does not fit (a German "2,1 Tsd. €" in a
+    /// PDF's small doughnut was cut to "2,1 Ts…"), the same in the labels' bold size. The short
+    /// amount in that size is the last resort, cut only if it still does not fit.
+    static func doughnutTotal(_ total: Int64, labels: ValueLabels, inner: Double, painter: Painter) -> (text: String, style: Painter.Style) {
+        let full = labels.full(total), short = labels.short(total)
+        for style in [Painter.Style.center, .labelBold] {
+            if painter.measure(full, style).width <= inner * 1.7 { return (full, style) }
+            if painter.measure(short, style).width <= inner * 1.8 { return (short, style) }
+        }
+        return (short, .labelBold)
     }
 }
