@@ -6,15 +6,14 @@ import Glibc
 /// Fontconfig's one-time set-up, started early on a thread of its own.
 ///
 /// The first text a process lays out waits for fontconfig to read its configuration (some fifty
-/// XML files) and font caches, and for ``FontConfiguration/report`` to be picked from them: ~6 ms of CPU on a
-/// machine with Debian's Noto fonts. A one-shot
-/// command (`ezreport export`) that starts it before reading the ledger has it done by the time
-/// the PDF lays out its first line; a long-running one (the batch, the server) pays it once
-/// anyway and need not call this.
+/// XML files) and font caches, and for ``FontConfiguration/report`` to be picked from them: ~6 ms
+/// of CPU on a machine with Debian's Noto fonts. A one-shot command (`ezreport export`) that
+/// starts it before reading the ledger has it done by the time the PDF lays out its first line; a
+/// long-running one (the batch, the server) pays it once anyway and need not call this.
 package enum FontSetUp {
-    /// Sets up ``FontConfiguration/report`` and loads ezreport's body font from them once on a new, detached
-    /// thread (which then ends): every later thread finds both done (Cairo shares loaded font
-    /// files between threads). Safe to call more than once; does nothing visible.
+    /// Sets up ``FontConfiguration/report`` and loads ezreport's body font from them once on a new,
+    /// detached thread (which then ends): every later thread finds both done (Cairo shares loaded
+    /// font files between threads). Safe to call more than once; does nothing visible.
     package static func startInBackground() {
         var thread = pthread_t()
         var attributes = pthread_attr_t()

@@ -27,14 +27,18 @@ final class PangoThreadCache {
     /// This thread's font map on ``FontConfiguration/report`` (Pango font maps are not
     /// thread-safe), made on first use; nil when the report fonts could not be set up.
     private(set) lazy var reportFontMap: UnsafeMutablePointer<PangoFontMap>? = FontConfiguration.report.flatMap(fontMap(on:))
+    /// This thread's font map on ``FontConfiguration/machine``, once a text has needed it.
+    private var madeMachineFontMap: UnsafeMutablePointer<PangoFontMap>?
+
     /// This thread's font map on ``FontConfiguration/machine``, made when a text first needs it;
     /// Pango's default font map for the thread when that configuration could not be set up.
-    private(set) lazy var machineFontMap: UnsafeMutablePointer<PangoFontMap> = {
-        if let map = FontConfiguration.machine.flatMap(fontMap(on:)) { return map }
-        return UnsafeMutablePointer(mutating: g_object_ref(pango_cairo_font_map_get_default()!).assumingMemoryBound(to: PangoFontMap.self))
-    }()
-    /// Whether ``machineFontMap`` was made (and is to be released).
-    private var madeMachineFontMap = false
+    func machineFontMap() -> UnsafeMutablePointer<PangoFontMap> {
+        if let map = madeMachineFontMap { return map }
+        let map = FontConfiguration.machine.flatMap(fontMap(on:))
+            ?? UnsafeMutablePointer(mutating: g_object_ref(pango_cairo_font_map_get_default()!).assumingMemoryBound(to: PangoFontMap.self))
+        madeMachineFontMap = map
+        return map
+    }
 
     /// A new Cairo font map on `configuration`.
     private func fontMap(on configuration: FontConfiguration) -> UnsafeMutablePointer<PangoFontMap>? {
@@ -50,7 +54,7 @@ final class PangoThreadCache {
         bindings.removeAll()
         for d in descriptions.values { pango_font_description_free(d.description) }
         if let map = reportFontMap { g_object_unref(UnsafeMutableRawPointer(map)) }
-        if madeMachineFontMap { g_object_unref(UnsafeMutableRawPointer(machineFontMap)) }
+        if let map = madeMachineFontMap { g_object_unref(UnsafeMutableRawPointer(map)) }
     }
 
     /// The calling thread's cache, made on first use.
@@ -115,10 +119,7 @@ final class PangoThreadCache {
                                      xx: m.xx, yx: m.yx, xy: m.xy, yy: m.yy)
         let b: PangoBinding
         if let existing = bindings[kind] { b = existing } else {
-            b = PangoBinding(kind: kind, for: cairo, reportFontMap: reportFontMap) { [unowned self] in
-                madeMachineFontMap = true
-                return machineFontMap
-            }
+            b = PangoBinding(kind: kind, for: cairo, reportFontMap: reportFontMap) { [unowned self] in machineFontMap() }
             bindings[kind] = b
         }
         lastSerial = cairo.serial
