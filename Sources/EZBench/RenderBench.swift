@@ -27,14 +27,21 @@ enum RenderBench {
             work.append((id, figures, provenance))
         }
         if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
-        var pdfTimes: [Double] = [], chartTimes: [Double] = []
+        var pdfTimes: [Double] = [], completeTimes: [Double] = [], chartTimes: [Double] = []
         var pdfBytes = 0, charts = 0
         for round in 0..<rounds {
             let last = round == rounds - 1
             var c0 = Clock.threadCPU()
             var pdfs: [[UInt8]] = []
-            for w in work { pdfs.append(try StatementPDF.render(w.figures, provenance: w.provenance)) }
+            var completing = 0.0
+            for w in work {
+                let drawn = try StatementPDF.draw(w.figures, provenance: w.provenance)
+                let c1 = Clock.threadCPU()
+                pdfs.append(try drawn.finish())
+                completing += Clock.threadCPU() - c1
+            }
             pdfTimes.append(Clock.threadCPU() - c0)
+            completeTimes.append(completing)
             pdfBytes = pdfs.reduce(0) { $0 + $1.count }
             c0 = Clock.threadCPU()
             var surfaces: [(String, CairoSurface)] = []
@@ -57,6 +64,8 @@ enum RenderBench {
             "statements: \(work.count), rounds: \(rounds); CPU ms per statement, median round (min–max)",
             String(format: "pdf (StatementPDF.render)   %7.2f  (%.2f–%.2f)  %.1f KB per PDF", median(pdfTimes) * 1000 / n,
                    pdfTimes.min()! * 1000 / n, pdfTimes.max()! * 1000 / n, Double(pdfBytes) / 1000 / n),
+            String(format: "  of which completing tags  %7.2f  (%.2f–%.2f)", median(completeTimes) * 1000 / n,
+                   completeTimes.min()! * 1000 / n, completeTimes.max()! * 1000 / n),
             String(format: "chart drawing (%d charts)   %7.2f  (%.2f–%.2f)", charts, median(chartTimes) * 1000 / n,
                    chartTimes.min()! * 1000 / n, chartTimes.max()! * 1000 / n),
         ].joined(separator: "\n")
