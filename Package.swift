@@ -103,7 +103,11 @@ let package = Package(
 
         // MARK: - Renderers
         .target(name: "EZCharts", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale"]),
-        .target(name: "EZPDF", dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF", "CZlib"]),
+        .target(
+            name: "EZPDF",
+            dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF", "CZlib",
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "EZLocale", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
 

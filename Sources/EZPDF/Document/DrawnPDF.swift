@@ -21,6 +21,9 @@ package final class DrawnPDF {
         self.completes = completes
     }
 
+    /// What Cairo wrote, until the document is finished (for tests that finish it in other ways).
+    var cairoBytes: [UInt8] { bytes ?? [] }
+
     /// Completes the document and returns its bytes, or writes it to the file `output` names
     /// (then returns none). A drawn document is finished once: its bytes are released on the way.
     ///

@@ -9,11 +9,14 @@ import CQPDF
 ///   repeated table headers) is drawn in a `Private` element; here those elements leave the
 ///   structure tree and its parent tree, and their marked content becomes `/Artifact BMC`.
 ///
-/// Done with qpdf's library (libqpdf) on the finished bytes; other streams are copied untouched.
+/// Done with qpdf's library (libqpdf) on the finished bytes: qpdf reads and edits the objects
+/// named above, and every other object is copied as Cairo wrote it (``PDFObjectSplicer``), not
+/// parsed; other streams are never decoded.
 ///
-/// qpdf holds every object of a document it rewrites, ~2 KB each, and each table cell was an
-/// object: a statement of 100,000 transactions (600,000 elements) took 2.2 GB and four minutes
-/// in this pass. Long documents therefore tag table rows coarsely (``rowLimit``), and a document
+/// When qpdf wrote the whole document, it held every object, ~2 KB each, and each table cell was
+/// an object: a statement of 100,000 transactions (600,000 elements) took 2.2 GB and four minutes
+/// in this pass. qpdf still writes a document whose layout cannot be read (see
+/// ``PDFObjectLayout``). Long documents therefore tag table rows coarsely (``rowLimit``), and a document
 /// that still has more than ``elementLimit`` structure elements is left as Cairo wrote it
 /// (tagged, its furniture in `Private` elements, without `/Lang`, `/Alt` and artifacts).
 enum PDFAccessibility {
@@ -33,23 +36,89 @@ enum PDFAccessibility {
     ///
     /// `pdf` is consumed: qpdf reads its own copy, and Cairo's bytes are released before qpdf
     /// builds its objects and writes the result.
-    /// The result is written as `output` says (``PDFOutput``).
+    /// The result is written as `output` says (``PDFOutput``): when the document's layout can be
+    /// read (always, for Cairo's), the objects changed here are written from qpdf's text of them
+    /// and every other object is copied as it is (``PDFObjectSplicer``); otherwise, or when
+    /// `splicing` is false (for tests), qpdf writes it.
     static func complete(_ pdf: consuming [UInt8], language: String, figureDescriptions: [String],
-                         to output: PDFOutput = .bytes) throws(QPDFError) -> [UInt8] {
+                         to output: PDFOutput = .bytes, splicing: Bool = true) throws -> [UInt8] {
         let doc = try QPDFDocument(pdf, name: "the PDF Cairo wrote")   // the last use: `pdf` is released in there
+        var edits = Edits()
         let root = doc.root
         doc.set(root, "/Lang", doc.text(language))
         let preferences = doc.dictionary()
         doc.set(preferences, "/DisplayDocTitle", doc.bool(true))
         doc.set(root, "/ViewerPreferences", preferences)
+        edits.changed(doc.objectID(root))
         if let tree = doc.key(root, "/StructTreeRoot") {
             var figures = figureDescriptions[...]
             var unlinked = Set<Int32>()
-            walk(tree, doc, figures: &figures, unlinked: &unlinked)
-            if let parents = doc.key(tree, "/ParentTree") { clearFurniture(inNumberTree: parents, doc, unlinked: unlinked) }
-            try markFurnitureAsArtifacts(doc)
+            walk(tree, doc, owner: doc.objectID(tree), figures: &figures, unlinked: &unlinked, edits: &edits)
+            if let parents = doc.key(tree, "/ParentTree") {
+                clearFurniture(inNumberTree: parents, doc, owner: doc.objectID(tree), unlinked: unlinked, edits: &edits)
+            }
+            try markFurnitureAsArtifacts(doc, edits: &edits)
+        }
+        if splicing, !edits.unowned, let written = try doc.withInput({ input throws(PDFOutputError) -> [UInt8]? in
+            guard let layout = PDFObjectLayout(input) else { return nil }
+            return try splice(doc, layout: layout, edits: edits, input: input, to: output)
+        }) {
+            return written
+        }
+        for content in edits.contents {
+            let stream = doc.object(content.number)
+            doc.replaceStreamData(stream, compressed: content.data)
+            doc.release(stream)
         }
         return try doc.write("completing the tagged PDF", to: output)
+    }
+
+    /// What this pass changed, for ``PDFObjectSplicer``: the indirect objects to write again (an
+    /// edit inside a direct object changes the indirect object holding it), the objects nothing
+    /// refers to any more, and the pages' rewritten content.
+    struct Edits {
+        /// Indirect objects (by number) whose edited text replaces theirs.
+        private(set) var changedObjects: Set<Int32> = []
+        /// Objects no longer referred to: unlinked furniture elements, replaced streams' lengths.
+        var dropped: Set<Int32> = []
+        /// Content streams (by number) with their new data, compressed.
+        var contents: [(number: Int32, data: [UInt8])] = []
+        /// Set when an edit was made in an object that is not inside any indirect object (which
+        /// only qpdf's writer can write).
+        private(set) var unowned = false
+
+        mutating func changed(_ owner: Int32) {
+            if owner == 0 { unowned = true } else { changedObjects.insert(owner) }
+        }
+    }
+
+    /// Writes the edited document from its layout: each changed object from qpdf's text of it,
+    /// each content stream from its new data, the dropped objects left out, the rest copied.
+    private static func splice(_ doc: QPDFDocument, layout: PDFObjectLayout, edits: Edits,
+                               input: UnsafeBufferPointer<UInt8>, to output: PDFOutput) throws(PDFOutputError) -> [UInt8] {
+        var splicer = PDFObjectSplicer(layout: layout)
+        splicer.dropped = edits.dropped
+        for number in edits.changedObjects {
+            let object = doc.object(number)
+            splicer.replacements[number] = .object(doc.unparsed(object))
+            doc.release(object)
+        }
+        for content in edits.contents {
+            let stream = doc.object(content.number)
+            let dictionary = doc.streamDictionary(stream)
+            let length = doc.integer(content.data.count)
+            doc.set(dictionary, "/Length", length)
+            doc.set(dictionary, "/Filter", doc.name("/FlateDecode"))
+            doc.removeKey(dictionary, "/DecodeParms")
+            splicer.replacements[content.number] = .stream(dictionary: doc.unparsed(dictionary), data: content.data)
+            doc.release(stream, dictionary, length)
+        }
+        return try splicer.write(from: input, to: output) { id in
+            let trailer = doc.trailer, value = doc.binaryString(id)
+            defer { doc.release(trailer, value) }
+            doc.set(trailer, "/ID", doc.array([value, value]))
+            return doc.unparsed(trailer)
+        }
     }
 
     static func isFurniture(_ oh: qpdf_oh, _ doc: QPDFDocument) -> Bool {
@@ -71,15 +140,19 @@ enum PDFAccessibility {
     static let rowsAndCells: Set<String> = ["/TR", "/TD", "/TH", "/THead", "/TBody", "/TFoot"]
 
     /// Visits structure elements in document order: figures get their text, furniture is unlinked
-    /// (and its object number added to `unlinked`).
-    static func walk(_ element: qpdf_oh, _ doc: QPDFDocument, figures: inout ArraySlice<String>, unlinked: inout Set<Int32>) {
-        walk(element, type: structureType(element, doc), doc, figures: &figures, unlinked: &unlinked)
+    /// (and its object number added to `unlinked`). `owner` is the indirect object holding
+    /// `element` when it is direct itself.
+    static func walk(_ element: qpdf_oh, _ doc: QPDFDocument, owner: Int32, figures: inout ArraySlice<String>,
+                     unlinked: inout Set<Int32>, edits: inout Edits) {
+        walk(element, type: structureType(element, doc), doc, owner: owner, figures: &figures, unlinked: &unlinked, edits: &edits)
     }
 
-    private static func walk(_ element: qpdf_oh, type: String?, _ doc: QPDFDocument, figures: inout ArraySlice<String>,
-                             unlinked: inout Set<Int32>) {
+    private static func walk(_ element: qpdf_oh, type: String?, _ doc: QPDFDocument, owner: Int32,
+                             figures: inout ArraySlice<String>, unlinked: inout Set<Int32>, edits: inout Edits) {
+        let id = doc.objectID(element), owner = id != 0 ? id : owner
         if type == "/Figure", let alt = figures.popFirst() {
             doc.set(element, "/Alt", doc.text(alt))
+            edits.changed(owner)
         }
         if let type, rowsAndCells.contains(type) { return }
         guard let kids = doc.key(element, "/K") else { return }
@@ -95,35 +168,60 @@ enum PDFAccessibility {
                 var kept: [qpdf_oh] = []
                 kept.reserveCapacity(items.count)
                 for (item, kidType) in zip(items, types) {
-                    if kidType == furniture { unlinked.insert(doc.objectID(item)) } else { kept.append(item) }
+                    if kidType == furniture { unlink(item, doc, unlinked: &unlinked, edits: &edits) } else { kept.append(item) }
                 }
                 let array = doc.array(kept)
                 doc.set(element, "/K", array)
                 doc.release(array)
+                edits.changed(owner)
             }
             for (kid, kidType) in zip(items, types) where kidType != nil && kidType != furniture {
-                walk(kid, type: kidType, doc, figures: &figures, unlinked: &unlinked)
+                walk(kid, type: kidType, doc, owner: owner, figures: &figures, unlinked: &unlinked, edits: &edits)
             }
         } else if let kidType = structureType(kids, doc) {
             if kidType == furniture {
-                unlinked.insert(doc.objectID(kids))
+                unlink(kids, doc, unlinked: &unlinked, edits: &edits)
                 doc.removeKey(element, "/K")
+                edits.changed(owner)
             } else {
-                walk(kids, type: kidType, doc, figures: &figures, unlinked: &unlinked)
+                walk(kids, type: kidType, doc, owner: owner, figures: &figures, unlinked: &unlinked, edits: &edits)
             }
         }
     }
 
+    /// Notes a furniture element taken out of the tree. It is left out of the document when it
+    /// holds marked content only (an MCID or a list of them, as Cairo writes it): then nothing
+    /// refers to it once the parent tree's entries are cleared.
+    private static func unlink(_ element: qpdf_oh, _ doc: QPDFDocument, unlinked: inout Set<Int32>, edits: inout Edits) {
+        let id = doc.objectID(element)
+        unlinked.insert(id)
+        guard id != 0, let kids = doc.key(element, "/K") else { return }
+        defer { doc.release(kids) }
+        let marksOnly: Bool
+        if doc.isArray(kids) {
+            let items = doc.items(kids)
+            marksOnly = items.allSatisfy { doc.isInteger($0) }
+            doc.release(items)
+        } else {
+            marksOnly = doc.isInteger(kids)
+        }
+        if marksOnly { edits.dropped.insert(id) }
+    }
+
     /// Replaces the parent tree's references to furniture elements with null. The parent tree
     /// names an element for every marked content of every page, so its items are matched by
-    /// object number against the elements ``walk(_:_:figures:unlinked:)`` unlinked (one qpdf
-    /// call each); an item that is not an indirect object is looked at itself.
-    static func clearFurniture(inNumberTree node: qpdf_oh, _ doc: QPDFDocument, unlinked: Set<Int32>) {
+    /// object number against the elements ``walk(_:_:owner:figures:unlinked:edits:)`` unlinked
+    /// (one qpdf call each); an item that is not an indirect object is looked at itself.
+    static func clearFurniture(inNumberTree node: qpdf_oh, _ doc: QPDFDocument, owner: Int32, unlinked: Set<Int32>,
+                               edits: inout Edits) {
+        let id = doc.objectID(node), owner = id != 0 ? id : owner
         if let nums = doc.key(node, "/Nums") {
             defer { doc.release(nums) }
+            let numsOwner = doc.objectID(nums) != 0 ? doc.objectID(nums) : owner
             for value in doc.isArray(nums) ? doc.items(nums) : [] {
                 defer { doc.release(value) }
                 guard doc.isArray(value) else { continue }
+                let valueOwner = doc.objectID(value) != 0 ? doc.objectID(value) : numsOwner
                 for (i, item) in doc.items(value).enumerated() {
                     defer { doc.release(item) }
                     let id = doc.objectID(item)
@@ -131,6 +229,7 @@ enum PDFAccessibility {
                         let null = doc.null()
                         doc.setItem(value, i, null)
                         doc.release(null)
+                        edits.changed(valueOwner)
                     }
                 }
             }
@@ -138,14 +237,16 @@ enum PDFAccessibility {
         if let kids = doc.key(node, "/Kids") {
             defer { doc.release(kids) }
             for kid in doc.isArray(kids) ? doc.items(kids) : [] {
-                clearFurniture(inNumberTree: kid, doc, unlinked: unlinked)
+                clearFurniture(inNumberTree: kid, doc, owner: owner, unlinked: unlinked, edits: &edits)
                 doc.release(kid)
             }
         }
     }
 
-    /// In every page's content, `/Private << /MCID n >> BDC` becomes `/Artifact BMC`.
-    static func markFurnitureAsArtifacts(_ doc: QPDFDocument) throws(QPDFError) {
+    /// In every page's content, `/Private << /MCID n >> BDC` becomes `/Artifact BMC`: each content
+    /// stream that changes is added to `edits` with its new data, compressed, and the object
+    /// holding its old `/Length` (Cairo writes lengths as objects of their own) is dropped.
+    static func markFurnitureAsArtifacts(_ doc: QPDFDocument, edits: inout Edits) throws(QPDFError) {
         // Each page's handles are released once it is done (see ``QPDFDocument/release(_:)-(qpdf_oh...)``).
         for page in doc.pages {
             defer { doc.release(page) }
@@ -156,7 +257,15 @@ enum PDFAccessibility {
             defer { if isArray { doc.release(streams) } }
             for stream in streams {
                 let data = try doc.streamData(stream)
-                if let rewritten = artifactMarked(data) { try doc.replaceStreamData(stream, rewritten) }
+                guard let rewritten = artifactMarked(data) else { continue }
+                let number = doc.objectID(stream)
+                edits.contents.append((number, try QPDFDocument.deflated(rewritten)))
+                let dictionary = doc.streamDictionary(stream)
+                if let length = doc.key(dictionary, "/Length") {
+                    if doc.objectID(length) != 0 { edits.dropped.insert(doc.objectID(length)) }
+                    doc.release(length)
+                }
+                doc.release(dictionary)
             }
         }
     }

@@ -58,6 +58,7 @@ final class QPDFDocument {
 
     func isDictionary(_ oh: qpdf_oh) -> Bool { qpdf_oh_is_dictionary(handle, oh) != 0 }
     func isArray(_ oh: qpdf_oh) -> Bool { qpdf_oh_is_array(handle, oh) != 0 }
+    func isInteger(_ oh: qpdf_oh) -> Bool { qpdf_oh_is_integer(handle, oh) != 0 }
     func key(_ oh: qpdf_oh, _ key: String) -> qpdf_oh? {
         qpdf_oh_has_key(handle, oh, key) != 0 ? qpdf_oh_get_key(handle, oh, key) : nil
     }
@@ -81,13 +82,41 @@ final class QPDFDocument {
         return array
     }
     func removeKey(_ oh: qpdf_oh, _ key: String) { qpdf_oh_remove_key(handle, oh, key) }
+    func integer(_ value: Int) -> qpdf_oh { qpdf_oh_new_integer(handle, Int64(value)) }
+    /// A string of arbitrary bytes (written as hex when they are not text).
+    func binaryString(_ bytes: [UInt8]) -> qpdf_oh {
+        bytes.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { qpdf_oh_new_binary_string(handle, $0.baseAddress, $0.count) }
+        }
+    }
     func name(_ name: String) -> qpdf_oh { qpdf_oh_new_name(handle, name) }
     func text(_ utf8: String) -> qpdf_oh { qpdf_oh_new_unicode_string(handle, utf8) }
     func bool(_ value: Bool) -> qpdf_oh { qpdf_oh_new_bool(handle, value ? QPDF_TRUE : QPDF_FALSE) }
     func null() -> qpdf_oh { qpdf_oh_new_null(handle) }
     func dictionary() -> qpdf_oh { qpdf_oh_new_dictionary(handle) }
 
+    /// The trailer dictionary as read.
+    var trailer: qpdf_oh { qpdf_get_trailer(handle) }
+    /// The indirect object `number` (generation 0).
+    func object(_ number: Int32) -> qpdf_oh { qpdf_get_object_by_id(handle, number, 0) }
+    /// The object's text as PDF syntax, an indirect object's contents rather than its reference;
+    /// the objects it refers to stay references (`12 0 R`). Streams are not written this way (see
+    /// ``streamDictionary(_:)``).
+    func unparsed(_ oh: qpdf_oh) -> [UInt8] {
+        guard let text = qpdf_oh_unparse_resolved(handle, oh) else { return [] }
+        return Array(UnsafeBufferPointer(start: text, count: strlen(text))).map { UInt8(bitPattern: $0) }
+    }
+
+    /// The PDF text the input bytes hold (what qpdf reads lazily), for the objects this code copies
+    /// as they are (``PDFObjectSplicer``).
+    func withInput<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(PDFOutputError) -> R) throws(PDFOutputError) -> R {
+        try body(UnsafeBufferPointer(input))
+    }
+
     // MARK: - Pages and streams
+
+    /// A stream's dictionary (`/Length`, `/Filter`, …), itself editable.
+    func streamDictionary(_ stream: qpdf_oh) -> qpdf_oh { qpdf_oh_get_dict(handle, stream) }
 
     /// The page objects, in order.
     var pages: [qpdf_oh] { (0..<max(0, Int(qpdf_get_num_pages(handle)))).map { qpdf_get_page_n(handle, $0) } }
@@ -104,21 +133,27 @@ final class QPDFDocument {
         return Array(UnsafeBufferPointer(start: buffer, count: length))
     }
 
-    /// Replaces a stream's data with `data`, compressed here (zlib's default level, as qpdf's
-    /// writer would compress it) and marked `/FlateDecode`: qpdf then holds the compressed bytes
-    /// until the document is written, not every page's content whole (56 MB for a 2,228-page
-    /// statement).
-    func replaceStreamData(_ stream: qpdf_oh, _ data: [UInt8]) throws(QPDFError) {
+    /// `data` compressed as a stream's `/FlateDecode` data, at zlib's default level (as qpdf's
+    /// writer would compress it).
+    static func deflated(_ data: [UInt8]) throws(QPDFError) -> [UInt8] {
         var size = compressBound(uLong(data.count))
         var compressed = [UInt8](repeating: 0, count: Int(size))
         let status = compress2(&compressed, &size, data, uLong(data.count), Z_DEFAULT_COMPRESSION)
         guard status == Z_OK else {
             throw QPDFError(operation: "compressing a page's content", message: "zlib status \(status)")
         }
+        compressed.removeLast(compressed.count - Int(size))
+        return compressed
+    }
+
+    /// Replaces a stream's data with `compressed` (``deflated(_:)``), marked `/FlateDecode`: qpdf
+    /// then holds the compressed bytes until the document is written, not every page's content
+    /// whole (56 MB for a 2,228-page statement).
+    func replaceStreamData(_ stream: qpdf_oh, compressed: [UInt8]) {
         let filter = name("/FlateDecode"), parameters = null()
         defer { release(filter, parameters) }
         compressed.withUnsafeBufferPointer {
-            qpdf_oh_replace_stream_data(handle, stream, $0.baseAddress, Int(size), filter, parameters)
+            qpdf_oh_replace_stream_data(handle, stream, $0.baseAddress, $0.count, filter, parameters)
         }
     }
 
