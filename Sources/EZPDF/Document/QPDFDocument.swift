@@ -142,8 +142,9 @@ final class QPDFDocument {
         guard status == Z_OK else {
             throw QPDFError(operation: "compressing a page's content", message: "zlib status \(status)")
         }
-        compressed.removeLast(compressed.count - Int(size))
-        return compressed
+        // A copy of the compressed bytes alone: the buffer has room for the worst case (about the
+        // data's size), and a 2,228-page statement holds every page's result until it is written.
+        return Array(compressed[..<Int(size)])
     }
 
     /// Replaces a stream's data with `compressed` (``deflated(_:)``), marked `/FlateDecode`: qpdf
