@@ -40,11 +40,6 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "libfreetype-dev"])]
         ),
         .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        .systemLibrary(
             name: "CXLSXWriter",
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
@@ -117,6 +112,9 @@ let package = Package(
             dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZCairo", "EZCharts", "EZPDF", "EZXLSX", "EZCSV", "CMalloc"]
         ),
         // MARK: - Delivery: statements e-mailed through libcurl (reads what monthly wrote, renders nothing)
+        // libcurl, loaded by `deliver` when it first sends (dlopen), not linked: its headers come from
+        // libcurl4-openssl-dev at build time, the library from libcurl4 at run time (see CCurl.h).
+        .target(name: "CCurl"),
         .target(
             name: "EZDelivery",
             dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZLocale", "EZBatch", "CCurl"]

@@ -10,8 +10,8 @@ final class CurlStringList {
     init?(_ items: [String]) {
         var head: UnsafeMutablePointer<curl_slist>?
         for item in items {
-            guard let next = curl_slist_append(head, item) else {
-                curl_slist_free_all(head)
+            guard let next = ez_curl_slist_append(head, item) else {
+                ez_curl_slist_free_all(head)
                 return nil
             }
             head = next
@@ -20,5 +20,5 @@ final class CurlStringList {
         self.head = head
     }
 
-    deinit { curl_slist_free_all(head) }
+    deinit { ez_curl_slist_free_all(head) }
 }

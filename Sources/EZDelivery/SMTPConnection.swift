@@ -14,12 +14,24 @@ final class SMTPConnection {
     private let settings: SMTPSettings
     private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
-    /// libcurl's process-wide set-up, done once before the first handle (not thread-safe in libcurl).
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// libcurl loaded (see CCurl.h) and its process-wide set-up done, once before the first handle
+    /// (the set-up is not thread-safe in libcurl): nil when both succeeded, else why not.
+    private static let unavailable: String? = {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard ez_curl_load(&reason, reason.count) != 0 else {
+            return "libcurl cannot be loaded: " + String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        let code = ez_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return code == CURLE_OK ? nil : "libcurl could not be initialised: " + String(cString: ez_curl_easy_strerror(code))
+    }()
 
     /// A handle configured for `settings`; nothing is connected until the first transfer.
     init(settings: SMTPSettings) throws(SMTPError) {
-        guard Self.globalInit == CURLE_OK, let handle = curl_easy_init() else {
+        if let reason = Self.unavailable {
+            throw SMTPError(curlCode: Int(CURLE_FAILED_INIT.rawValue), curlMessage: reason, smtpCode: 0, smtpText: nil,
+                            dataHandedOver: false)
+        }
+        guard let handle = ez_curl_easy_init() else {
             throw SMTPError(curlCode: Int(CURLE_FAILED_INIT.rawValue), curlMessage: "libcurl could not be initialised",
                             smtpCode: 0, smtpText: nil, dataHandedOver: false)
         }
@@ -28,12 +40,12 @@ final class SMTPConnection {
         do {
             try configure()
         } catch {
-            curl_easy_cleanup(handle)
+            ez_curl_easy_cleanup(handle)
             throw error
         }
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit { ez_curl_easy_cleanup(handle) }
 
     private func configure() throws(SMTPError) {
         try check(ez_curl_setopt_string(handle, CURLOPT_URL, settings.url))
@@ -95,9 +107,9 @@ final class SMTPConnection {
 
     private func perform() throws(SMTPError) {
         errorBuffer[0] = 0
-        let code = curl_easy_perform(handle)
+        let code = ez_curl_easy_perform(handle)
         guard code == CURLE_OK else {
-            var message = String(cString: curl_easy_strerror(code))
+            var message = String(cString: ez_curl_easy_strerror(code))
             let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if !detail.isEmpty, detail != message { message += ": " + detail }
             let smtpCode = responseCode()
@@ -114,7 +126,7 @@ final class SMTPConnection {
 
     private func check(_ code: CURLcode) throws(SMTPError) {
         guard code == CURLE_OK else {
-            throw SMTPError(curlCode: Int(code.rawValue), curlMessage: "libcurl refused an option: " + String(cString: curl_easy_strerror(code)),
+            throw SMTPError(curlCode: Int(code.rawValue), curlMessage: "libcurl refused an option: " + String(cString: ez_curl_easy_strerror(code)),
                             smtpCode: 0, smtpText: nil, dataHandedOver: false)
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 /// The executable leaves libc and zlib to the system: it defines none of their symbols, which,
-/// exported, would replace the system's for every library in the process.
+/// exported, would replace the system's for every library in the process. And it does not link
+/// libcurl, which only `deliver` loads.
 final class SystemSymbolTests: XCTestCase {
     /// The names of the dynamic symbols `binary` defines (`nm -D --defined-only`).
     private func definedDynamicSymbols(_ binary: String) throws -> [String] {
@@ -31,5 +32,28 @@ final class SystemSymbolTests: XCTestCase {
             }
             XCTAssertEqual(overrides, [], "\(binary) defines system-library symbols")
         }
+    }
+
+    /// The shared libraries `binary` names as needed (`readelf -d`).
+    private func neededLibraries(_ binary: String) throws -> [String] {
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        readelf.arguments = ["readelf", "-d", binary]
+        let pipe = Pipe()
+        readelf.standardOutput = pipe
+        try readelf.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        readelf.waitUntilExit()
+        XCTAssertEqual(readelf.terminationStatus, 0, "readelf failed on \(binary)")
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+            line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
+        }
+    }
+
+    func testTheExecutableDoesNotLinkLibcurlOnlyDeliverLoadsIt() throws {
+        // Linked, libcurl and the 16 libraries it brings were bound at the start of every command.
+        let needed = try neededLibraries(try CLI.executable())
+        XCTAssertTrue(needed.contains { $0.hasPrefix("libqpdf") }, "the check reads the needed libraries: \(needed)")
+        XCTAssertFalse(needed.contains { $0.hasPrefix("libcurl") }, "\(needed)")
     }
 }

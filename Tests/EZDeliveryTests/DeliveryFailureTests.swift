@@ -213,6 +213,24 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
     }
 
+    func testALibcurlThatCannotBeLoadedIsAOneLineErrorAndNothingIsSent() throws {
+        // deliver loads libcurl when it first sends (it is not linked): a broken one found first
+        // on the library path is named, and the run stops before any message.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-nocurl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a shared object".utf8).write(to: folder.appendingPathComponent("libcurl.so.4"))
+        let run = try fixture.deliver(["--smtp", "smtp://127.0.0.1:\(sink.port)", "--smtp-insecure"],
+                                      environment: ["LD_LIBRARY_PATH": folder.path])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ezreport: SMTP server smtp://127.0.0.1:\(sink.port) cannot be used, nothing was sent"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("libcurl cannot be loaded: ") && run.stderr.contains(folder.path + "/libcurl.so.4"), run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1)
+        XCTAssertEqual(try sink.received().count, 0)
+        XCTAssertEqual(sink.connections(), 0, "libcurl never connected")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+    }
+
     func testAServerWithoutSTARTTLSIsRefusedUnlessInsecure() throws {
         let run = try fixture.deliver(["--smtp", sink.url(), "--rate", "0"])
         XCTAssertEqual(run.status, 1, run.stderr)
