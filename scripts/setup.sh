@@ -18,7 +18,7 @@ packages=(
   libfontconfig-dev libfreetype-dev               # ezreport's own font sets and faces (FontConfiguration)
   libxlsxwriter-dev                               # workbooks
   libqpdf-dev                                     # tagged PDFs: /Lang, /Alt, artifacts (Cairo 1.16 writes none)
-  libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery)
+  libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery; headers, and libcurl4 loaded at run time)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)
   sqlite3                                         # benchmarks compare against the sqlite3 shell

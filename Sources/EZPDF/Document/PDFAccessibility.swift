@@ -103,12 +103,14 @@ enum PDFAccessibility {
             splicer.replacements[number] = .object(doc.unparsed(object))
             doc.release(object)
         }
+        let flate = doc.name("/FlateDecode")
+        defer { doc.release(flate) }
         for content in edits.contents {
             let stream = doc.object(content.number)
             let dictionary = doc.streamDictionary(stream)
             let length = doc.integer(content.data.count)
             doc.set(dictionary, "/Length", length)
-            doc.set(dictionary, "/Filter", doc.name("/FlateDecode"))
+            doc.set(dictionary, "/Filter", flate)
             doc.removeKey(dictionary, "/DecodeParms")
             splicer.replacements[content.number] = .stream(dictionary: doc.unparsed(dictionary), data: content.data)
             doc.release(stream, dictionary, length)
