@@ -6,18 +6,25 @@ import XCTest
 /// exported, would replace the system's for every library in the process. And it does not link
 /// libcurl, which only `deliver` loads.
 final class SystemSymbolTests: XCTestCase {
+    /// The standard output of `tool arguments…` (binutils), which must succeed.
+    private func output(of tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(tool) failed on \(arguments)")
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// The names of the dynamic symbols `binary` defines (`nm -D --defined-only`).
     private func definedDynamicSymbols(_ binary: String) throws -> [String] {
-        let nm = Process()
-        nm.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        nm.arguments = ["nm", "-D", "--defined-only", binary]
-        let pipe = Pipe()
-        nm.standardOutput = pipe
-        try nm.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        nm.waitUntilExit()
-        XCTAssertEqual(nm.terminationStatus, 0, "nm failed on \(binary)")
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        try output(of: "nm", ["-D", "--defined-only", binary]).split(separator: "\n").compactMap {
+            $0.split(separator: " ").last.map(String.init)
+        }
     }
 
     func testTheExecutableDefinesNoPrintfDeflateOrInflateSymbol() throws {
@@ -36,16 +43,7 @@ final class SystemSymbolTests: XCTestCase {
 
     /// The shared libraries `binary` names as needed (`readelf -d`).
     private func neededLibraries(_ binary: String) throws -> [String] {
-        let readelf = Process()
-        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        readelf.arguments = ["readelf", "-d", binary]
-        let pipe = Pipe()
-        readelf.standardOutput = pipe
-        try readelf.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        readelf.waitUntilExit()
-        XCTAssertEqual(readelf.terminationStatus, 0, "readelf failed on \(binary)")
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+        try output(of: "readelf", ["-d", binary]).split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
             line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
         }
     }
