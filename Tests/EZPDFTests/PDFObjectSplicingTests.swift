@@ -106,6 +106,33 @@ final class PDFObjectSplicingTests: XCTestCase {
         XCTAssertNil(layout(Array(bytes.prefix(bytes.count / 2))))
     }
 
+    func testDamageAnywhereInTheTableOrTrailerIsRefusedOrReadWithinTheDocument() throws {
+        // The layout is read from bytes Cairo wrote, but a damaged table must never make it read
+        // outside them or name an object that is not there: it is refused, and qpdf writes.
+        let bytes = try drawnStatement(rows: 10).cairoBytes
+        let table = try XCTUnwrap(lastRange(of: "\nxref\n", in: bytes)).lowerBound
+        var random = SystemRandomNumberGenerator()
+        var refused = 0
+        for round in 0..<1_500 {
+            var damaged = bytes
+            switch round % 3 {
+            case 0:   // a byte of the table, the trailer or startxref changed
+                damaged[Int.random(in: table..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            case 1:   // the document cut short somewhere in its last part
+                damaged.removeLast(Int.random(in: 1...(bytes.count - table), using: &random))
+            default:  // a digit of an entry's offset changed
+                let entry = table + 10 + 20 * Int.random(in: 1..<40, using: &random) + Int.random(in: 0..<10, using: &random)
+                damaged[entry] = UInt8(ascii: "0") + UInt8.random(in: 0...9, using: &random)
+            }
+            guard let layout = damaged.withUnsafeBufferPointer({ PDFObjectLayout($0) }) else { refused += 1; continue }
+            for object in layout.objects {
+                XCTAssertTrue(object.range.upperBound <= damaged.count && object.range.lowerBound >= layout.header.upperBound)
+                XCTAssertTrue(damaged[object.range].starts(with: Array("\(object.number) 0 obj".utf8)), "round \(round)")
+            }
+        }
+        XCTAssertGreaterThan(refused, 300, "most damage is refused")
+    }
+
     func testADocumentWhoseLayoutCannotBeReadIsCompletedByQpdf() throws {
         let drawn = try drawnStatement(rows: 20)
         var bytes = drawn.cairoBytes
