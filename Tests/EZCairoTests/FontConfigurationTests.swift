@@ -51,6 +51,20 @@ final class FontConfigurationTests: XCTestCase {
         }
     }
 
+    /// Pango's own set-up (`FcInit`, on a thread of its own when its first font map is made) finds
+    /// the report fonts' configuration current and does not parse and build the machine's
+    /// configuration once more.
+    func testPangosSetUpDoesNotLoadFontconfigsDefaultConfigurationAgain() throws {
+        let report = try XCTUnwrap(FontConfiguration.report)
+        let surface = try CairoSurface(imageWidth: 200, height: 40, background: .white)
+        let ctx = try CairoContext(surface: surface)
+        let label = TextLayout(context: ctx, font: "Noto Sans 10")
+        label.text = "Groceries 12.50"
+        label.draw(at: Point(x: 4, y: 4), color: .ink)
+        try ctx.checkStatus()
+        XCTAssertTrue(FcConfigGetCurrent() == report.config, "fontconfig's current configuration is the report fonts'")
+    }
+
     /// "∑" is in Noto Sans CJK, a family Debian's rules bind strongly only for Chinese: on the
     /// report fonts alone it would come from there, on the machine's from DejaVu Sans. Such a text
     /// must go to the machine's fonts, and TextLayout must draw it as they do.
