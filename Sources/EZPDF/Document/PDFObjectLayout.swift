@@ -59,16 +59,8 @@ struct PDFObjectLayout: Equatable {
 
     /// The offset `startxref` gives, read from the last 64 bytes (`startxref\nN\n%%EOF\n`).
     private static func crossReferenceOffset(_ pdf: UnsafeBufferPointer<UInt8>) -> Int? {
-        let tail = max(0, pdf.count - 64)
-        let marker = bytes("startxref")
-        var at: Int?
-        var i = pdf.count - marker.count
-        while i >= tail {
-            if pdf[i..<i + marker.count].elementsEqual(marker) { at = i; break }
-            i -= 1
-        }
-        guard var p = at.map({ $0 + marker.count }) else { return nil }
-        p = skipSpace(pdf, p)
+        guard let marker = pdf[max(0, pdf.count - 64)...].ranges(of: bytes("startxref")).last else { return nil }
+        let p = skipSpace(pdf, marker.upperBound)
         let (value, next) = number(pdf, p)
         guard let value, next > p, pdf[skipSpace(pdf, next)...].starts(with: bytes("%%EOF")) else { return nil }
         return value
@@ -110,10 +102,11 @@ struct PDFObjectLayout: Equatable {
     /// no `/XRefStm`, no `/Encrypt`) and then `startxref`.
     private static func trailerIsPlain(_ pdf: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
         let p = skipSpace(pdf, start)
-        guard pdf[p...].starts(with: bytes("trailer")), let end = firstIndex(of: bytes("startxref"), in: pdf, from: p) else {
+        guard pdf[p...].starts(with: bytes("trailer")), let end = pdf[p...].firstRange(of: bytes("startxref")) else {
             return false
         }
-        return !["/Prev", "/XRefStm", "/Encrypt"].contains { firstIndex(of: bytes($0), in: pdf, from: p, to: end) != nil }
+        let trailer = pdf[p..<end.lowerBound]
+        return !["/Prev", "/XRefStm", "/Encrypt"].contains { trailer.firstRange(of: bytes($0)) != nil }
     }
 
     /// Whether `object`'s bytes begin with `N 0 obj` and end with `endobj` and a line end.
@@ -144,15 +137,5 @@ struct PDFObjectLayout: Equatable {
             p += 1
         }
         return (p > start ? value : nil, p)
-    }
-
-    private static func firstIndex(of needle: [UInt8], in pdf: UnsafeBufferPointer<UInt8>, from: Int, to: Int? = nil) -> Int? {
-        let limit = (to ?? pdf.count) - needle.count
-        var i = from
-        while i <= limit {
-            if pdf[i] == needle[0], pdf[i..<i + needle.count].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
     }
 }

@@ -104,7 +104,7 @@ final class QPDFDocument {
     /// ``streamDictionary(_:)``).
     func unparsed(_ oh: qpdf_oh) -> [UInt8] {
         guard let text = qpdf_oh_unparse_resolved(handle, oh) else { return [] }
-        return Array(UnsafeBufferPointer(start: text, count: strlen(text))).map { UInt8(bitPattern: $0) }
+        return Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
     }
 
     /// The PDF text the input bytes hold (what qpdf reads lazily), for the objects this code copies
