@@ -40,6 +40,12 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
         self = d
     }
 
+    /// Parses `YYYY-MM-DD` given as UTF-8 bytes (a ledger column's text, read in place).
+    package init?(iso b: UnsafeBufferPointer<UInt8>) {
+        guard b.count == 10, let d = CivilDate.parse(b, 0) else { return nil }
+        self = d
+    }
+
     /// (year, month, day) of this date.
     package var components: (year: Int, month: Int, day: Int) {
         let z = Int(dayNumber) + 719468
@@ -127,7 +133,7 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Parses `YYYY-MM-DD` at `i` in `b` without allocating.
     @usableFromInline
-    static func parse(_ b: [UInt8], _ i: Int) -> CivilDate? {
+    static func parse<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ i: Int) -> CivilDate? where Bytes.Index == Int {
         guard b.count >= i + 10, b[i + 4] == 0x2D, b[i + 7] == 0x2D,
               let y = digits(b, i, 4), let m = digits(b, i + 5, 2), let d = digits(b, i + 8, 2)
         else { return nil }
@@ -135,7 +141,7 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     @usableFromInline
-    static func digits(_ b: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    static func digits<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ start: Int, _ count: Int) -> Int? where Bytes.Index == Int {
         var v = 0
         for k in start..<(start + count) {
             let c = b[k] &- 0x30

@@ -21,6 +21,27 @@ package struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible
         self.exponent = Currency.exponent(of: code)
     }
 
+    /// The code's three letters packed into one integer, "EUR" → 0x455552, ordered as the codes
+    /// are: a rate table keys its series by pairs of them, which hash and compare far more
+    /// cheaply than pairs of strings (a ledger's thousands of rates are read at every open).
+    package var packedCode: UInt32 {
+        var packed: UInt32 = 0
+        for byte in code.utf8 { packed = packed << 8 | UInt32(byte) }
+        return packed
+    }
+
+    /// The packed form (``packedCode``) of a code given as UTF-8 bytes, or nil when the bytes are
+    /// not three upper-case ASCII letters: the rule of ``init(_:)``, without making a string.
+    package static func packedCode(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard bytes.count == 3 else { return nil }
+        var packed: UInt32 = 0
+        for byte in bytes {
+            guard byte >= 65, byte <= 90 else { return nil }
+            packed = packed << 8 | UInt32(byte)
+        }
+        return packed
+    }
+
     /// Euro: the default currency of the admin usage report.
     package static let eur = try! Currency("EUR")
 

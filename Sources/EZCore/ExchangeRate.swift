@@ -18,20 +18,34 @@ package struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a plain or exponent-form decimal string such as `1.609`, `150`, `1.2e-05`.
     package init?(decimalString text: String) {
-        var mantissa = Substring(text)
+        var text = text
+        guard let parsed = text.withUTF8({ DecimalRate.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private init(significand: Int64, scale: Int) {
+        self.significand = significand
+        self.scale = scale
+    }
+
+    /// Reads UTF-8 bytes as a decimal: ASCII digits with at most one point, then optionally `e` or
+    /// `E` and a whole exponent (an optional sign, then digits). Bytes, not Characters: a
+    /// Character's comparisons and `wholeNumberValue` (Unicode property lookups) made loading a
+    /// ledger's thousands of rates slow, and only ASCII is accepted anyway.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> DecimalRate? {
+        var mantissa = bytes[...]
         var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            guard let exp = Int(text[text.index(after: e)...]) else { return nil }
+        if let e = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            // Beyond any double's exponent: refused rather than overflowing the scale below.
+            guard let exp = wholeNumber(bytes[(e + 1)...]), exp > -1_000_000, exp < 1_000_000 else { return nil }
             exponent = exp
-            mantissa = text[..<e]
+            mantissa = bytes[..<e]
         }
         var digits: Int64 = 0
         var fraction = 0
         var seenPoint = false
         var any = false
-        // Bytes, not Characters: only ASCII digits and one point are accepted, and a Character's
-        // `wholeNumberValue` (a Unicode property lookup) made loading a ledger's rates slow.
-        for byte in mantissa.utf8 {
+        for byte in mantissa {
             if byte == UInt8(ascii: ".") { if seenPoint { return nil }; seenPoint = true; continue }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             let (m, o1) = digits.multipliedReportingOverflow(by: 10)
@@ -45,8 +59,29 @@ package struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
         // Drop trailing zeros so equal rates compare equal.
         var scale = fraction - exponent
         while digits % 10 == 0 { digits /= 10; scale -= 1 }
-        self.significand = digits
-        self.scale = scale
+        return DecimalRate(significand: digits, scale: scale)
+    }
+
+    /// An exponent as `Int(_: String)` reads it: an optional `+` or `-`, then at least one ASCII
+    /// digit; nil when it overflows.
+    private static func wholeNumber(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var rest = bytes
+        var negative = false
+        if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            negative = sign == UInt8(ascii: "-")
+            rest = rest.dropFirst()
+        }
+        guard !rest.isEmpty else { return nil }
+        var value = 0
+        for byte in rest {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            let (s, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            value = s
+        }
+        return value
     }
 
     package var description: String {

@@ -134,14 +134,16 @@ package func loadExchangeRates<Reader: LedgerReading>(_ reader: Reader) throws -
     var table = RateTable()
     var bad: [QuarantinedRow] = []
     let rows = try reader.rows(.exchangeRates, [])
+    // Every open reads all of a ledger's rates (thousands), so each column is read in place: no
+    // string is made for a day or a currency code unless the row is quarantined.
     while try rows.next() {
         let id = rows.int64(0)
-        guard let dayText = rows.string(1), let day = CivilDate(iso: dayText) else {
+        guard let day = rows.withText(1, { CivilDate(iso: $0) }) else {
             bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "day '\(rows.shown(1))' is not a date"))
             continue
         }
-        let base = rows.string(2), quote = rows.string(3)
-        guard let base, let quote, (try? Currency(base)) != nil, (try? Currency(quote)) != nil else {
+        guard let base = rows.withText(2, Currency.packedCode), let quote = rows.withText(3, Currency.packedCode) else {
+            let base = rows.string(2), quote = rows.string(3)
             bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "invalid currency pair '\(base ?? "NULL")'/'\(quote ?? "NULL")'"))
             continue
         }
@@ -150,7 +152,7 @@ package func loadExchangeRates<Reader: LedgerReading>(_ reader: Reader) throws -
             bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "rate '\(rows.shown(4))' is not a positive number"))
             continue
         }
-        table.add(day: day, base: base, quote: quote, rate: rate)
+        table.add(day: day, packedBase: base, packedQuote: quote, rate: rate)
     }
     table.finish()
     table.quarantined = bad

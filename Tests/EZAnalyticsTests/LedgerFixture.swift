@@ -71,7 +71,7 @@ struct LedgerFixture {
 
     /// Rates: 1 EUR = `usdPerEur` USD from `since`.
     mutating func rate(_ base: String, _ quote: String, _ rate: String, since: String = "2020-01-01") {
-        ledger.rates.add(day: day(since), base: base, quote: quote, rate: DecimalRate(decimalString: rate)!)
+        ledger.rates.add(day: day(since), base: try! Currency(base), quote: try! Currency(quote), rate: DecimalRate(decimalString: rate)!)
         ledger.rates.finish()
     }
 }

@@ -14,6 +14,41 @@ final class DecimalRateTests: XCTestCase {
         XCTAssertNil(DecimalRate(.nan))
     }
 
+    func testEveryDoubleReadsBackFromItsDecimal() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            // Any positive finite double, from subnormals to the largest.
+            let value = Double(bitPattern: UInt64.random(in: 1..<0x7FF0_0000_0000_0000, using: &generator))
+            let rate = try XCTUnwrap(DecimalRate(value), "\(value)")
+            XCTAssertEqual(Double(rate.description), value, "\(value) read as \(rate)")
+        }
+        let shown: [(Double, String)] = [(0.1, "0.1"), (1.0, "1"), (1e22, "10000000000000000000000"),
+                                         (123456.789, "123456.789"), (0.000_012, "0.000012"), (1.0 / 3.0, "0.3333333333333333")]
+        for (value, text) in shown {
+            XCTAssertEqual(DecimalRate(value)?.description, text, "\(value)")
+        }
+        for value in [5e-324, 1.7976931348623157e308] {
+            XCTAssertEqual(DecimalRate(value).flatMap { Double($0.description) }, value)
+        }
+    }
+
+    func testDecimalTextIsReadExactlyAndAnythingElseRefused() {
+        let read: [(String, String)] = [
+            ("1.609", "1.609"), ("150", "150"), ("1.2e-05", "0.000012"), ("1.2E-05", "0.000012"),
+            ("1e+5", "100000"), ("1e5", "100000"), ("2.50", "2.5"), ("0.10", "0.1"), ("007", "7"),
+            ("1e-0", "1"), (".5", "0.5"), ("5.", "5"),
+        ]
+        for (text, shown) in read {
+            XCTAssertEqual(DecimalRate(decimalString: text)?.description, shown, text)
+        }
+        let refused = ["", ".", "e5", "1e", "1e+", "1e-", "1e+-5", "1e5.0", "1.2.3", "-1", "+1", "0", "0.000",
+                       "1 ", " 1", "1,5", "１", "1e\u{301}5", "abc", "1e9999999", "1e-9999999",
+                       "1e99999999999999999999", "99999999999999999999"]
+        for text in refused {
+            XCTAssertNil(DecimalRate(decimalString: text), text)
+        }
+    }
+
     func testConversionAtOnePointSixZeroNineIsExact() throws {
         let r = try XCTUnwrap(DecimalRate(1.609))
         // 1000.00 × 1.609 = 1609.00 exactly (a double product would give 1608.9999…).
@@ -49,8 +84,8 @@ final class DecimalRateTests: XCTestCase {
 
     func testRateTableUsesTheLatestRateOnOrBeforeTheDateDirectOrInverse() throws {
         var t = RateTable()
-        t.add(day: CivilDate(iso: "2026-10-10")!, base: "EUR", quote: "USD", rate: DecimalRate(decimalString: "1.2")!)
-        t.add(day: CivilDate(iso: "2026-10-01")!, base: "EUR", quote: "USD", rate: DecimalRate(decimalString: "1.1")!)
+        t.add(day: CivilDate(iso: "2026-10-10")!, base: try Currency("EUR"), quote: try Currency("USD"), rate: DecimalRate(decimalString: "1.2")!)
+        t.add(day: CivilDate(iso: "2026-10-01")!, base: try Currency("EUR"), quote: try Currency("USD"), rate: DecimalRate(decimalString: "1.1")!)
         t.finish()
         let eur = Currency.eur, usd = try Currency("USD")
         XCTAssertEqual(try t.convert(1_000, from: eur, to: usd, on: CivilDate(iso: "2026-10-09")!), 1_100)

@@ -45,4 +45,14 @@ final class MoneyTests: XCTestCase {
         XCTAssertThrowsError(try Currency("eur"))
         XCTAssertThrowsError(try Currency("EURO"))
     }
+
+    func testPackedCodesFollowTheCodesRuleAndOrder() throws {
+        XCTAssertEqual(try Currency("EUR").packedCode, 0x45_55_52)
+        for code in ["EUR", "USD", "JPY", "AAA", "ZZZ", "eur", "EURO", "EU", "", "E@R", "E[R", "ÜSD", "U\u{0}D", "１２３"] {
+            let packed = Array(code.utf8).withUnsafeBufferPointer { Currency.packedCode($0) }
+            XCTAssertEqual(packed, (try? Currency(code))?.packedCode, code)
+        }
+        let codes = try ["AAA", "AUD", "BHD", "EUR", "JPY", "USD", "ZZZ"].map { try Currency($0) }
+        XCTAssertEqual(codes.map(\.packedCode), codes.map(\.packedCode).sorted())
+    }
 }

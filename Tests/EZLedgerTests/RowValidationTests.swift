@@ -125,6 +125,46 @@ final class RowValidationTests: XCTestCase {
         XCTAssertEqual(try opened.loadUser(id: alice, through: october).transactions.count, 1)
     }
 
+    func testEveryKindOfBadRateRowIsQuarantinedWithItsReasonAndGoodRowsStillConvert() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        try ledger.rate("2026-10-01", "EUR", "USD", 1.08)
+        try ledger.rate("2026-10-01", "EUR", "JPY", 160.5)
+        let bad: [(day: String, base: String, quote: String, rate: String)] = [
+            ("'2026-10-1'", "'EUR'", "'USD'", "1.1"),       // not ten characters
+            ("'2026-13-01'", "'EUR'", "'USD'", "1.1"),      // no such month
+            ("20261001", "'EUR'", "'GBP'", "1.1"),          // an integer, not a date
+            ("'2026-10-02'", "'eur'", "'USD'", "1.1"),      // lower case
+            ("'2026-10-02'", "'EURO'", "'USD'", "1.1"),     // four letters
+            ("'2026-10-02'", "'EUR'", "'U' || char(0) || 'D'", "1.1"),  // a NUL byte
+            ("'2026-10-02'", "'EUR'", "'ÜSD'", "1.1"),      // not ASCII
+            ("'2026-10-03'", "'EUR'", "'USD'", "'n/a'"),    // text (a numeric text would become a REAL)
+            ("'2026-10-04'", "'EUR'", "'USD'", "0"),        // not positive
+        ]
+        for row in bad {
+            try ledger.execute("INSERT INTO exchange_rates (day, base, quote, rate) VALUES (\(row.day), \(row.base), \(row.quote), \(row.rate))")
+        }
+        try ledger.expense(alice, 10_000, on: "2026-10-05", currency: "USD")
+        let opened = try Ledger(path: ledger.path)
+        XCTAssertEqual(opened.quarantinedRates.map(\.reason), [
+            "day '2026-10-1' is not a date",
+            "day '2026-13-01' is not a date",
+            "day '20261001' is not a date",
+            "invalid currency pair 'eur'/'USD'",
+            "invalid currency pair 'EURO'/'USD'",
+            "invalid currency pair 'EUR'/'U\u{FFFD}D'",
+            "invalid currency pair 'EUR'/'ÜSD'",
+            "rate 'n/a' is not a positive number",
+            "rate '0.0' is not a positive number",
+        ])
+        let rates = opened.rates
+        let eur = Currency.eur, usd = try Currency("USD"), jpy = try Currency("JPY")
+        XCTAssertEqual(try rates.convert(10_000, from: usd, to: eur, on: try XCTUnwrap(CivilDate(iso: "2026-10-05"))), 9_259)
+        XCTAssertEqual(try rates.convert(1_000, from: eur, to: jpy, on: try XCTUnwrap(CivilDate(iso: "2026-10-05"))), 1_605)
+        XCTAssertFalse(rates.hasPair(eur, try Currency("GBP")))
+        XCTAssertEqual(try opened.loadUser(id: alice, through: october).transactions.count, 1)
+    }
+
     func testSoftDeletedRowsAreIgnoredNotQuarantined() throws {
         let (_, health, slice) = try quarantined { l, u in
             try l.transaction(u, kind: "refund", 100, on: "2026-10-02", deletedAt: "2026-10-03T00:00:00Z")

@@ -262,7 +262,7 @@ final class SampleGeneratorTests: XCTestCase {
         var table = RateTable()
         let rows = try open().read { db in
             for row in try Row.fetchAll(db, sql: "SELECT day, base, quote, rate FROM exchange_rates") {
-                table.add(day: CivilDate(iso: row["day"] as String)!, base: row["base"], quote: row["quote"],
+                table.add(day: CivilDate(iso: row["day"] as String)!, base: try Currency(row["base"]), quote: try Currency(row["quote"]),
                           rate: DecimalRate(row["rate"] as Double)!)
             }
             return try Row.fetchAll(db, sql: """

@@ -1,7 +1,13 @@
 /// Daily exchange rates, with the contract's lookup rule: the latest rate on or before a date,
 /// direct (base → quote) or inverse (quote → base).
 package struct RateTable: Sendable {
-    private struct Pair: Hashable, Sendable { let base: String; let quote: String }
+    /// A series' currencies as packed codes (``Currency/packedCode``).
+    private struct Pair: Hashable, Sendable {
+        let base: UInt32
+        let quote: UInt32
+        init(base: UInt32, quote: UInt32) { self.base = base; self.quote = quote }
+        init(_ base: Currency, _ quote: Currency) { self.init(base: base.packedCode, quote: quote.packedCode) }
+    }
     private struct Series: Sendable {
         var days: [Int32] = []
         var rates: [DecimalRate] = []
@@ -18,8 +24,14 @@ package struct RateTable: Sendable {
     package var quarantined: [QuarantinedRow] = []
 
     /// Adds a rate `1 base = rate quote` for `day`. Call ``finish()`` after the last one.
-    package mutating func add(day: CivilDate, base: String, quote: String, rate: DecimalRate) {
-        series[Pair(base: base, quote: quote), default: Series()].append(day.dayNumber, rate)
+    package mutating func add(day: CivilDate, base: Currency, quote: Currency, rate: DecimalRate) {
+        add(day: day, packedBase: base.packedCode, packedQuote: quote.packedCode, rate: rate)
+    }
+
+    /// Adds a rate between two currencies given as packed codes (``Currency/packedCode(_:)``
+    /// of a row's bytes): how a ledger's rows are read, without making strings.
+    package mutating func add(day: CivilDate, packedBase: UInt32, packedQuote: UInt32, rate: DecimalRate) {
+        series[Pair(base: packedBase, quote: packedQuote), default: Series()].append(day.dayNumber, rate)
     }
 
     /// A hash of every rate in the table, taken by ``finish()``: equal tables have equal
@@ -41,14 +53,14 @@ package struct RateTable: Sendable {
 
     /// Whether any rate exists between the two currencies, in either direction.
     package func hasPair(_ a: Currency, _ b: Currency) -> Bool {
-        a == b || series[Pair(base: a.code, quote: b.code)] != nil || series[Pair(base: b.code, quote: a.code)] != nil
+        a == b || series[Pair(a, b)] != nil || series[Pair(b, a)] != nil
     }
 
     /// The rate to turn `from` into `to` on `day`, and whether it is to be divided by (inverse).
     /// nil when no rate exists on or before `day`.
     package func rate(from: Currency, to: Currency, on day: CivilDate) -> (rate: DecimalRate, inverse: Bool)? {
-        if let s = series[Pair(base: from.code, quote: to.code)], let r = Self.latest(s, day) { return (r, false) }
-        if let s = series[Pair(base: to.code, quote: from.code)], let r = Self.latest(s, day) { return (r, true) }
+        if let s = series[Pair(from, to)], let r = Self.latest(s, day) { return (r, false) }
+        if let s = series[Pair(to, from)], let r = Self.latest(s, day) { return (r, true) }
         return nil
     }
 
