@@ -45,11 +45,6 @@ let package = Package(
             providers: [.apt(["libxlsxwriter-dev"])]
         ),
         .systemLibrary(
-            name: "CQPDF",
-            pkgConfig: "libqpdf",
-            providers: [.apt(["libqpdf-dev"])]
-        ),
-        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -103,6 +98,9 @@ let package = Package(
             dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF", "CZlib",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // libqpdf, loaded when the first PDF is completed (dlopen), not linked: its headers come from
+        // libqpdf-dev at build time, the library from libqpdf29 at run time (see CQPDF.h).
+        .target(name: "CQPDF"),
         .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "EZLocale", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
 

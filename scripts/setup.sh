@@ -17,7 +17,7 @@ packages=(
   libcairo2-dev libpango1.0-dev                   # charts and PDF
   libfontconfig-dev libfreetype-dev               # ezreport's own font sets and faces (FontConfiguration)
   libxlsxwriter-dev                               # workbooks
-  libqpdf-dev                                     # tagged PDFs: /Lang, /Alt, artifacts (Cairo 1.16 writes none)
+  libqpdf-dev                                     # tagged PDFs: /Lang, /Alt, artifacts (Cairo 1.16 writes none; headers, and libqpdf loaded at run time)
   libcurl4-openssl-dev                            # deliver: SMTP through libcurl (EZDelivery; headers, and libcurl4 loaded at run time)
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # accents, CJK, RTL, emoji
   fonts-droid-fallback                            # CJK in PDFs: TrueType, subset cheaply (PangoThreadCache)

@@ -34,6 +34,32 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(pdf.stdout, FileManager.default.contents(atPath: clean.folder + "/" + entry.folder + "/statement.pdf"))
     }
 
+    func testALibqpdfThatCannotBeLoadedFailsOnlyThePDFInOneLine() throws {
+        // libqpdf is loaded when the first PDF is completed (it is not linked): a broken one found
+        // first on the library path is named, no statement.pdf appears, and the formats that do not
+        // need it still export.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-noqpdf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = ["LD_LIBRARY_PATH": folder.path]
+        for soname in ["libqpdf.so.28", "libqpdf.so.29", "libqpdf.so.30", "libqpdf.so"] {
+            try Data("not a shared object".utf8).write(to: folder.appendingPathComponent(soname))
+        }
+        let out = folder.appendingPathComponent("out").path
+        let base = ["export", "--db", fixture.ledger, "--user", "\(fixture.markedUser)", "--period", fixture.period, "--as-of", fixture.asOf]
+        let pdf = try CLI.run(base + ["--format", "pdf", "--out", out], environment: broken)
+        XCTAssertNotEqual(pdf.status, 0, pdf.stderr)
+        XCTAssertTrue(pdf.stderr.hasPrefix("ezreport: ") && pdf.stderr.contains("qpdf: loading libqpdf failed: ")
+                      && pdf.stderr.contains(folder.path + "/libqpdf.so"), pdf.stderr)
+        XCTAssertEqual(pdf.stderr.split(separator: "\n").count, 1, pdf.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".pdf") }, [])
+        let csv = try CLI.run(base + ["--format", "csv", "--out", out], environment: broken)
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/transactions.csv"))
+        let healthy = try CLI.run(base + ["--format", "pdf", "--out", out])
+        XCTAssertEqual(healthy.status, 0, healthy.stderr)
+    }
+
     func testCSVOrPNGToStandardOutputIsRejectedWithExitSixtyFour() throws {
         for format in ["csv", "png", "all"] {
             let run = try export("\(fixture.markedUser)", ["--format", format, "--out", "-"])

@@ -48,10 +48,12 @@ final class SystemSymbolTests: XCTestCase {
         }
     }
 
-    func testTheExecutableDoesNotLinkLibcurlOnlyDeliverLoadsIt() throws {
-        // Linked, libcurl and the 16 libraries it brings were bound at the start of every command.
+    func testTheExecutableLinksNeitherLibcurlNorLibqpdfTheyAreLoadedWhenNeeded() throws {
+        // Linked, libcurl and the 16 libraries it brings, and libqpdf with its TLS stack, were
+        // bound at the start of every command.
         let needed = try neededLibraries(try CLI.executable())
-        XCTAssertTrue(needed.contains { $0.hasPrefix("libqpdf") }, "the check reads the needed libraries: \(needed)")
+        XCTAssertTrue(needed.contains { $0.hasPrefix("libcairo") }, "the check reads the needed libraries: \(needed)")
         XCTAssertFalse(needed.contains { $0.hasPrefix("libcurl") }, "\(needed)")
+        XCTAssertFalse(needed.contains { $0.hasPrefix("libqpdf") }, "\(needed)")
     }
 }

@@ -42,15 +42,17 @@ public enum CLI {
         }
     }
 
-    /// Starts `ezreport args…` (in `directory`, else the tests' own) with standard output and error
-    /// sent to files; the caller waits.
-    public static func start(_ args: [String], stdoutFile: String, stderrFile: String, in directory: String? = nil) throws -> Process {
+    /// Starts `ezreport args…` (in `directory`, else the tests' own, with `environment` added to
+    /// the tests' own) with standard output and error sent to files; the caller waits.
+    public static func start(_ args: [String], stdoutFile: String, stderrFile: String, in directory: String? = nil,
+                             environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable())
         process.arguments = args
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = "80"   // help text wraps at a fixed width, whatever terminal runs the tests
+        env.merge(environment) { $1 }
         process.environment = env
         _ = FileManager.default.createFile(atPath: stdoutFile, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
@@ -61,15 +63,16 @@ public enum CLI {
         return process
     }
 
-    /// Runs `ezreport args…` to completion (in `directory`, else the tests' own working directory).
+    /// Runs `ezreport args…` to completion (in `directory`, else the tests' own working directory;
+    /// `environment` added to the tests' own).
     @discardableResult
-    public static func run(_ args: [String], in directory: String? = nil) throws -> Outcome {
+    public static func run(_ args: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("stdout").path
         let err = scratch.appendingPathComponent("stderr").path
-        let process = try start(args, stdoutFile: out, stderrFile: err, in: directory)
+        let process = try start(args, stdoutFile: out, stderrFile: err, in: directory, environment: environment)
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus,
                        stdout: FileManager.default.contents(atPath: out) ?? Data(),

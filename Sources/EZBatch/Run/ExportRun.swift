@@ -2,6 +2,7 @@ import EZAnalytics
 import EZCairo
 import EZCore
 import EZLedger
+import EZPDF
 import Foundation
 
 /// One user's export on demand: the statement in one format (or all) into a folder, or a
@@ -48,6 +49,8 @@ package enum ExportRun {
         }
         // Fontconfig reads its set-up on the other core while the ledger is read.
         if settings.formats.contains(.pdf) || settings.formats.contains(.png) { FontSetUp.startInBackground() }
+        // libqpdf, which completes the PDF, is bound there too (~3 ms): it is not linked.
+        if settings.formats.contains(.pdf) { QPDFLibrary.loadInBackground() }
         let ledger = try settings.openLedger()
         let id = try ledger.findUser(idOrName)
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.
