@@ -27,7 +27,30 @@ package struct SMTPSettings: Sendable {
         }
         guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return "--smtp contains spaces or control characters" }
         let rest = url[url.index(url.firstIndex(of: ":")!, offsetBy: 3)...]
-        guard let host = rest.split(separator: "/").first, !host.isEmpty else { return "--smtp names no host" }
+        // The host and port follow the credentials' last "@" (as in ``redacted(_:)``), so that
+        // nothing of a password, even a malformed one, is quoted in a message.
+        let afterCredentials = rest.lastIndex(of: "@").map { rest[rest.index(after: $0)...] } ?? rest
+        let hostAndPort = afterCredentials.prefix { $0 != "/" }
+        guard !hostAndPort.isEmpty else { return "--smtp names no host" }
+        // The port, checked here so that a typo is a bad argument (exit 64), not a failed connection.
+        var port: Substring?
+        if hostAndPort.hasPrefix("[") {   // an IPv6 literal, [::1]:25
+            guard let close = hostAndPort.firstIndex(of: "]") else { return "--smtp has an unclosed '[' in its host" }
+            let after = hostAndPort[hostAndPort.index(after: close)...]
+            if !after.isEmpty {
+                guard after.first == ":" else { return "--smtp has text after its host's ']'" }
+                port = after.dropFirst()
+            }
+        } else if let colon = hostAndPort.lastIndex(of: ":") {
+            port = hostAndPort[hostAndPort.index(after: colon)...]
+        }
+        guard hostAndPort.first != ":" else { return "--smtp names no host" }
+        if let port {
+            guard !port.isEmpty, port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let number = Int(port), (1...65535).contains(number) else {
+                return "--smtp port '\(port)' is not a number from 1 to 65535"
+            }
+        }
         return nil
     }
 

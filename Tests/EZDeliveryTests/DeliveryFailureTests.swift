@@ -254,4 +254,15 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(try fixture.deliver(smtpArgs + ["--rate", "-1"]).status, 64)
         XCTAssertEqual(try sink.received().count, 0)
     }
+
+    func testABadSMTPPortIsABadArgumentInOneLine() throws {
+        for url in ["smtp://127.0.0.1:99999", "smtp://127.0.0.1:0", "smtp://127.0.0.1:", "smtp://127.0.0.1:25x", "smtps://[::1]:70000"] {
+            let run = try fixture.deliver(["--smtp", url, "--smtp-insecure"])
+            XCTAssertEqual(run.status, 64, "\(url): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("ezreport: --smtp port '") && run.stderr.contains("is not a number from 1 to 65535"), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        }
+        XCTAssertEqual(sink.connections(), 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+    }
 }
