@@ -21,14 +21,34 @@ public enum ReportServer {
     /// flight finish (up to ``ServerConfiguration/shutdownGrace``) and returns.
     ///
     /// Prints `listening on http://HOST:PORT` to standard output once ready.
+    /// Throws ``ListenError`` when the address cannot be bound (in use, not this machine's, not
+    /// allowed).
     public static func run(_ configuration: ServerConfiguration) async throws {
         let logger = makeLogger(configuration.logFormat)
+        let listening = Atomic<Bool>(false)
         let services = try await makeServices(configuration, logger: logger) { port in
+            listening.store(true, ordering: .releasing)
             // Written straight to the file descriptor: a supervisor or test reads it at once.
             try? FileHandle.standardOutput.write(contentsOf: Data("listening on http://\(configuration.host):\(port)\n".utf8))
         }
-        try await ServiceGroup(configuration: serviceGroupConfiguration(services, configuration, logger: logger,
-                                                                       signals: [.sigterm, .sigint])).run()
+        do {
+            try await ServiceGroup(configuration: serviceGroupConfiguration(services, configuration, logger: logger,
+                                                                           signals: [.sigterm, .sigint])).run()
+        } catch let error as IOError where !listening.load(ordering: .acquiring) {
+            throw ListenError(host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)))
+        }
+    }
+
+    /// The server could not listen on its address: `cannot listen on 127.0.0.1:8080: Address
+    /// already in use` (SwiftNIO's own message names its system call, not the address).
+    public struct ListenError: Error, CustomStringConvertible {
+        /// The `--host` asked for.
+        public let host: String
+        /// The `--port` asked for.
+        public let port: Int
+        /// The system's reason (`strerror`).
+        public let reason: String
+        public var description: String { "cannot listen on \(host):\(port): \(reason)" }
     }
 
     /// How the services run together: stopped gracefully on `signals`, escalated to cancellation

@@ -13,18 +13,20 @@ extension LedgerOptions {
         try PostgresLocation(url: db, password: PostgresLocation.password(file: dbPasswordFile, url: db))
     }
 
-    /// Opens the ledger `--db` names (a new connection each call).
+    /// Opens the ledger `--db` names (a new connection each call); a bad PostgreSQL URL or
+    /// password file is reported (``fail(_:)``) as a clean exit-1 error.
     func opener() throws -> @Sendable () throws -> any LedgerStore {
+        do { return try unreportedOpener() } catch { throw fail(error) }
+    }
+
+    /// ``opener()``, its error thrown as it is, for a caller that reports it its own way.
+    func unreportedOpener() throws(LedgerError) -> @Sendable () throws -> any LedgerStore {
         guard isPostgres else {
             let path = db
             return { try Ledger(path: path) }
         }
-        do {
-            let location = try location()
-            return { try PostgresLedger(location: location) }
-        } catch {
-            throw fail(error)
-        }
+        let location = try location()
+        return { try PostgresLedger(location: location) }
     }
 
     /// The ledger opened now, or a clean exit-1 error.

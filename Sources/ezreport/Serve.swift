@@ -52,15 +52,28 @@ extension EZReport {
         }
 
         func run() async throws {
-            let secret: [UInt8]
-            do { secret = try JWTSecretFile.read(jwtSecretFile) } catch { throw fail(error) }
-            var configuration = ServerConfiguration(
-                ledgerPath: db, host: host, port: port, jwtSecret: secret,
-                maxConcurrent: maxConcurrent ?? ProcessInfo.processInfo.activeProcessorCount,
-                logFormat: ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text)
-            configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
-            if ledger.isPostgres { configuration.openLedger = try ledger.opener() }
-            do { try await ReportServer.run(configuration) } catch { throw fail(error) }
+            let format = ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text
+            do {
+                let secret = try JWTSecretFile.read(jwtSecretFile)
+                var configuration = ServerConfiguration(
+                    ledgerPath: db, host: host, port: port, jwtSecret: secret,
+                    maxConcurrent: maxConcurrent ?? ProcessInfo.processInfo.activeProcessorCount,
+                    logFormat: format)
+                configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
+                if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener() }
+                try await ReportServer.run(configuration)
+            } catch {
+                throw failServing(error, format: format)
+            }
+        }
+
+        /// The error that ends the server, reported as `fail` reports it (one line,
+        /// `ezreport: <message>`), or with `--log-format json` as one JSON log line (level
+        /// `critical`), so that a collector parsing the server's lines parses this one too.
+        private func failServing(_ error: any Error, format: ServerConfiguration.LogFormat) -> any Error {
+            guard format == .json, !(error is ExitCode || error is ExitStatus) else { return fail(error) }
+            ReportServer.makeLogger(.json).critical("\(error)")
+            return ExitStatus.unusable
         }
     }
 }

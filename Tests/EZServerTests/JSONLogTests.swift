@@ -80,4 +80,38 @@ final class TextLogFormatTests: XCTestCase {
         XCTAssertEqual(LogText.oneLine("a\r\tb\u{1B}[31mc"), "a\\r\\tb\\u{1B}[31mc")
         XCTAssertEqual(LogText.oneLine("zoë · 山田"), "zoë · 山田", "printable text is unchanged")
     }
+
+    func testAFailureThatEndsTheServerIsOneJSONLineWhenLogsAreJSONAndOneTextLineOtherwise() async throws {
+        let fixture = try ServerFixture()
+        let secretFile = fixture.ledger.folder.appendingPathComponent("secret.key").path
+        FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A]))
+        let missing = fixture.ledger.folder.appendingPathComponent("no-such.key").path
+        let running = try await ServeProcess(fixture: fixture)   // stopped when released
+        // An unreadable secret, a port another server holds: each ends the server before it serves.
+        let failures: [(args: [String], names: String)] = [
+            (["--port", "0", "--jwt-secret-file", missing], missing),
+            (["--port", "\(running.port)", "--jwt-secret-file", secretFile],
+             "cannot listen on 127.0.0.1:\(running.port): Address already in use"),
+        ]
+        for failure in failures {
+            let base = ["serve", "--db", fixture.ledger.path, "--host", "127.0.0.1"] + failure.args
+            // The lines before it (the ledger opened) are the server's usual log lines.
+            let json = try CLI.run(base + ["--log-format", "json"])
+            XCTAssertEqual(json.status, 1, json.stderr)
+            let objects = try json.stderr.split(separator: "\n").map { line in
+                try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+            }
+            let last = try XCTUnwrap(objects.last, json.stderr)
+            XCTAssertEqual(last["level"] as? String, "critical", json.stderr)
+            XCTAssertNotNil(last["ts"] as? String)
+            XCTAssertTrue((last["message"] as? String ?? "").contains(failure.names), json.stderr)
+            XCTAssertEqual(objects.filter { $0["level"] as? String == "critical" }.count, 1, json.stderr)
+            let text = try CLI.run(base)
+            XCTAssertEqual(text.status, 1, text.stderr)
+            let lastLine = String(text.stderr.split(separator: "\n").last ?? "")
+            XCTAssertTrue(lastLine.hasPrefix("ezreport: ") && lastLine.contains(failure.names), text.stderr)
+        }
+        let status = try await running.stop()
+        XCTAssertEqual(status, 0)
+    }
 }
