@@ -98,9 +98,11 @@ let package = Package(
             dependencies: ["EZCore", "EZAnalytics", "EZCairo", "EZLocale", "EZCharts", "CQPDF", "CZlib",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // dlopen and dlsym with their errors as text, for the libraries loaded at run time below.
+        .target(name: "CLibraryLoader"),
         // libqpdf, loaded when the first PDF is completed (dlopen), not linked: its headers come from
         // libqpdf-dev at build time, the library from libqpdf29 at run time (see CQPDF.h).
-        .target(name: "CQPDF"),
+        .target(name: "CQPDF", dependencies: ["CLibraryLoader"]),
         .target(name: "EZXLSX", dependencies: ["EZCore", "EZAnalytics", "EZLocale", "CXLSXWriter"]),
         .target(name: "EZCSV", dependencies: ["EZCore", "EZAnalytics"]),
 
@@ -112,7 +114,7 @@ let package = Package(
         // MARK: - Delivery: statements e-mailed through libcurl (reads what monthly wrote, renders nothing)
         // libcurl, loaded by `deliver` when it first sends (dlopen), not linked: its headers come from
         // libcurl4-openssl-dev at build time, the library from libcurl4 at run time (see CCurl.h).
-        .target(name: "CCurl"),
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(
             name: "EZDelivery",
             dependencies: ["EZCore", "EZLedger", "EZAnalytics", "EZLocale", "EZBatch", "CCurl"]

@@ -1,7 +1,8 @@
 // libcurl loaded at run time: one table of its functions, filled once (see CCurl.h).
 #include "CCurl.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,25 +26,12 @@ static char failure[512];
 
 /// Resolves `name` into `*slot`; false (with the reason kept) when the library lacks it.
 static int resolve(void *library, const char *name, void **slot) {
-    dlerror();
-    *slot = dlsym(library, name);
-    if (*slot == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "libcurl.so.4 lacks %s: %s", name, reason ? reason : "not found");
-        return 0;
-    }
-    return 1;
+    return ez_library_resolve(library, "libcurl.so.4", name, slot, failure, sizeof failure);
 }
 
 static void load(void) {
-    // RTLD_LOCAL: libcurl's symbols (and those of the libraries it brings) stay out of the
-    // process's global scope; only the table below reaches them.
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason ? reason : "libcurl.so.4 cannot be loaded");
-        return;
-    }
+    void *library = ez_library_open("libcurl.so.4", failure, sizeof failure);
+    if (library == NULL) return;
     loaded = resolve(library, "curl_global_init", (void **)&curl.global_init)
         && resolve(library, "curl_easy_init", (void **)&curl.easy_init)
         && resolve(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup)

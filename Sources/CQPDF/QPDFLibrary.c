@@ -1,7 +1,8 @@
 // libqpdf loaded at run time: one table of its functions, filled once (see CQPDF.h).
 #include "CQPDF.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
+
 #include <pthread.h>
 #include <stdio.h>
 
@@ -23,31 +24,12 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
 static char failure[512];
 
-/// Resolves `name` into `*slot`; false (with the reason kept) when the library lacks it.
-static int resolve(void *library, const char *name, void **slot) {
-    dlerror();
-    *slot = dlsym(library, name);
-    if (*slot == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s lacks %s: %s", EZ_QPDF_SONAME, name, reason ? reason : "not found");
-        return 0;
-    }
-    return 1;
-}
-
 static void load(void) {
-    // RTLD_LOCAL: libqpdf's symbols (and those of the libraries it brings) stay out of the
-    // process's global scope; only the table reaches them.
-    void *library = dlopen(EZ_QPDF_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason ? reason : EZ_QPDF_SONAME " cannot be loaded");
-        return;
-    }
-#define EZ_QPDF_RESOLVE(name) && resolve(library, #name, (void **)&functions.name)
+    void *library = ez_library_open(EZ_QPDF_SONAME, failure, sizeof failure);
+    if (library == NULL) return;
+#define EZ_QPDF_RESOLVE(name) && ez_library_resolve(library, EZ_QPDF_SONAME, #name, (void **)&functions.name, failure, sizeof failure)
     loaded = 1 EZ_QPDF_FUNCTIONS(EZ_QPDF_RESOLVE);
 #undef EZ_QPDF_RESOLVE
-    // The library stays loaded for the rest of the process (documents may be open on any thread).
 }
 
 const EZQPDFFunctions *ez_qpdf_load(char *reason, size_t reasonSize) {

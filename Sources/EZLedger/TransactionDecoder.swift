@@ -66,7 +66,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
         }
         let amount = row.int64(7)
         if let beyond = LedgerContract.amountBeyondLimit(amount, "amount_minor") { return .quarantined(beyond) }
-        guard row.type(8) != .null, let currencyCode = row.withText(8, Self.code), let currency = currency(currencyCode) else {
+        guard row.type(8) != .null, let currencyCode = row.withText(8, Currency.packedCode), let currency = currency(currencyCode) else {
             return .quarantined("invalid currency '\(text(row, 8) ?? "NULL")'")
         }
         guard row.type(9) != .null, let occurred = row.withText(9, LedgerTime.parse) else {
@@ -188,23 +188,6 @@ struct TransactionDecoder<Reader: LedgerReading> {
         return nil
     }
 
-    /// Three upper-case ASCII letters packed into one number, or nil for anything else (the
-    /// contract's only valid currency codes).
-    private static func code(_ b: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        guard b.count == 3 else { return nil }
-        var key: UInt32 = 0
-        for c in b {
-            guard c >= 65, c <= 90 else { return nil }
-            key = key << 8 | UInt32(c)
-        }
-        return key
-    }
-
-    private static func code(_ currency: Currency) -> UInt32 {
-        var text = currency.code
-        return text.withUTF8 { code($0) } ?? 0
-    }
-
     private mutating func currency(_ code: UInt32) -> Currency? {
         for entry in currencies where entry.code == code { return entry.currency }
         let text = String(decoding: [UInt8(code >> 16), UInt8(code >> 8 & 0xFF), UInt8(code & 0xFF)], as: UTF8.self)
@@ -222,7 +205,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
         return found
     }
 
-    /// A packed code (see ``code(_:)``) as a number below 26³.
+    /// A packed code (``Currency/packedCode``) as a number below 26³.
     private static func letters(_ code: UInt32) -> UInt32 {
         ((code >> 16 &- 65) * 26 + (code >> 8 & 0xFF &- 65)) * 26 + (code & 0xFF &- 65)
     }
@@ -236,7 +219,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
         guard try row.next() else { ownerIndex.set(id, -1); return nil }
         let currency = validator.currency(row.string(1))
         owners.append(Owner(deleted: !row.isNull(2), zone: validator.zone(row.string(0) ?? ""), currency: currency,
-                            code: currency.map(Self.code) ?? 0))
+                            code: currency?.packedCode ?? 0))
         ownerIndex.set(id, Int32(owners.count - 1))
         return owners.count - 1
     }
@@ -263,7 +246,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
             let id = row.int64(0)
             guard balanceIndex[id] == nil else { continue }
             let currency = validator.currency(row.string(2))
-            balances.append(BalanceRef(userId: row.optionalInt64(1), currency: currency, code: currency.map(Self.code) ?? 0))
+            balances.append(BalanceRef(userId: row.optionalInt64(1), currency: currency, code: currency?.packedCode ?? 0))
             balanceIndex.set(id, Int32(balances.count - 1))
         }
     }
@@ -299,7 +282,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
         let row = try reader.rows(.groupById, [.integer(id)])
         guard try row.next() else { groupIndex.set(id, -1); return nil }
         let currency = validator.currency(row.string(0))
-        groups.append(GroupRef(currency: currency, code: currency.map(Self.code) ?? 0, deleted: !row.isNull(1)))
+        groups.append(GroupRef(currency: currency, code: currency?.packedCode ?? 0, deleted: !row.isNull(1)))
         groupIndex.set(id, Int32(groups.count - 1))
         return groups.count - 1
     }
