@@ -1,34 +1,20 @@
 import CCairo
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Fontconfig's one-time set-up, started early on a thread of its own.
+/// Fontconfig's one-time set-up, done early by a command that will lay out text.
 ///
 /// The first text a process lays out waits for fontconfig to read its configuration (some fifty
 /// XML files) and font caches, and for ``FontConfiguration/report`` to be picked from them: ~6 ms
 /// of CPU on a machine with Debian's Noto fonts. A one-shot command (`ezreport export`) that
-/// starts it before reading the ledger has it done by the time the PDF lays out its first line; a
-/// long-running one (the batch, the server) pays it once anyway and need not call this.
+/// runs it on another thread while it reads the ledger has it done by the time the PDF lays out
+/// its first line; a long-running one (the batch, the server) pays it once anyway and need not
+/// call this.
 package enum FontSetUp {
-    /// Sets up ``FontConfiguration/report`` and loads ezreport's body font from them once on a new,
-    /// detached thread (which then ends): every later thread finds both done (Cairo shares loaded
-    /// font files between threads). Safe to call more than once; does nothing visible.
-    package static func startInBackground() {
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        _ = pthread_create(&thread, &attributes, { _ in
-            FontSetUp.loadBodyFont()
-            return nil
-        }, nil)
-        pthread_attr_destroy(&attributes)
-    }
-
-    /// Asks this thread's Pango font map on the report fonts (or the machine's, without them) for
-    /// the body font: the first such request in the process sets fontconfig up.
-    static func loadBodyFont() {
+    /// Sets up ``FontConfiguration/report`` and loads ezreport's body font from them: every later
+    /// thread finds both done (Cairo shares loaded font files between threads). It asks this
+    /// thread's Pango font map on the report fonts (or the machine's, without them) for the body
+    /// font; the first such request in the process sets fontconfig up. Safe to call more than
+    /// once, from any thread; does nothing visible.
+    package static func run() {
         let cache = PangoThreadCache.current
         let machine = cache.reportFontMap == nil
         guard let map = cache.reportFontMap ?? pango_cairo_font_map_get_default(),

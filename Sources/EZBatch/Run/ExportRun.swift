@@ -47,10 +47,16 @@ package enum ExportRun {
         if case .standardOutput = destination, settings.formats.count != 1 || ![.pdf, .xlsx].contains(settings.formats[0]) {
             throw ExportError.notASingleFile(settings.formats.count == 1 ? settings.formats[0] : .csv)
         }
-        // Fontconfig reads its set-up on the other core while the ledger is read.
-        if settings.formats.contains(.pdf) || settings.formats.contains(.png) { FontSetUp.startInBackground() }
-        // libqpdf, which completes the PDF, is bound there too (~3 ms): it is not linked.
-        if settings.formats.contains(.pdf) { QPDFLibrary.loadInBackground() }
+        // On the other core while the ledger is read: fontconfig reads its set-up (~6 ms), then
+        // libqpdf, which completes the PDF and is not linked, is bound (~3 ms).
+        let drawsText = settings.formats.contains(.pdf) || settings.formats.contains(.png)
+        let completesPDF = settings.formats.contains(.pdf)
+        if drawsText {
+            Thread.detachNewThread {
+                FontSetUp.run()
+                if completesPDF { QPDFLibrary.load() }
+            }
+        }
         let ledger = try settings.openLedger()
         let id = try ledger.findUser(idOrName)
         // The slice is dropped once the figures are made: for a user with 100,000 rows it is tens of MB.

@@ -1,7 +1,4 @@
 import CQPDF
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// libqpdf, loaded once per process when the first PDF is completed (see CQPDF.h): the
 /// executable does not link it, so commands that make no PDF never load it and its TLS stack.
@@ -11,7 +8,7 @@ package enum QPDFLibrary {
         var reason = [CChar](repeating: 0, count: 512)
         guard let functions = ez_qpdf_load(&reason, reason.count) else {
             return .failure(QPDFError(operation: "loading libqpdf",
-                                      message: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+                                      message: String(cString: reason)))
         }
         return .success(functions.pointee)
     }()
@@ -22,19 +19,10 @@ package enum QPDFLibrary {
         try loaded.get()
     }
 
-    /// Loads libqpdf on a new, detached thread (which then ends), so that a one-shot command that
-    /// will complete a PDF (`ezreport export`) binds it on another core while it reads the ledger,
-    /// not on its critical path. Safe to call more than once; a failure is reported where the PDF
-    /// is completed.
-    package static func loadInBackground() {
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        _ = pthread_create(&thread, &attributes, { _ in
-            _ = QPDFLibrary.loaded
-            return nil
-        }, nil)
-        pthread_attr_destroy(&attributes)
+    /// Loads libqpdf now, so that a one-shot command that will complete a PDF (`ezreport export`)
+    /// can bind it on another core while it reads the ledger, off its critical path. Safe to call
+    /// more than once, from any thread; a failure is reported where the PDF is completed.
+    package static func load() {
+        _ = loaded
     }
 }
