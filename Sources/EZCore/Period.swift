@@ -156,8 +156,16 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
     /// 1 on); 1900 leaves room for that, and 9998 for the periods a payday user's months spill into.
     package static let supportedYears = 1900...9998
 
-    /// The longest range a period may name, in days (10 years).
-    package static let maxRangeDays: Int32 = 3653
+    /// Whether `start...end` is at most 10 years long: it ends before `start`'s tenth
+    /// anniversary (a 29 February's is 1 March in a year without one). The calendar, not a day
+    /// count: `2017-01-01..2026-12-31` is ten years and `2017-01-01..2027-01-01` is not, though
+    /// both are 3,652 days apart from ends that cross different numbers of leap days.
+    package static func isAtMostTenYears(from start: CivilDate, to end: CivilDate) -> Bool {
+        let (y, m, d) = start.components
+        let sameDay = d <= CivilDate.daysIn(year: y + 10, month: m)
+        let anniversary = sameDay ? CivilDate(year: y + 10, month: m, day: d) : CivilDate(year: y + 10, month: m + 1, day: 1)
+        return end < anniversary
+    }
 
     /// Whether `date` lies in ``supportedYears``.
     package static func isSupported(_ date: CivilDate) -> Bool { supportedYears.contains(date.year) }
@@ -196,7 +204,7 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
             guard s <= e else { throw PeriodError(text: text, reason: "the range ends before it starts") }
             // The same bound as the server's from/to: a statement over 8,000 years took a render
             // slot for a minute and 1–2 GB, and no statement is about more than a decade.
-            guard e.dayNumber - s.dayNumber < maxRangeDays else { throw PeriodError(text: text, reason: "a range is at most 10 years") }
+            guard isAtMostTenYears(from: s, to: e) else { throw PeriodError(text: text, reason: "a range is at most 10 years") }
             return Period(kind: .range, start: s, end: e)
         }
         if b.count == 4, let y = CivilDate.digits(b, 0, 4), y >= 1 { return year(y) }

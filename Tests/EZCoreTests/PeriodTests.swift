@@ -151,4 +151,24 @@ final class PeriodTests: XCTestCase {
         XCTAssertEqual(try Period.parse("1900-01", asOf: asOf).start, CivilDate(year: 1900, month: 1, day: 1))
         XCTAssertEqual(try Period.parse("9998-12", asOf: asOf).end, CivilDate(year: 9998, month: 12, day: 31))
     }
+
+    /// "At most 10 years" is the calendar's: a range ends before its start's tenth anniversary,
+    /// whatever leap days it crosses. Two ranges 3,652 days apart differ: one crosses three leap
+    /// days and is exactly ten years, the other crosses two and is ten years and a day.
+    func testTheTenYearLimitFollowsTheCalendar() throws {
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        for allowed in ["2016-01-01..2025-12-31", "2017-01-01..2026-12-31", "2016-02-29..2026-02-28",
+                        "2015-03-01..2025-02-28", "2026-10-01..2026-10-31"] {
+            XCTAssertNoThrow(try Period.parse(allowed, asOf: asOf), allowed)
+        }
+        for refused in ["2016-01-01..2026-01-01", "2017-01-01..2027-01-01", "2016-02-29..2026-03-01",
+                        "2015-03-01..2025-03-01"] {
+            XCTAssertThrowsError(try Period.parse(refused, asOf: asOf), refused) { error in
+                XCTAssertTrue("\(error)".contains("at most 10 years"), "\(error)")
+            }
+        }
+        let start = CivilDate(year: 2017, month: 1, day: 1)
+        XCTAssertTrue(Period.isAtMostTenYears(from: start, to: CivilDate(year: 2026, month: 12, day: 31)))
+        XCTAssertFalse(Period.isAtMostTenYears(from: start, to: CivilDate(year: 2027, month: 1, day: 1)))
+    }
 }

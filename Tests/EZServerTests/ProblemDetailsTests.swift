@@ -19,6 +19,8 @@ final class ProblemDetailsTests: LiveServerTestCase {
             ("\(u)/transactions.csv?from=2026-09-31", "from"),
             ("\(u)/transactions.csv?from=2026-09-10&to=2026-09-01", "from"),
             ("\(u)/transactions.csv?from=2010-01-01&to=2026-09-01", "to"),
+            // Ten years and a day by the calendar, though only 3,652 days apart (two leap days).
+            ("\(u)/transactions.csv?from=2017-01-01&to=2027-01-01", "to"),
             ("\(u)/transactions.csv?min=12,50", "min"),
             ("\(u)/transactions.csv?max=-3", "max"),
             ("\(u)/transactions.csv?min=1.234", "min"),

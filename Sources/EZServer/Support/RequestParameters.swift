@@ -54,7 +54,7 @@ enum RequestParameters {
         let end = to ?? today()   // `to` defaults to today: a `from` after it is a 400, not a silent one-day range
         let start = from ?? CivilDate(year: end.year, month: end.month, day: 1)
         guard start <= end else { throw Problem.badParameter("from", "'from' is after 'to'") }
-        guard end.dayNumber - start.dayNumber < Period.maxRangeDays else { throw Problem.badParameter("to", "the range is longer than 10 years") }
+        guard Period.isAtMostTenYears(from: start, to: end) else { throw Problem.badParameter("to", "the range is longer than 10 years") }
         return Period(kind: .range, start: start, end: end)
     }
 
