@@ -37,6 +37,44 @@ final class ConnectionHygieneTests: XCTestCase {
         }
     }
 
+    /// RFC 9112, section 3.2: a server MUST answer 400 to an HTTP/1.1 request without `Host`, to
+    /// any request with more than one, and to one whose value is not a host. They were served
+    /// (Hummingbird's conversion keeps the first `Host` and drops the version). The answer is a
+    /// problem naming the fault, the connection closes, and a request pipelined after it is not served.
+    func testARequestWithAMissingRepeatedOrMalformedHostIsRefusedWith400() throws {
+        let cases = [
+            ("GET /healthz HTTP/1.1\r\n\r\n", "needs a Host header"),
+            ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "only one Host header"),
+            ("GET /healthz HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n", "only one Host header"),
+            ("GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n", "only one Host header"),
+            ("GET /healthz HTTP/1.1\r\nHost: evil.example/path\r\n\r\n", "not a host and port"),
+            ("GET /healthz HTTP/1.1\r\nHost: user@evil.example\r\n\r\n", "not a host and port"),
+            ("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:80x\r\n\r\n", "not a host and port"),
+            ("GET /healthz HTTP/1.1\r\nHost: [::1\r\n\r\n", "not a host and port"),
+        ]
+        for (request, reason) in cases {
+            let connection = try RawConnection(port: server.port)
+            try connection.send(request + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = connection.readUntilClosed(timeout: .seconds(5))
+            XCTAssertTrue(answer.closed, request)
+            XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 400 "), "\(request.debugDescription): \(answer.text)")
+            XCTAssertFalse(answer.text.contains("200 OK"), "a request after the refused one was served: \(answer.text)")
+            let body = try XCTUnwrap(answer.text.components(separatedBy: "\r\n\r\n").last)
+            let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
+            XCTAssertEqual(problem["status"] as? Int, 400)
+            XCTAssertTrue((problem["detail"] as? String)?.contains(reason) == true, "\(request.debugDescription): \(body)")
+        }
+        // What the RFC allows is still served: HTTP/1.0 without Host, an empty Host, a port, an
+        // IPv6 literal, a registered name.
+        for host in ["", "Host: \r\n", "Host: 127.0.0.1:\(server.port)\r\n", "Host: [::1]:80\r\n", "Host: reports.example.com\r\n"] {
+            let version = host.isEmpty ? "HTTP/1.0" : "HTTP/1.1"
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /healthz \(version)\r\n\(host)Connection: close\r\n\r\n")
+            let answer = connection.readUntilClosed(timeout: .seconds(5))
+            XCTAssertTrue(answer.text.contains(" 200 OK"), "\(host.debugDescription): \(answer.text)")
+        }
+    }
+
     /// CONNECT used to get a 404 without length or body, and the connection then hung.
     func testConnectIsRefusedWith405AndTheConnectionCloses() throws {
         for target in ["/v1/users/\(fixture.alice)/statistics", "127.0.0.1:443"] {

@@ -1,13 +1,18 @@
 import HTTPTypes
 import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
-/// Two answers the HTTP layer gives below the router, made to follow the API's rules:
+/// Three answers the HTTP layer gives below the router, made to follow the API's rules:
 ///
 /// - **A request the HTTP parser rejects** (an unknown method, a malformed request line, an
 ///   over-long header): Hummingbird answers a bare `400` with an empty body. It becomes an
 ///   RFC 9457 problem, like every other error (issue 14), and the connection still closes.
+/// - **A missing, repeated or malformed `Host`** (RFC 9112, section 3.2): refused the same way by
+///   ``HostFieldCheck``, which this handler installs before Hummingbird's conversion of the
+///   request head; the problem's detail says what was wrong with the field.
 /// - **`CONNECT`**: the parser switches the connection to a tunnel after it, so the router's
 ///   answer was sent without a length or body and the connection then hung. It is answered
 ///   here, before the router: `405` with `Allow: GET, HEAD` (the server proxies nothing), and
@@ -21,6 +26,17 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Set once a `CONNECT` was refused: nothing more is read from the connection.
     private var refused = false
+    /// Why ``HostFieldCheck`` refused the connection's request, when it did.
+    private var hostProblem: String?
+
+    /// Installs ``HostFieldCheck`` where it can still see the HTTP/1 request head: just before
+    /// Hummingbird's conversion to Swift HTTP Types (this handler comes after it).
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        guard let conversion = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) else { return }
+        let check = HostFieldCheck { [weak self] reason in self?.hostProblem = reason }
+        try? pipeline.addHandler(check, position: .before(conversion))
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
@@ -38,8 +54,9 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .head(let head) = unwrapOutboundIn(data), Self.isParserRejection(head) {
-            var body = context.channel.allocator.buffer(capacity: Self.parserRejectionBody.utf8.count)
-            body.writeString(Self.parserRejectionBody)
+            let text = hostProblem.map(Self.hostRejectionBody) ?? Self.parserRejectionBody
+            var body = context.channel.allocator.buffer(capacity: text.utf8.count)
+            body.writeString(text)
             var fields = head.headerFields
             fields[.contentType] = "application/problem+json"
             fields[.contentLength] = String(body.readableBytes)
@@ -55,6 +72,11 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private static func isParserRejection(_ head: HTTPResponse) -> Bool {
         head.status == .badRequest && head.headerFields[.contentLength] == "0"
             && head.headerFields[.connection] == "close" && head.headerFields[.contentType] == nil
+    }
+
+    /// The problem sent for a request refused for its `Host` field, saying why.
+    static func hostRejectionBody(_ reason: String) -> String {
+        String(decoding: Problem(status: .badRequest, title: "Bad Request", detail: reason).body, as: UTF8.self)
     }
 
     /// The problem sent for a request the parser rejects (the parser does not say which part).

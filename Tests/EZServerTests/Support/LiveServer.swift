@@ -50,7 +50,8 @@ final class LiveServer: Sendable {
     func request(_ method: HTTPRequest.Method, _ path: String, token: String? = nil) async throws -> TestClient.Response {
         var fields = HTTPFields()
         if let token { fields[.authorization] = "Bearer " + token }
-        let request = TestClient.Request(path, method: method, headers: fields)
+        // Hummingbird's test client sends no Host unless given an authority; every real client does.
+        let request = TestClient.Request(path, method: method, authority: "127.0.0.1:\(port)", headers: fields)
         return try await TestClient.withClient(host: "127.0.0.1", port: port) { client in try await client.execute(request) }
     }
 }
@@ -61,9 +62,10 @@ enum TestClientRequest {
     static func get(port: Int, _ path: String, token: String? = nil, headers: HTTPFields = [:]) async throws -> TestClient.Response {
         var fields = headers
         if let token { fields[.authorization] = "Bearer " + token }
-        let request = fields
+        // Hummingbird's test client sends no Host unless given an authority; every real client does.
+        let request = TestClient.Request(path, method: .get, authority: "127.0.0.1:\(port)", headers: fields)
         return try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            try await client.get(path, headers: request)
+            try await client.execute(request)
         }
     }
 }

@@ -1,0 +1,86 @@
+import NIOCore
+import NIOHTTP1
+
+/// Refuses a request whose `Host` header field breaks RFC 9112, section 3.2: an HTTP/1.1 request
+/// without one, any request with more than one, or one whose value is not a host and an optional
+/// port. The RFC says a server MUST answer such a request with 400.
+///
+/// It reads the HTTP/1 request head before Hummingbird's conversion to Swift HTTP Types, which
+/// keeps the first `Host` value as the request's authority and drops the protocol version, so
+/// neither a missing field nor a repeated one can be seen after it. A refused request goes no
+/// further: the check raises the parser error Hummingbird answers with `400` and
+/// `Connection: close`, and ``HTTPHygieneHandler`` (which installs this check) writes the
+/// problem body naming what was wrong. Nothing more is read from the connection.
+final class HostFieldCheck: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    /// Called once with the reason when a request is refused.
+    private let refuse: (String) -> Void
+    private var refused = false
+
+    /// A check that reports a refusal's reason to `refuse` (on the channel's event loop).
+    init(refuse: @escaping (String) -> Void) {
+        self.refuse = refuse
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        if case .head(let head) = unwrapInboundIn(data), let reason = Self.problem(with: head) {
+            refused = true
+            refuse(reason)
+            context.fireErrorCaught(HTTPParserError.invalidHeaderToken)
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// What is wrong with `head`'s `Host` field, or nil when nothing is.
+    static func problem(with head: HTTPRequestHead) -> String? {
+        let values = head.headers["Host"]
+        switch values.count {
+        case 0:
+            // HTTP/1.0 clients may omit it; HTTP/1.1 ones must send it.
+            return (head.version.major, head.version.minor) >= (1, 1) ? "an HTTP/1.1 request needs a Host header" : nil
+        case 1:
+            return isHostAndPort(values[0]) ? nil : "the Host header is not a host and port"
+        default:
+            return "a request may have only one Host header"
+        }
+    }
+
+    /// Whether `value` is `uri-host [ ":" port ]` (RFC 3986): a registered name (unreserved
+    /// characters, percent-escapes, sub-delimiters), an IPv4 address, or an IP literal in
+    /// brackets, then optionally a colon and decimal digits. An empty value is allowed: it is what
+    /// a client sends when the target has no authority.
+    static func isHostAndPort(_ value: String) -> Bool {
+        var bytes = Substring(value).utf8[...]
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let literal = bytes[bytes.index(after: bytes.startIndex)..<close]
+            guard !literal.isEmpty, literal.allSatisfy(isIPLiteralByte) else { return false }
+            bytes = bytes[bytes.index(after: close)...]
+        } else {
+            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            guard bytes[..<end].allSatisfy(isRegisteredNameByte) else { return false }
+            bytes = bytes[end...]
+        }
+        guard let colon = bytes.first else { return true }
+        guard colon == UInt8(ascii: ":") else { return false }
+        let port = bytes.dropFirst()
+        return port.count <= 5 && port.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// unreserved / pct-encoded / sub-delims: a reg-name's (or an IPv4 address's) characters.
+    private static func isRegisteredNameByte(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return "-._~%!$&'()*+,;=".utf8.contains(b)
+        }
+    }
+
+    /// The characters of an IPv6 address or an IPvFuture literal inside brackets.
+    private static func isIPLiteralByte(_ b: UInt8) -> Bool {
+        isRegisteredNameByte(b) || b == UInt8(ascii: ":")
+    }
+}
