@@ -24,20 +24,27 @@ struct DeliveryPlan {
     /// Users whose latest line is `sending` (a run was killed mid-message): recorded `uncertain`.
     var interrupted: [DeliveryRecord] = []
 
-    /// Decides every user's action.
-    static func make(manifest: Manifest, contacts: [Int64: DeliveryContact], latest: [Int64: DeliveryRecord],
-                     options: DeliveryOptions) -> DeliveryPlan {
-        var plan = DeliveryPlan()
-        var latest = latest
-        for (id, record) in latest.sorted(by: { $0.key < $1.key }) where record.status == .sending {
+    /// The users whose latest line is `sending` (a run stopped mid-message), as the `uncertain`
+    /// lines a run records for them, by user id.
+    static func interrupted(_ latest: [Int64: DeliveryRecord]) -> [DeliveryRecord] {
+        latest.sorted(by: { $0.key < $1.key }).compactMap { _, record in
+            guard record.status == .sending else { return nil }
             var stale = record
             stale.status = .uncertain
             stale.reason = "a run was interrupted while sending this message: it may have been delivered"
             stale.smtpCode = nil
             stale.smtpText = nil
-            plan.interrupted.append(stale)
-            latest[id] = stale
+            return stale
         }
+    }
+
+    /// Decides every user's action.
+    static func make(manifest: Manifest, contacts: [Int64: DeliveryContact], latest: [Int64: DeliveryRecord],
+                     options: DeliveryOptions) -> DeliveryPlan {
+        var plan = DeliveryPlan()
+        var latest = latest
+        plan.interrupted = interrupted(latest)
+        for stale in plan.interrupted { latest[stale.userId] = stale }
         let scope = options.userIds.map(Set.init)
         for entry in manifest.users where scope?.contains(entry.id) ?? true {
             if let action = action(for: entry, contact: contacts[entry.id], previous: latest[entry.id], options: options) {

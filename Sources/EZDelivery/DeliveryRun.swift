@@ -46,26 +46,45 @@ package enum DeliveryRun {
         let journal = try DeliveryJournal(path: journalPath(options))
         for record in plan.interrupted { try journal.append(stamped(record)) }
         var sender = MessageSender(options: options, journal: journal, connection: connection, log: log)
-        for action in plan.actions {
-            if options.shouldStop() {
-                log("stopping: a signal asked the run to stop; the users left are 'not attempted' and the next run sends them")
-                break
+        // Once a message has gone out, a failure is no longer "could not run": it says how many went.
+        do throws(DeliveryError) {
+            for action in plan.actions {
+                if options.shouldStop() {
+                    log("stopping: a signal asked the run to stop; the users left are 'not attempted' and the next run sends them")
+                    break
+                }
+                switch action {
+                case .record(let record): try journal.append(stamped(record))
+                case .send(let job): try sender.deliver(job, manifest: manifest)
+                }
+                if sender.serverGone { break }
             }
-            switch action {
-            case .record(let record): try journal.append(stamped(record))
-            case .send(let job): try sender.deliver(job, manifest: manifest)
-            }
-            if sender.serverGone { break }
+            return try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow)
+        } catch {
+            guard sender.sentNow > 0 else { throw error }
+            return try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow, stoppedBy: error)
         }
-        return try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow)
     }
 
     /// Writes delivery.json and computes the period's state for the users in scope.
-    static func finish(_ options: DeliveryOptions, manifest: Manifest, started: Date, sentNow: Int) throws(DeliveryError) -> DeliveryResult {
-        let latest = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
-        try DeliveryState.write(latest: latest, period: options.period.name,
-                                to: options.periodFolder + "/" + DeliveryState.fileName)
+    ///
+    /// After a run that sent messages and then stopped on `stoppedBy` (the journal or the state
+    /// file could not be written: a full disk), the state is still reported, from the journal as
+    /// far as it was written: a user left `sending` counts as the `uncertain` the next run records,
+    /// and delivery.json is written if it can be.
+    static func finish(_ options: DeliveryOptions, manifest: Manifest, started: Date, sentNow: Int,
+                       stoppedBy: DeliveryError? = nil) throws(DeliveryError) -> DeliveryResult {
+        var latest = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
+        let statePath = options.periodFolder + "/" + DeliveryState.fileName
         var result = DeliveryResult()
+        if let stoppedBy {
+            for stale in DeliveryPlan.interrupted(latest) { latest[stale.userId] = stale }
+            try? DeliveryState.write(latest: latest, period: options.period.name, to: statePath)
+            result.stopped = "stopped after sending \(sentNow) message\(sentNow == 1 ? "" : "s") in this run: \(stoppedBy); "
+                + "a re-run sends none of them again and sends the rest"
+        } else {
+            try DeliveryState.write(latest: latest, period: options.period.name, to: statePath)
+        }
         result.sentNow = sentNow
         let scope = options.userIds.map(Set.init)
         for entry in manifest.users where scope?.contains(entry.id) ?? true {

@@ -41,8 +41,8 @@ struct MessageSender {
             do { outcome = .success(try connection.send(message, from: options.from, to: job.address)) } catch { outcome = .failure(error) }
             switch outcome {
             case .success(let reply):
+                sentNow += 1  // the server has it, even if the line below cannot be written
                 try record(.sent, code: reply.code, text: reply.text, attempt: attempt)
-                sentNow += 1
                 unreachableInARow = 0
                 log("sent user \(job.entry.id) (attempt \(attempt))")
                 return

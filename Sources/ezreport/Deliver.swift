@@ -18,7 +18,8 @@ extension EZReport {
                 same statement; 'uncertain' users are never resent automatically.
                 Credentials: EZREPORT_SMTP_USER and EZREPORT_SMTP_PASSWORD (or
                 --smtp-password-file). Exit codes: 0 every user sent or skipped; 2 some
-                failed or uncertain; 1 could not run (nothing sent); 64 bad arguments.
+                failed or uncertain, or the run stopped after sending some (a full
+                disk); 1 could not run (nothing sent); 64 bad arguments.
 
                 Examples:
                   ezreport deliver --db ledger.sqlite --period 2026-10 \\
@@ -122,6 +123,7 @@ extension EZReport {
             options.shouldStop = { stop.isRequested }
             let result: DeliveryResult
             do { result = try DeliveryRun.run(options) } catch { throw fail(error) }
+            if let stopped = result.stopped { printError(stopped) }
             for line in result.problems { printError(line) }
             if let dryRun { printError("dry run: \(result.written) messages written to \(dryRun)") }
             var stderr = StandardError()

@@ -155,6 +155,39 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(state.values.filter { $0 == "sent" }.count + uncertain, eligible.count)
     }
 
+    /// The journal cannot be written half-way through a run (a full disk): the run stops at once,
+    /// says how many messages it sent and exits 2, not 1 ("could not run, nothing sent", which it
+    /// used to say after sending). A re-run once there is room sends each of the rest once and
+    /// none of the sent ones again; a message whose "sent" line was cut off is 'uncertain'.
+    func testAJournalThatCannotBeWrittenMidRunStopsSaysWhatWasSentAndExits2() throws {
+        let ids = try fixture.eligible().prefix(4).map(\.id)
+        XCTAssertEqual(ids.count, 4)
+        let users = ["--users", ids.map(String.init).joined(separator: ",")]
+        // 1 KiB holds the first message's lines (a few hundred bytes each), not the fourth's.
+        let run = try fixture.deliver(smtpArgs + users, fileSizeLimit: 1)
+        let sentFirst = try sink.accepted().flatMap(\.rcptTos)
+        XCTAssertTrue((1..<4).contains(sentFirst.count), "\(sentFirst)")
+        XCTAssertEqual(run.status, 2, run.stderr)
+        let n = sentFirst.count
+        XCTAssertTrue(run.stderr.hasPrefix("ezreport: stopped after sending \(n) message\(n == 1 ? "" : "s") in this run: cannot write '"),
+                      run.stderr)
+        XCTAssertTrue(run.stderr.contains("delivery.jsonl': File too large"), run.stderr)
+        // The summary is still the last line, as after every run that sent something.
+        let summary = try XCTUnwrap(run.stderr.split(separator: "\n").last)
+        XCTAssertTrue(summary.hasPrefix("sent "), run.stderr)
+        XCTAssertTrue(summary.contains("not attempted \(4 - n)"), run.stderr)
+
+        let rerun = try fixture.deliver(smtpArgs + users)
+        let recipients = try sink.accepted().flatMap(\.rcptTos)
+        XCTAssertEqual(Set(recipients).count, recipients.count, "a recipient got two messages: \(recipients)")
+        XCTAssertEqual(recipients.count, 4, "\(recipients)")
+        let state = try fixture.state()
+        let uncertain = ids.filter { state[$0] == "uncertain" }
+        XCTAssertLessThanOrEqual(uncertain.count, 1, "only the message whose 'sent' line was cut off: \(state)")
+        for id in ids where !uncertain.contains(id) { XCTAssertEqual(state[id], "sent", "user \(id)") }
+        XCTAssertEqual(rerun.status, uncertain.isEmpty ? 0 : 2, rerun.stderr)
+    }
+
     /// Waits (up to 20 s) until the journal's last line says a message is being sent.
     private func waitUntilSending() {
         let deadline = Date().addingTimeInterval(20)

@@ -46,17 +46,25 @@ final class DeliveryFixture {
 
     /// `ezreport deliver --db … --out … --period 2026-10 --from … <args>` with `environment` added.
     @discardableResult
-    func deliver(_ args: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let process = try start(args, environment: environment)
+    func deliver(_ args: [String], environment: [String: String] = [:], fileSizeLimit: Int? = nil) throws -> Outcome {
+        let process = try start(args, environment: environment, fileSizeLimit: fileSizeLimit)
         process.waitUntilExit()
         return outcome(of: process)
     }
 
     /// Starts `deliver` without waiting (for the kill test); ``outcome(of:)`` reads its output.
-    func start(_ args: [String], environment: [String: String] = [:]) throws -> Process {
+    /// With `fileSizeLimit` (in KiB), it runs under `ulimit -f` with SIGXFSZ ignored: a write past
+    /// that size fails with EFBIG, as one fails on a full disk.
+    func start(_ args: [String], environment: [String: String] = [:], fileSizeLimit: Int? = nil) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try CLI.executable())
-        process.arguments = ["deliver", "--db", ledgerPath, "--out", reports, "--period", "2026-10", "--from", Self.from] + args
+        let arguments = ["deliver", "--db", ledgerPath, "--out", reports, "--period", "2026-10", "--from", Self.from] + args
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit); exec \"$0\" \"$@\"", try CLI.executable()] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: try CLI.executable())
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["EZREPORT_SMTP_USER"] = nil
         env["EZREPORT_SMTP_PASSWORD"] = nil
