@@ -143,7 +143,11 @@ let package = Package(
             dependencies: [
                 "EZCore", "EZLedger", "EZPostgres", "EZSample", "EZBatch", "EZDelivery", "EZServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            exclude: ["exports.map"],
+            // Exports `main` alone (see the file): no symbol of ours can override a system
+            // library's, and the dynamic loader and the runtime's start-up scan a table of 1, not ~55,000.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/ezreport/exports.map"])]
         ),
         .executableTarget(
             name: "EZBench",
