@@ -21,18 +21,36 @@ package enum LedgerDigest {
 package final class LedgerDigestMemo: Sendable {
     private let path: String
     private let entry = Mutex<(key: String, digest: String)?>(nil)
+    /// Held while the file is hashed: callers that find the memo stale at the same moment wait for
+    /// the one hash instead of each reading the whole file (a rollback-journal ledger changes with
+    /// every commit the app makes, and 10,000 users' ledger is ~750 MB).
+    private let hashing = Mutex(())
+    /// How the file is hashed: ``LedgerDigest/sha256(ofLedger:)`` (tests count the calls).
+    private let hash: @Sendable (String) throws -> String
 
     /// A memo for the ledger at `path`.
-    package init(path: String) { self.path = path }
+    package init(path: String, hash: @escaping @Sendable (String) throws -> String = LedgerDigest.sha256(ofLedger:)) {
+        self.path = path
+        self.hash = hash
+    }
 
     /// The ledger's current digest, computed only when its files changed since the last call.
     package func current() throws -> String {
-        let key = identityKey()
-        if let key, let hit = entry.withLock({ $0 }), hit.key == key { return hit.digest }
-        let digest = try LedgerDigest.sha256(ofLedger: path)
-        // Remember it only when nothing changed while hashing.
-        if let key, identityKey() == key { entry.withLock { $0 = (key, digest) } }
-        return digest
+        if let hit = memo() { return hit }
+        return try hashing.withLock { _ in
+            if let hit = memo() { return hit }   // hashed by the caller this one waited for
+            let key = identityKey()
+            let digest = try hash(path)
+            // Remember it only when nothing changed while hashing.
+            if let key, identityKey() == key { entry.withLock { $0 = (key, digest) } }
+            return digest
+        }
+    }
+
+    /// The remembered digest when the files are still the ones it was computed for.
+    private func memo() -> String? {
+        guard let key = identityKey(), let hit = entry.withLock({ $0 }), hit.key == key else { return nil }
+        return hit.digest
     }
 
     /// The identity (device, inode, size and times) of the ledger's file and of its `-wal` now.

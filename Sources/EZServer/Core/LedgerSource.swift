@@ -38,10 +38,11 @@ final class LedgerSource: Sendable {
     /// How long a PostgreSQL ledger is used before it is opened afresh.
     static let reopenSeconds = 60
 
-    init(path: String, opener: (@Sendable () throws -> any LedgerStore)? = nil, logger: Logger) {
+    init(path: String, opener: (@Sendable () throws -> any LedgerStore)? = nil, logger: Logger,
+         digests: LedgerDigestMemo? = nil) {
         self.path = path
         self.opener = opener
-        self.digests = LedgerDigestMemo(path: path)
+        self.digests = digests ?? LedgerDigestMemo(path: path)
         self.reopens = Counter(label: "ezreport_ledger_reopens_total")
         self.logger = logger
     }
@@ -117,9 +118,11 @@ final class LedgerSource: Sendable {
         do {
             let ledger = try current()
             try ledger.checkReadable()
-            // What every request also needs: the file's digest, read from the file itself (an open
-            // connection still reads a file whose permissions were taken away; a request does not).
-            _ = try digest()
+            // What every request also needs: the file itself readable (an open connection still
+            // reads a file whose permissions were taken away; a request, which hashes the file,
+            // does not). Checked without hashing: a rollback-journal ledger changes with every
+            // commit, and hashing ~750 MB here outlasted a probe's 1 s timeout.
+            if opener == nil { try Ledger.checkFile(path, reportingAs: path) }
             return true
         } catch {
             invalidate()
