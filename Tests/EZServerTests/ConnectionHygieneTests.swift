@@ -75,6 +75,27 @@ final class ConnectionHygieneTests: XCTestCase {
         }
     }
 
+    /// RFC 9112, section 9.3: an HTTP/1.0 request without the `keep-alive` option ends its
+    /// connection after the response. The connection used to stay open until the idle timeout
+    /// (and served what came next on it), so a client reading to the end of the connection waited.
+    /// With `keep-alive` it persists.
+    func testAnHTTP10ConnectionClosesAfterItsResponseUnlessItAskedToBeKeptAlive() throws {
+        // A lone request: the connection used to stay open until the idle timeout. (A request
+        // pipelined after it was already refused.)
+        let next = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        for (request, served) in [("GET /healthz HTTP/1.0\r\n\r\n", 1),
+                                  ("GET /healthz HTTP/1.0\r\nUser-Agent: old\r\n\r\n", 1),
+                                  ("GET /healthz HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n" + next, 2),
+                                  ("GET /healthz HTTP/1.0\r\nConnection: close\r\n\r\n", 1)] {
+            let connection = try RawConnection(port: server.port)
+            try connection.send(request)
+            let answer = connection.readUntilClosed(timeout: .seconds(5))
+            XCTAssertTrue(answer.closed, request.debugDescription)
+            XCTAssertEqual(answer.text.components(separatedBy: " 200 OK").count - 1, served, "\(request.debugDescription): \(answer.text)")
+            XCTAssertLessThan(answer.elapsed, .seconds(1), "closed by the idle timeout (1.5 s), not after the response")
+        }
+    }
+
     /// CONNECT used to get a 404 without length or body, and the connection then hung.
     func testConnectIsRefusedWith405AndTheConnectionCloses() throws {
         for target in ["/v1/users/\(fixture.alice)/statistics", "127.0.0.1:443"] {

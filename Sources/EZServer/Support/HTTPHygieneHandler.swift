@@ -11,8 +11,9 @@ import NIOHTTPTypesHTTP1
 ///   over-long header): Hummingbird answers a bare `400` with an empty body. It becomes an
 ///   RFC 9457 problem, like every other error (issue 14), and the connection still closes.
 /// - **A missing, repeated or malformed `Host`** (RFC 9112, section 3.2): refused the same way by
-///   ``HostFieldCheck``, which this handler installs before Hummingbird's conversion of the
-///   request head; the problem's detail says what was wrong with the field.
+///   ``HTTP1HeadRules``, which this handler installs before Hummingbird's conversion of the
+///   request head; the problem's detail says what was wrong with the field. (The same handler
+///   ends an HTTP/1.0 request's connection after its response unless it asked to keep it.)
 /// - **`CONNECT`**: the parser switches the connection to a tunnel after it, so the router's
 ///   answer was sent without a length or body and the connection then hung. It is answered
 ///   here, before the router: `405` with `Allow: GET, HEAD` (the server proxies nothing), and
@@ -26,15 +27,15 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Set once a `CONNECT` was refused: nothing more is read from the connection.
     private var refused = false
-    /// Why ``HostFieldCheck`` refused the connection's request, when it did.
+    /// Why ``HTTP1HeadRules`` refused the connection's request, when it did.
     private var hostProblem: String?
 
-    /// Installs ``HostFieldCheck`` where it can still see the HTTP/1 request head: just before
+    /// Installs ``HTTP1HeadRules`` where it can still see the HTTP/1 request head: just before
     /// Hummingbird's conversion to Swift HTTP Types (this handler comes after it).
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
         guard let conversion = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) else { return }
-        let check = HostFieldCheck { [weak self] reason in self?.hostProblem = reason }
+        let check = HTTP1HeadRules { [weak self] reason in self?.hostProblem = reason }
         try? pipeline.addHandler(check, position: .before(conversion))
     }
 

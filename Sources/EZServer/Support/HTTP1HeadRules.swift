@@ -1,17 +1,21 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Refuses a request whose `Host` header field breaks RFC 9112, section 3.2: an HTTP/1.1 request
-/// without one, any request with more than one, or one whose value is not a host and an optional
-/// port. The RFC says a server MUST answer such a request with 400.
+/// The rules of RFC 9112 that need the HTTP/1 request head, which Hummingbird's conversion to
+/// Swift HTTP Types loses (it keeps the first `Host` value as the request's authority and drops
+/// the protocol version):
 ///
-/// It reads the HTTP/1 request head before Hummingbird's conversion to Swift HTTP Types, which
-/// keeps the first `Host` value as the request's authority and drops the protocol version, so
-/// neither a missing field nor a repeated one can be seen after it. A refused request goes no
-/// further: the check raises the parser error Hummingbird answers with `400` and
-/// `Connection: close`, and ``HTTPHygieneHandler`` (which installs this check) writes the
-/// problem body naming what was wrong. Nothing more is read from the connection.
-final class HostFieldCheck: ChannelInboundHandler, RemovableChannelHandler {
+/// - **`Host`** (section 3.2): a server MUST answer 400 to an HTTP/1.1 request without one, to any
+///   request with more than one, and to one whose value is not a host and an optional port. A
+///   refused request goes no further: this raises the parser error Hummingbird answers with `400`
+///   and `Connection: close`, and ``HTTPHygieneHandler`` (which installs this handler) writes the
+///   problem body naming what was wrong. Nothing more is read from the connection.
+/// - **Persistence** (section 9.3): an HTTP/1.0 request without the `keep-alive` option ends its
+///   connection after the response. Such a request is passed on with `Connection: close`, which
+///   Hummingbird honours; the connection used to stay open until the idle timeout, and a client
+///   that reads an HTTP/1.0 response to the end of the connection waited for it.
+final class HTTP1HeadRules: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
@@ -26,13 +30,25 @@ final class HostFieldCheck: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
-        if case .head(let head) = unwrapInboundIn(data), let reason = Self.problem(with: head) {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        if let reason = Self.problem(with: head) {
             refused = true
             refuse(reason)
             context.fireErrorCaught(HTTPParserError.invalidHeaderToken)
             return
         }
-        context.fireChannelRead(data)
+        if Self.closesAfterResponse(head) { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    /// Whether `head` is an HTTP/1.0 request without the `keep-alive` connection option.
+    static func closesAfterResponse(_ head: HTTPRequestHead) -> Bool {
+        guard (head.version.major, head.version.minor) < (1, 1) else { return false }
+        let options = head.headers["Connection"].flatMap { $0.split(separator: ",") }
+        return !options.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "keep-alive" }
     }
 
     /// What is wrong with `head`'s `Host` field, or nil when nothing is.
