@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -40,15 +39,10 @@ final class HTTP1HeadRules: ChannelInboundHandler, RemovableChannelHandler {
             context.fireErrorCaught(HTTPParserError.invalidHeaderToken)
             return
         }
-        if Self.closesAfterResponse(head) { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+        // NIO's reading of the version and the Connection options; Hummingbird closes after the
+        // response only on exactly "close".
+        if !head.isKeepAlive { head.headers.replaceOrAdd(name: "Connection", value: "close") }
         context.fireChannelRead(wrapInboundOut(.head(head)))
-    }
-
-    /// Whether `head` is an HTTP/1.0 request without the `keep-alive` connection option.
-    static func closesAfterResponse(_ head: HTTPRequestHead) -> Bool {
-        guard (head.version.major, head.version.minor) < (1, 1) else { return false }
-        let options = head.headers["Connection"].flatMap { $0.split(separator: ",") }
-        return !options.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "keep-alive" }
     }
 
     /// What is wrong with `head`'s `Host` field, or nil when nothing is.
