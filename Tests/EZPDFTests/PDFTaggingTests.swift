@@ -121,6 +121,19 @@ final class PDFTaggingTests: XCTestCase {
         XCTAssertEqual(a, b)
     }
 
+    func testOnlyCompleteFurnitureOpeningsInPageContentBecomeArtifacts() {
+        let marked = { (text: String) in PDFAccessibility.artifactMarked(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) } }
+        // Each complete `/Private << /MCID n >> BDC` becomes `/Artifact BMC`; the bytes around
+        // and between them are kept as they are, including other marked content.
+        XCTAssertEqual(marked("q /Private << /MCID 12 >> BDC BT (Page 1) Tj ET EMC /P << /MCID 3 >> BDC EMC /Private << /MCID 7 >> BDC EMC Q"),
+                       "q /Artifact BMC BT (Page 1) Tj ET EMC /P << /MCID 3 >> BDC EMC /Artifact BMC EMC Q")
+        XCTAssertEqual(marked("/Private << /MCID 0 >> BDC"), "/Artifact BMC", "an opening at both ends of the content")
+        // Near misses are not furniture: no digits, a different closing, a cut-off end.
+        XCTAssertNil(marked("/Private << /MCID  >> BDC /Private << /MCID 4 >> BMC /f-0-0 9 Tf"))
+        XCTAssertNil(marked("BT /Span << /MCID 2 >> BDC ET /Private << /MCID 9 >> BD"))
+        XCTAssertNil(marked(""))
+    }
+
     func testALongStatementKeepsOneElementPerTableWithItsLanguageFiguresAndArtifacts() throws {
         // More rows than PDFAccessibility.rowLimit: rows and cells are not elements of their own
         // (qpdf's pass would otherwise hold ~6 objects a row), the rest of the tagging stays.

@@ -125,16 +125,16 @@ final class QPDFDocument {
     /// The page objects, in order.
     var pages: [qpdf_oh] { (0..<max(0, Int(qpdf.qpdf_get_num_pages(handle)))).map { qpdf.qpdf_get_page_n(handle, $0) } }
 
-    /// A stream's data with its filters (Flate) undone.
-    func streamData(_ stream: qpdf_oh) throws(QPDFError) -> [UInt8] {
+    /// Calls `body` with a stream's data, its filters (Flate) undone, in qpdf's buffer (freed
+    /// when `body` returns: the bytes must not escape it).
+    func withStreamData<T>(_ stream: qpdf_oh, _ body: (UnsafeBufferPointer<UInt8>) throws(QPDFError) -> T) throws(QPDFError) -> T {
         var filtered: QPDF_BOOL = 0
         var buffer: UnsafeMutablePointer<UInt8>?
         var length = 0
         try check(qpdf.qpdf_oh_get_stream_data(handle, stream, qpdf_dl_generalized, &filtered, &buffer, &length), "reading a page's content")
         defer { free(buffer) }
         guard filtered != 0 else { throw QPDFError(operation: "reading a page's content", message: "its filter is not supported") }
-        guard let buffer, length > 0 else { return [] }
-        return Array(UnsafeBufferPointer(start: buffer, count: length))
+        return try body(UnsafeBufferPointer(start: length > 0 ? buffer : nil, count: buffer == nil ? 0 : length))
     }
 
     /// `data` compressed as a stream's `/FlateDecode` data, at zlib's default level (as qpdf's
