@@ -24,7 +24,18 @@ package struct LedgerHealth: Sendable {
     /// The reason with quoted values and numeric tokens (ids, amounts, dates) blanked, so that rows
     /// with the same problem group together: `splits add up to 900, not the amount 1000` →
     /// `splits add up to #, not the amount #`. Words that contain digits (`ISO-8601`) are kept.
+    /// A reason that ends with the row's value in `(got …)` states its rule before it, so only the
+    /// value is blanked there: `month_start_day must be an integer from 1 to 28 (got 31)` →
+    /// `… from 1 to 28 (got #)`, not a rule that reads `from # to #`.
     static func reasonShape(_ reason: String) -> String {
+        if let got = reason.range(of: " (got ", options: .backwards) {
+            return String(reason[..<got.lowerBound]) + " (got " + valuesBlanked(String(reason[got.upperBound...]))
+        }
+        return valuesBlanked(reason)
+    }
+
+    /// `text` with quoted values and numeric tokens blanked (see ``reasonShape(_:)``).
+    private static func valuesBlanked(_ reason: String) -> String {
         // A quote opens at a ' that follows no letter and closes at a ' that no letter follows:
         // the apostrophe of "the user's" is text, not a quote (it garbled the reason).
         var unquoted = ""

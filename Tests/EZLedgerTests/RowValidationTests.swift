@@ -193,6 +193,11 @@ final class ReasonShapeTests: XCTestCase {
         XCTAssertEqual(LedgerHealth.reasonShape("splits add up to 900, not the amount 1000"), "splits add up to #, not the amount #")
         XCTAssertEqual(LedgerHealth.reasonShape("no exchange rate USD→EUR on or before 2026-10-02"), "no exchange rate USD→EUR on or before #")
         XCTAssertEqual(LedgerHealth.reasonShape("amount_minor must be a positive integer (got -5)"), "amount_minor must be a positive integer (got #)")
+        // The rule's own numbers stay; only the row's value is blanked.
+        XCTAssertEqual(LedgerHealth.reasonShape("month_start_day must be an integer from 1 to 28 (got 31)"),
+                       "month_start_day must be an integer from 1 to 28 (got #)")
+        XCTAssertEqual(LedgerHealth.reasonShape("month_start_day must be an integer from 1 to 28 (got 'payday')"),
+                       "month_start_day must be an integer from 1 to 28 (got '…')")
         // An apostrophe inside a word is text, not a quote.
         XCTAssertEqual(LedgerHealth.reasonShape("balance_id 12 is not one of the user's balances"),
                        "balance_id # is not one of the user's balances")
