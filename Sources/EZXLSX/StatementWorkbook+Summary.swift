@@ -13,10 +13,10 @@ extension StatementWorkbook {
         try sheet.setColumns(0...0, width: 30)
         try sheet.setColumns(1...1, width: 18)
         try sheet.setColumns(2...2, width: 3)
-        try sheet.write(tr("{book} — statement {period}", ["book": f.user.bookName, "period": f.period.name]),
+        try sheet.write(tr("{book} — statement {period}", ["book": InlineText.isolated(f.user.bookName), "period": f.period.name]),
                         row: 0, column: 0, format: s.title)
         try sheet.write(tr("{user} · {start} to {end} · as of {date} · amounts in {currency}", [
-            "user": f.user.username, "start": f.period.start.description, "end": f.period.end.description,
+            "user": InlineText.isolated(f.user.username), "start": f.period.start.description, "end": f.period.end.description,
             "date": f.asOf.description, "currency": c.code,
         ]), row: 1, column: 0, format: s.subtitle)
 

@@ -28,8 +28,8 @@ package enum StatementWorkbook {
         let period = figures.period.name
         let tr = Translator(locale: figures.user.locale)
         let properties = DocumentProperties(
-            title: tr("{book} — statement {period}", ["book": figures.user.bookName, "period": period]),
-            subject: tr("EZWallet statement for {user}, {period}", ["user": figures.user.username, "period": period]),
+            title: tr("{book} — statement {period}", ["book": InlineText.isolated(figures.user.bookName), "period": period]),
+            subject: tr("EZWallet statement for {user}, {period}", ["user": InlineText.isolated(figures.user.username), "period": period]),
             keywords: "ezreport, statement, \(period)",
             comments: (provenance.ledgerIsServer ? "Ledger PostgreSQL" : "Ledger SHA-256 \(provenance.ledgerSHA256)")
                 + "; ezreport \(provenance.engineVersion)",

@@ -21,8 +21,8 @@ package enum TransactionsWorkbook {
         let tr = Translator(locale: list.user.locale)
         let range = "\(list.range.start) – \(list.range.end)"
         let properties = DocumentProperties(
-            title: tr("{book} · Transactions {range}", ["book": list.user.bookName, "range": range]),
-            subject: tr("Transactions of {user}, {range}", ["user": list.user.username, "range": range]),
+            title: tr("{book} · Transactions {range}", ["book": InlineText.isolated(list.user.bookName), "range": range]),
+            subject: tr("Transactions of {user}, {range}", ["user": InlineText.isolated(list.user.username), "range": range]),
             keywords: "ezreport, transactions, \(list.range.start)..\(list.range.end)",
             comments: "Ledger SHA-256 \(provenance.ledgerSHA256); ezreport \(provenance.engineVersion)",
             created: list.range.end)

@@ -87,19 +87,3 @@ final class PDFResourceCleanupTests: XCTestCase {
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), text)
     }
 }
-
-/// Names set into a line of other words: a line break never starts a new line, and a
-/// right-to-left name does not pull the figures after it into its own order.
-final class InlineTextTests: XCTestCase {
-    func testLineBreaksAndControlCharactersBecomeSpacesOnOneLine() {
-        XCTAssertEqual(PDFComposer.onOneLine("\r\n\r\n<html>body"), "    <html>body")
-        XCTAssertEqual(PDFComposer.onOneLine("a\u{2028}b\u{2029}c\u{85}d\te"), "a b c d e")
-        XCTAssertEqual(PDFComposer.onOneLine("Zoë – 山田 · 1 Oct"), "Zoë – 山田 · 1 Oct", "ordinary text is untouched")
-    }
-
-    func testARightToLeftNameIsIsolatedFromWhatFollowsIt() {
-        XCTAssertEqual(PDFComposer.isolated("مريم"), "\u{2068}مريم\u{2069}")
-        XCTAssertEqual(PDFComposer.isolated("דוד\nכהן"), "\u{2068}דוד כהן\u{2069}")
-        XCTAssertEqual(PDFComposer.isolated("alice"), "alice", "a left-to-right name needs no isolate")
-    }
-}

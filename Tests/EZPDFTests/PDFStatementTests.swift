@@ -93,6 +93,33 @@ final class PDFStatementTests: XCTestCase {
         }
     }
 
+    func testAnOverrideInANameDoesNotTurnTheFiguresAfterItBackwards() throws {
+        // A RIGHT-TO-LEFT OVERRIDE (U+202E) in a username turned the rest of the header line, the
+        // period's dates, backwards; in a category name it would turn the highlight's percentage.
+        var figures = Self.figures
+        figures.user.username = "\u{202E}evil"
+        figures.user.bookName = "\u{202E}Book"
+        figures.categories.rows[0].name = "\u{202E}Food"
+        let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()), name: "override.pdf")
+        defer { tools.cleanUp() }
+        let cover = try tools.text(firstPage: 1, lastPage: 1)
+        let f = LocaleFormat(locale: figures.user.locale)
+        let dates = f.date(figures.period.start) + " – " + f.date(figures.period.end)
+        XCTAssertTrue(cover.contains(dates), "the header's dates read forwards: \(dates)\n\(cover)")
+        let percent = f.percent(figures.categories.rows[0].percent)
+        let highlight = tr("Largest category: {name} ({percent} of expenses)", ["name": "", "percent": percent])
+        let after = String(highlight[highlight.range(of: "(")!.lowerBound...])
+        XCTAssertTrue(cover.contains(after), "the highlight's percentage reads forwards: \(after)\n\(cover)")
+        let footer = try tools.text(firstPage: 2, lastPage: 2)
+        XCTAssertTrue(footer.contains(footerTitlePeriod(figures)), footer)
+    }
+
+    /// The footer's "· Statement {period}" after the book's name, in the reader's language.
+    private func footerTitlePeriod(_ figures: StatementFigures) -> String {
+        let title = tr("{book} · Statement {period}", ["book": "", "period": "@"])
+        return String(title[title.range(of: "·")!.lowerBound..<title.range(of: "@")!.lowerBound])
+    }
+
     func testMetadataComesFromTheFiguresNotTheClock() throws {
         let (_, tools) = try render()
         let info = try tools.info()

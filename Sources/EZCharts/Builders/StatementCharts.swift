@@ -202,7 +202,7 @@ package enum StatementCharts {
         var subtitle = tr("Balance at the end of each month · {currency}", ["currency": figures.currency.code])
         if !others.isEmpty {
             subtitle = tr("{subtitle} (not shown: {balances})", [
-                "subtitle": subtitle, "balances": others.map { "\($0.name), \($0.currency.code)" }.joined(separator: "; "),
+                "subtitle": subtitle, "balances": others.map { "\(InlineText.isolated($0.name)), \($0.currency.code)" }.joined(separator: "; "),
             ])
         }
         return Chart(
@@ -228,7 +228,7 @@ package enum StatementCharts {
             }
         }
         return Chart(
-            title: many ? tr("Group balances") : tr("Group balances · {group}", ["group": groups[0].name]),
+            title: many ? tr("Group balances") : tr("Group balances · {group}", ["group": InlineText.isolated(groups[0].name)]),
             subtitle: tr("What each member is owed (right) or owes (left), to date · {currency}", ["currency": currency.code]),
             mark: .horizontalBar,
             data: ChartData(categories: names, series: [Series(name: tr("Outstanding"), values: values, color: Palette.positive)]),

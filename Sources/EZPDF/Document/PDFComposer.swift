@@ -138,7 +138,7 @@ final class PDFComposer {
                             align: TextLayout.Alignment) -> TextLayout {
         let l = layout(font)
         let oneLine = maxLines == 1 || width == nil
-        l.text = PDFComposer.leftToRightBase(oneLine ? PDFComposer.onOneLine(string) : string)
+        l.text = PDFComposer.leftToRightBase(oneLine ? InlineText.onOneLine(string) : string)
         l.width = width
         l.alignment = align
         l.wrap = .wordChar
@@ -180,46 +180,13 @@ final class PDFComposer {
         return l.size
     }
 
-    /// `string` with every line break and control character (CR, LF, TAB, U+2028, U+2029, U+0085…)
-    /// as a space: text drawn on one line stays on it. Pango lays each paragraph of a one-line
-    /// layout on a line of its own, so a username holding CR LF spilled out of the cover's band.
-    static func onOneLine(_ string: String) -> String {
-        var utf8 = string.utf8.makeIterator()
-        var previous: UInt8 = 0, suspect = false
-        while let b = utf8.next() {
-            // C0 controls and DEL; U+0085 is C2 85; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-            if b < 0x20 || b == 0x7F || (previous == 0xC2 && b == 0x85) || (previous == 0x80 && (b == 0xA8 || b == 0xA9)) {
-                suspect = true
-                break
-            }
-            previous = b
-        }
-        guard suspect else { return string }
-        return String(String.UnicodeScalarView(string.unicodeScalars.map { scalar in
-            let category = scalar.properties.generalCategory
-            return category == .control || category == .lineSeparator || category == .paragraphSeparator ? " " : scalar
-        }))
-    }
-
-    /// `name` (a username, a member's name) set into a sentence of other words and figures: on
-    /// one line, and, when it holds right-to-left letters, inside a first-strong isolate
-    /// (U+2068 … U+2069), so that what follows it keeps its own order: "مريم · 1 Oct 2026", not
-    /// "1 · مريم Oct 2026" (the Unicode bidi algorithm otherwise pulls the following digits into
-    /// the name's right-to-left run).
-    static func isolated(_ name: String) -> String {
-        let line = onOneLine(name)
-        return leftToRightBase(line) == line ? line : "\u{2068}" + line + "\u{2069}"
-    }
-
-    /// `string` with a left-to-right mark in front when it holds right-to-left letters, so that a
-    /// Hebrew or Arabic name keeps its own order but sits in its column like every other row
-    /// (Pango would otherwise align a right-to-left paragraph to the other edge).
+    /// `string` with a left-to-right mark in front when it holds right-to-left letters or an
+    /// explicit embedding, override or mark (``InlineText/canTurnRightToLeft(_:)``), so that a
+    /// Hebrew or Arabic name keeps its own order but sits in its column like every other row, and
+    /// a line is never laid out right to left (Pango would otherwise align a right-to-left
+    /// paragraph to the other edge, and order a line's parts from the right).
     static func leftToRightBase(_ string: String) -> String {
-        for scalar in string.unicodeScalars where (0x0590...0x08FF).contains(scalar.value)
-            || (0xFB1D...0xFDFF).contains(scalar.value) || (0xFE70...0xFEFF).contains(scalar.value) {
-            return "\u{200E}" + string
-        }
-        return string
+        InlineText.canTurnRightToLeft(string) ? "\u{200E}" + string : string
     }
 
     // MARK: - Shapes

@@ -1,6 +1,7 @@
 import EZAnalytics
 import EZCairo
 import EZCore
+import EZLocale
 
 extension StatementLayout {
     /// The header band's height from the page's top edge.
@@ -46,7 +47,7 @@ extension StatementLayout {
                        at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
         }
         c.tagged(.paragraph) {
-            _ = c.text("\(PDFComposer.isolated(figures.user.username))  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
+            _ = c.text("\(InlineText.isolated(figures.user.username))  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
                        font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
             _ = c.text(tr("As of {date}  ·  {currency}", ["date": format.date(figures.asOf), "currency": figures.currency.code]),
                        font: PDFTheme.font(8), at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))
@@ -172,7 +173,7 @@ extension StatementLayout {
     private func drawHighlights(_ c: PDFComposer) throws {
         var parts: [String] = []
         if let top = figures.categories.rows.first {
-            parts.append(tr("Largest category: {name} ({percent} of expenses)", ["name": top.name, "percent": percent(top.percent)]))
+            parts.append(tr("Largest category: {name} ({percent} of expenses)", ["name": InlineText.isolated(top.name), "percent": percent(top.percent)]))
         }
         let over = figures.budgets.filter { $0.status == .over }.count
         let warn = figures.budgets.filter { $0.status == .warning }.count

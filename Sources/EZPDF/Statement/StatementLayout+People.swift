@@ -1,6 +1,7 @@
 import EZAnalytics
 import EZCairo
 import EZCore
+import EZLocale
 
 extension StatementLayout {
     // MARK: - Groups
@@ -16,7 +17,7 @@ extension StatementLayout {
             let rows: [[PDFTable.Cell]] = g.members.map { m in
                 let me = m.userId == figures.user.id
                 return [
-                    .text(me ? tr("{name} (you)", ["name": PDFComposer.isolated(m.username)]) : m.username, bold: me),
+                    .text(me ? tr("{name} (you)", ["name": InlineText.isolated(m.username)]) : m.username, bold: me),
                     .text(money(m.paid, g.currency)), .text(money(m.share, g.currency)),
                     .text(signedMoney(m.net, g.currency)),
                     .text(signedMoney(m.outstanding, g.currency),
@@ -71,7 +72,7 @@ extension StatementLayout {
     /// For a parent: each child's income, expenses, top categories and the budgets they went over.
     func drawFamily(_ c: PDFComposer) throws {
         guard let family = figures.family else { return }
-        let sectionId = try c.section(tr("Family · {name}", ["name": family.familyName]), keepWith: 100)
+        let sectionId = try c.section(tr("Family · {name}", ["name": InlineText.isolated(family.familyName)]), keepWith: 100)
         guard !family.children.isEmpty else { return try c.note(tr("No children in this family yet.")) }
         let rows: [[PDFTable.Cell]] = family.children.map { child in
             let top = child.categories.prefix(3).map { "\($0.name) \(format.wholePercent($0.percent))" }

@@ -1,5 +1,6 @@
 import EZAnalytics
 import EZCore
+import EZLocale
 
 extension StatementLayout {
     /// Every row of the period (as transactions.csv lists them), running over pages with its header repeated.
@@ -45,7 +46,7 @@ extension StatementLayout {
             description += (description.isEmpty ? "" : " ") + "(\(money(r.amount, r.currency)))"
         }
         if !r.group.isEmpty {
-            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": r.group, "payer": r.paidBy])
+            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": InlineText.isolated(r.group), "payer": InlineText.isolated(r.paidBy)])
             description += (description.isEmpty ? "" : " · ") + group
         }
         let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance

@@ -26,13 +26,13 @@ struct StatementLayout {
     /// Lays out every section; in the drawing pass also returns the drawn document, not yet completed.
     func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, drawn: DrawnPDF?, shortened: [String]) {
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
-                                footerTitle: tr("{book} · Statement {period}", ["book": figures.user.bookName, "period": periodLabel]),
+                                footerTitle: tr("{book} · Statement {period}", ["book": InlineText.isolated(figures.user.bookName), "period": periodLabel]),
                                 tr: tr, metrics: metrics)
         if !measuring {
             try c.surface.setMetadata(PDFMetadata(
-                title: tr("{book} — Statement {period}", ["book": figures.user.bookName, "period": periodLabel]),
+                title: tr("{book} — Statement {period}", ["book": InlineText.isolated(figures.user.bookName), "period": periodLabel]),
                 author: "ezreport",
-                subject: tr("Statement for {user}, {period}", ["user": figures.user.username, "period": figures.period.name]),
+                subject: tr("Statement for {user}, {period}", ["user": InlineText.isolated(figures.user.username), "period": figures.period.name]),
                 keywords: "EZWallet, statement, \(figures.period.name)",
                 creator: "ezreport \(provenance.engineVersion)",
                 createDate: PDFDate.iso(figures.asOf)))

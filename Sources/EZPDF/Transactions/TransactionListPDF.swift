@@ -46,19 +46,19 @@ struct TransactionListLayout {
     var rangeLabel: String { "\(format.date(list.range.start)) – \(format.date(list.range.end))" }
 
     func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
-        let title = tr("{book} · Transactions {range}", ["book": list.user.bookName, "range": rangeLabel])
+        let title = tr("{book} · Transactions {range}", ["book": InlineText.isolated(list.user.bookName), "range": rangeLabel])
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages, footerTitle: title,
                                 tr: tr, metrics: metrics)
         if !measuring {
             try c.surface.setMetadata(PDFMetadata(
                 title: title, author: "ezreport",
-                subject: tr("Transactions of {user}, {range}", ["user": list.user.username, "range": rangeLabel]),
+                subject: tr("Transactions of {user}, {range}", ["user": InlineText.isolated(list.user.username), "range": rangeLabel]),
                 keywords: "EZWallet, transactions, \(list.range.start)..\(list.range.end)",
                 creator: "ezreport \(provenance.engineVersion)", createDate: PDFDate.iso(list.range.end)))
         }
         try c.section(tr("Transactions"), keepWith: 60)
         try c.paragraph(tr("{user} · {start} to {end} · amounts in {currency}", [
-            "user": PDFComposer.isolated(list.user.username), "start": format.date(list.range.start), "end": format.date(list.range.end),
+            "user": InlineText.isolated(list.user.username), "start": format.date(list.range.start), "end": format.date(list.range.end),
             "currency": list.currency.code,
         ]), font: PDFTheme.subtitleFont, color: PDFTheme.muted)
         try c.paragraph(filterLine, font: PDFTheme.bodyFont, color: PDFTheme.muted)
