@@ -130,7 +130,8 @@ package struct LocaleFormat: Hashable, Sendable {
     ///
     /// The unit (none, k, M, B) is chosen from `scaleReference` (default: the amount itself), so every
     /// label of an axis uses the same unit; `fractionDigits` decimals of that unit are kept (default:
-    /// up to one, dropped when zero). Rounds half-to-even with integer arithmetic.
+    /// up to one, dropped when zero). Rounds half-to-even with integer arithmetic. An amount
+    /// given alone (no reference, no digits) that would round to 0 is written in full instead.
     package func compactMoney(_ minor: Int64, _ currency: Currency, scaleReference: Int64? = nil,
                              fractionDigits: Int? = nil) -> String {
         if minor == 0 { return attach("0", negative: false, currency) }
@@ -147,6 +148,9 @@ package struct LocaleFormat: Hashable, Sendable {
         var digits = fractionDigits ?? (suffix.isEmpty ? 0 : 1)
         digits = max(0, min(digits, 6))
         let scaled = LocaleFormat.divideHalfEven(UInt128(minor.magnitude) * UInt128(LocaleFormat.pow10(digits)), divisor)
+        // An amount standing alone is never shown as 0 when it is not: under half a unit
+        // (KWD 0.250, €0.30), the short form is the full amount.
+        if scaled == 0 && scaleReference == nil && fractionDigits == nil { return money(minor, currency) }
         var number = unsignedDecimal(UInt64(scaled), fractionDigits: digits)
         if fractionDigits == nil && digits > 0 && scaled % UInt128(LocaleFormat.pow10(digits)) == 0 {
             number = grouped(UInt64(scaled) / LocaleFormat.pow10(digits))

@@ -34,6 +34,12 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertEqual(LocaleFormat(locale: "de_DE").compactMoney(350_000_000, .eur), "3,5 Mio. €")
         XCTAssertEqual(LocaleFormat(locale: "fr_FR").compactMoney(350_000_000_000, .eur), "3,5 Md €")
         XCTAssertEqual(LocaleFormat(locale: "es_ES").compactMoney(123450, .eur), "1,2 mil €")
+        // An amount under half a unit is not written as 0: a doughnut's total of KWD 0.250 read "KWD 0".
+        XCTAssertEqual(LocaleFormat(locale: "en_US").compactMoney(250, try! Currency("KWD")), "KWD 0.250")
+        XCTAssertEqual(it.compactMoney(30, .eur), "0,30 €")
+        XCTAssertEqual(it.compactMoney(-49, .eur), "-0,49 €")
+        XCTAssertEqual(it.compactMoney(60, .eur), "1 €", "from half a unit on, the short form rounds as before")
+        XCTAssertEqual(it.compactMoney(30, .eur, scaleReference: 100_000), "0k €", "an axis's unit and rounding are kept")
         XCTAssertEqual(LocaleFormat(locale: "it_IT").compactMoney(350_000_000, .eur), "3,5 Mln €")
         XCTAssertEqual(en.compactMoney(123450, usd), "$1.2k")
         XCTAssertEqual(en.compactMoney(350_000_000, usd), "$3.5M")
