@@ -14,7 +14,9 @@ import EZCore
 /// - volume: expenses (own rows outside groups plus group shares, as in statements) by their local
 ///   date, converted to the report currency row by row (shown when at least 5 users spent);
 /// - budgets over: the share of budget windows ending in the month whose spending went over;
-/// - p50 / p90: nearest-rank percentiles of the month's spend per active user;
+/// - p50 / p90: nearest-rank percentiles of the month's spend per active user, each shown only
+///   when it is neither one of the 4 highest nor one of the 4 lowest spends (see
+///   ``showsPercentile(rank:of:)``);
 /// - top categories: the 10 category names with the largest expense volume in the period, among
 ///   names used by at least 5 users (a rarer name could identify its user, so it is never listed);
 /// - groups and families: members at the period's end (a size class is suppressed when it covers
@@ -169,6 +171,18 @@ package struct UsageAccumulator: Sendable {
     /// Records a user who could not be added: the report is then marked incomplete.
     package mutating func leaveOut() { usersLeftOut += 1 }
 
+    /// Whether the nearest-rank percentile at `rank` (1-based) of `count` sorted spends is shown.
+    ///
+    /// Such a percentile is one user's own monthly spend, so a population of 5 is not enough: the
+    /// 90th percentile of 5 to 9 users is the month's highest spend. It is shown only when at
+    /// least ``UsageFigures/minimumUsers`` users (its own among them) spent no more than it and as
+    /// many no less: never one of the 4 highest or 4 lowest spends. The median then needs 9
+    /// active users, the 90th percentile 40.
+    static func showsPercentile(rank: Int, of count: Int) -> Bool {
+        let minimum = UsageFigures.minimumUsers
+        return rank >= minimum && count - rank + 1 >= minimum
+    }
+
     /// The figures, with every cell about fewer than 5 users suppressed.
     package func finish() -> UsageFigures {
         let minimum = UsageFigures.minimumUsers
@@ -176,7 +190,10 @@ package struct UsageAccumulator: Sendable {
         func guarded<V>(_ v: V, users: Int) -> Guarded<V> { users < minimum ? .suppressed : .shown(v) }
         let rows = (0..<12).map { m in
             let sorted = spend[m].sorted()
-            func rank(_ p: Int) -> Int64 { sorted[max(0, (sorted.count * p + 99) / 100 - 1)] }
+            func percentile(_ p: Int) -> Guarded<Int64> {
+                let rank = max(1, (sorted.count * p + 99) / 100)
+                return Self.showsPercentile(rank: rank, of: sorted.count) ? .shown(sorted[rank - 1]) : .suppressed
+            }
             return UsageMonth(
                 month: months[m], usersTotal: guarded(total[m]), usersNew: guarded(new[m]), usersDeleted: guarded(deleted[m]),
                 usersActive: guarded(active[m]), mau: guarded(mau[m]),
@@ -184,8 +201,7 @@ package struct UsageAccumulator: Sendable {
                 volume: guarded(volume[m], users: volumeUsers[m]),
                 budgetsOverShare: budgetUsers[m] < minimum || windows[m] == 0
                     ? .suppressed : .shown(Percent.of(Int64(windowsOver[m]), Int64(windows[m]))!),
-                spendP50: sorted.count < minimum ? .suppressed : .shown(rank(50)),
-                spendP90: sorted.count < minimum ? .suppressed : .shown(rank(90)))
+                spendP50: percentile(50), spendP90: percentile(90))
         }
         let top = categories.filter { $0.value.users >= minimum }
             .sorted { $0.value.volume != $1.value.volume ? $0.value.volume > $1.value.volume : $0.key < $1.key }

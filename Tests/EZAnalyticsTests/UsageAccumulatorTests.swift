@@ -29,14 +29,35 @@ final class UsageAccumulatorTests: XCTestCase {
         XCTAssertEqual(oct.mau, .shown(6))
         XCTAssertEqual(oct.transactions, .shown(6))
         XCTAssertEqual(oct.volume, .shown(21_000))
-        XCTAssertEqual(oct.spendP50, .shown(3_000))       // nearest rank of 1000…6000
-        XCTAssertEqual(oct.spendP90, .shown(6_000))
+        // Nearest-rank percentiles of 1000…6000 are 3000 and 6000: one user's own spend, and the
+        // 90th the highest. Six users are too few for either.
+        XCTAssertEqual(oct.spendP50, .suppressed)
+        XCTAssertEqual(oct.spendP90, .suppressed)
         XCTAssertEqual(u.months[2].usersNew, .shown(6))   // January 2026
         XCTAssertEqual(u.topCategories, [CategoryVolume(name: "Groceries", volume: .shown(21_000), users: .shown(6))])
         XCTAssertEqual(u.cohorts[2].size, .shown(6))
         XCTAssertEqual(u.cohorts[2].retention.last, .shown(Percent(tenths: 1000)))
         XCTAssertEqual(u.cohorts[2].retention.first, .shown(Percent(tenths: 0)))
         XCTAssertEqual(u.cohorts[11].size, .suppressed)
+    }
+
+    /// A percentile is one user's own spend: shown only when at least five users spent no more
+    /// and five no less, so it is never one of the month's four highest or lowest spends.
+    func testAPercentileIsShownOnlyWhenItIsNotOneOfTheFourHighestOrLowestSpends() throws {
+        func october(activeUsers n: Int) throws -> UsageMonth {
+            var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+            for id in 1...n {
+                try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z", spend: [(Int64(id) * 100, "2026-10-05T10:00:00Z")]))
+            }
+            return try XCTUnwrap(usage.finish().months.last)
+        }
+        XCTAssertEqual(try october(activeUsers: 8).spendP50, .suppressed)       // rank 4 of 8: one of the 4 lowest
+        XCTAssertEqual(try october(activeUsers: 9).spendP50, .shown(500))       // rank 5 of 9
+        XCTAssertEqual(try october(activeUsers: 9).spendP90, .suppressed)       // rank 9 of 9: the highest
+        XCTAssertEqual(try october(activeUsers: 39).spendP90, .suppressed)      // rank 36 of 39: the 4th highest
+        let forty = try october(activeUsers: 40)
+        XCTAssertEqual(forty.spendP90, .shown(3_600))                          // rank 36 of 40: 4 users spent more
+        XCTAssertEqual(forty.spendP50, .shown(2_000))
     }
 
     /// A user whose rows cannot be converted into the report's currency is left out of every
