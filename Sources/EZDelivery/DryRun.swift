@@ -2,7 +2,8 @@ import EZBatch
 import Foundation
 
 /// `--dry-run DIR`: each message that would be sent is written to `DIR/<id>-<safe-username>.eml`
-/// (atomically) instead; the journal is neither read for writing nor changed.
+/// (atomically) instead; the journal is neither read for writing nor changed. Each user who would
+/// be skipped or fail is named with the reason, on standard error.
 enum DryRun {
     ///
     /// Users the plan leaves alone because an earlier run recorded them `failed` or `uncertain`
@@ -34,7 +35,11 @@ enum DryRun {
         for action in plan.actions {
             switch action {
             case .record(let r):
-                if r.status == .skipped { result.skipped += 1 } else {
+                if r.status == .skipped {
+                    // No journal keeps the reason in a dry run: it is said here (a real run records it).
+                    result.skipped += 1
+                    result.problems.append("user \(r.userId) would be skipped: \(r.reason ?? "")")
+                } else {
                     result.failed += 1
                     result.problems.append("user \(r.userId) would fail: \(r.reason ?? "")")
                 }

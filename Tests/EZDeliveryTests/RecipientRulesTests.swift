@@ -155,6 +155,9 @@ final class RecipientRulesTests: XCTestCase {
         let run = try fixture.deliver(["--dry-run", dry])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("dry run: 7 messages written to \(dry)"), run.stderr)
+        // No journal keeps a skip's reason in a dry run: each skipped user is named with it.
+        XCTAssertTrue(run.stderr.contains("user \(ids["optedOut"]!) would be skipped: opted out (statement_email = 0)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("user \(ids["noAddress"]!) would be skipped: unusable address: no address"), run.stderr)
         let files = try FileManager.default.contentsOfDirectory(atPath: dry).filter { $0.hasSuffix(".eml") }.sorted()
         XCTAssertEqual(files.count, 7)
         XCTAssertTrue(files.contains("\(ids["crlfName"]!)-eve_Bcc__victim_evil.example.eml"), "\(files)")
