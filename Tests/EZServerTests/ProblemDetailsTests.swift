@@ -24,6 +24,9 @@ final class ProblemDetailsTests: LiveServerTestCase {
             ("\(u)/transactions.csv?min=12,50", "min"),
             ("\(u)/transactions.csv?max=-3", "max"),
             ("\(u)/transactions.csv?min=1.234", "min"),
+            ("\(u)/transactions.csv?max=99999999999999999999", "max"),
+            // Both dates out of range: the problem names the first, `from`.
+            ("\(u)/transactions.csv?from=0001-01-01&to=0001-12-31", "from"),
             ("\(u)/statistics?min=20&max=10", "min"),
             ("/v1/admin/usage/2026-09.html", "format"),
             // A statement over more than 10 years took a render slot for a minute and 1-2 GB.
@@ -49,6 +52,13 @@ final class ProblemDetailsTests: LiveServerTestCase {
             XCTAssertNotNil(json["title"] as? String, path)
             XCTAssertFalse(response.text.contains("Swift"), path)
         }
+    }
+
+    func testAnAmountsProblemSaysWhatShapeItTakes() async throws {
+        let token = try await fixture.token(fixture.alice)
+        let big = try await server.get("/v1/users/\(fixture.alice)/statistics?max=99999999999999999999", token: token)
+        XCTAssertEqual(big.status, .badRequest)
+        XCTAssertTrue((try big.json()["detail"] as? String ?? "").contains("at most 15 digits before the point and 6 after"), big.text)
     }
 
     func testAPeriodsProblemSaysWhyWhenTheParserKnows() async throws {

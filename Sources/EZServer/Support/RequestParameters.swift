@@ -49,8 +49,9 @@ enum RequestParameters {
     /// The inclusive date range of `from`/`to`: defaults to the month of `to` (today when absent);
     /// `from` after `to` or a range over 10 years is a 400.
     static func range(_ request: Request) throws(Problem) -> Period {
-        let to = try date(request, "to")
+        // Read in the order a person writes them: with both wrong, the problem names `from`.
         let from = try date(request, "from")
+        let to = try date(request, "to")
         let end = to ?? today()   // `to` defaults to today: a `from` after it is a 400, not a silent one-day range
         let start = from ?? CivilDate(year: end.year, month: end.month, day: 1)
         guard start <= end else { throw Problem.badParameter("from", "'from' is after 'to'") }
@@ -62,7 +63,8 @@ enum RequestParameters {
     static func amount(_ request: Request, _ name: String) throws(Problem) -> DecimalText? {
         guard let text = try single(request, name) else { return nil }
         guard let value = DecimalText(text) else {
-            throw Problem.badParameter(name, "expected a non-negative decimal amount such as 12.50")
+            throw Problem.badParameter(name, "expected a non-negative decimal amount such as 12.50 "
+                                       + "(at most \(DecimalText.maxWholeDigits) digits before the point and \(DecimalText.maxFractionDigits) after)")
         }
         return value
     }
@@ -113,12 +115,15 @@ struct DecimalText: Sendable, Hashable {
     var whole: Int64
     var fraction: String
 
+    /// The most digits an amount may have before its decimal point, and after it.
+    static let maxWholeDigits = 15, maxFractionDigits = 6
+
     init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let w = parts.first, !w.isEmpty, w.count <= 15, w.allSatisfy(\.isASCIIDigit),
+        guard parts.count <= 2, let w = parts.first, !w.isEmpty, w.count <= Self.maxWholeDigits, w.allSatisfy(\.isASCIIDigit),
               let whole = Int64(w) else { return nil }
         let f = parts.count == 2 ? String(parts[1]) : ""
-        guard parts.count == 1 || (!f.isEmpty && f.count <= 6 && f.allSatisfy(\.isASCIIDigit)) else { return nil }
+        guard parts.count == 1 || (!f.isEmpty && f.count <= Self.maxFractionDigits && f.allSatisfy(\.isASCIIDigit)) else { return nil }
         self.whole = whole
         self.fraction = f
     }
