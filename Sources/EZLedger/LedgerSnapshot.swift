@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// One consistent moment of a ledger, copied once so that many connections can read it.
 ///
@@ -51,20 +52,22 @@ package final class LedgerSnapshot: @unchecked Sendable {
             throw .readFailed(path: ledgerPath, reason: "cannot create the snapshot copy '\(copyPath)': \(String(cString: strerror(errno)))")
         }
         close(made)
+        var destination: DatabaseQueue?
         do {
-            let destination = try DatabaseQueue(path: copyPath)
-            try source.queue.backup(to: destination)
+            let copy = try DatabaseQueue(path: copyPath)
+            destination = copy
+            try source.queue.backup(to: copy)
             // The copy carries the source's journal-mode bytes; a read-only reader of a WAL file would need
             // its -shm. A rollback-journal copy is read without any side file.
-            try destination.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
-            try destination.close()
+            try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            try copy.close()
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK
             || error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
             unlink(copyPath)
             throw Ledger.classify(error, path: ledgerPath, busyTimeout: busyTimeout)
         } catch {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(copyPath + suffix) }
-            throw .readFailed(path: ledgerPath, reason: "cannot copy a snapshot to '\(copyPath)': \(error)",
+            throw .readFailed(path: ledgerPath, reason: "cannot copy a snapshot to '\(copyPath)': \(Self.writeFailure(error, copy: destination))",
                               sqliteCode: (error as? DatabaseError)?.extendedResultCode.rawValue)
         }
         let seconds = Date().timeIntervalSince(started)
@@ -76,6 +79,20 @@ package final class LedgerSnapshot: @unchecked Sendable {
             unlink(copyPath)
             throw .readFailed(path: ledgerPath, reason: "cannot read the snapshot copy '\(copyPath)': \(error)")
         }
+    }
+
+    /// Why writing the copy failed, in words. The backup reports a failed write as the copy's
+    /// result code alone, which GRDB prints with the connection's message, "not an error"
+    /// ("SQLite error 10: not an error" for a copy over the file-size limit): the code's own
+    /// text and the system's reason (`sqlite3_system_errno`) say what happened.
+    static func writeFailure(_ error: any Error, copy: DatabaseQueue?) -> String {
+        guard let database = error as? DatabaseError, database.message == nil || database.message == "not an error" else {
+            return "\(error)"
+        }
+        var reason = String(cString: sqlite3_errstr(database.extendedResultCode.rawValue))
+        let system = (try? copy?.inDatabase { sqlite3_system_errno($0.sqliteConnection) }) ?? 0
+        if system != 0 { reason += ": " + String(cString: strerror(system)) }
+        return reason
     }
 
     /// A new read-only connection to the snapshot; its errors name the ledger.

@@ -83,7 +83,18 @@ final class Workbook {
         try checkOpen("close workbook")
         isClosed = true
         // workbook_close frees the workbook whatever it returns.
-        let status = Self.writing.withLock { _ in workbook_close(handle) }
+        let (status, system) = Self.writing.withLock { _ in
+            errno = 0
+            let status = workbook_close(handle)
+            return (status, errno)
+        }
+        // A failed zip write reports ZIP_ERRNO alone (and prints the system's reason itself): the
+        // reason is errno, still set when workbook_close returns.
+        if status == LXW_ERROR_ZIP_FILE_OPERATION || status == LXW_ERROR_CREATING_TMPFILE, system != 0 {
+            var library = XLSXError(operation: "", context: "", status: status).message
+            if library.hasSuffix(".") { library.removeLast() }
+            throw XLSXError(operation: "write workbook", context: path, message: library + ": " + String(cString: strerror(system)))
+        }
         try status.check("write workbook", path)
     }
 

@@ -7,7 +7,13 @@ extension EZReport {
     /// (`ezreport: <message>`, exit 64) instead of the message plus a usage block, so that
     /// schedulers and log collectors get one clear line per failure. Help and `--version` are
     /// printed as usual, and the exit codes the commands throw pass through unchanged.
+    /// A write past the file-size limit is an error, not a signal (see the first line).
     static func main() async {
+        // A write past the process's file-size limit (`ulimit -f`, systemd's LimitFSIZE=) would
+        // otherwise end the process by SIGXFSZ, with no message and a temporary file left
+        // behind; ignored, the write fails with EFBIG ("File too large") and the command reports
+        // it on one line like any other failed write (as PostgreSQL does).
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

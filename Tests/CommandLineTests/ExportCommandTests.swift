@@ -60,6 +60,27 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(healthy.status, 0, healthy.stderr)
     }
 
+    /// Under a file-size limit (`ulimit -f`, systemd's LimitFSIZE=) the process was ended by
+    /// SIGXFSZ mid-write, with no message and its temporary file left in the folder.
+    func testAWriteOverTheFileSizeLimitIsOneLineNamingTheFileAndLeavesNoTemporaryFile() throws {
+        for (format, limit, file) in [("pdf", 24, "statement.pdf"), ("xlsx", 6, "statement.xlsx"), ("csv", 1, "transactions.csv")] {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-fsize-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let folder = scratch.appendingPathComponent("out").path
+            let run = try CLI.run(["export", "--db", fixture.ledger, "--user", "\(fixture.markedUser)", "--period", fixture.period,
+                                   "--as-of", fixture.asOf, "--format", format, "--out", folder], fileSizeLimitKiB: limit)
+            XCTAssertEqual(run.status, 1, "\(format): \(run.stderr)")
+            // libxlsxwriter prints its own "[ERROR]" lines first; ezreport's is one line.
+            let ours = run.stderr.split(separator: "\n").filter { $0.hasPrefix("ezreport:") }
+            XCTAssertEqual(ours.count, 1, run.stderr)
+            XCTAssertTrue(ours.first?.hasPrefix("ezreport: cannot write '\(folder)/\(file)': ") ?? false, run.stderr)
+            XCTAssertTrue(ours.first?.hasSuffix("File too large") ?? false, "\(format): \(run.stderr)")
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            XCTAssertFalse(left.contains { $0.contains(".tmp-") }, "\(format): \(left)")
+            XCTAssertFalse(left.contains(file), "\(format): no part of the file appears")
+        }
+    }
+
     func testCSVOrPNGToStandardOutputIsRejectedWithExitSixtyFour() throws {
         for format in ["csv", "png", "all"] {
             let run = try export("\(fixture.markedUser)", ["--format", format, "--out", "-"])

@@ -20,6 +20,22 @@ final class LedgerProblemMessageTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing written")
     }
 
+    /// The run's snapshot copy of the ledger over the file-size limit: the process used to be
+    /// ended by SIGXFSZ, and once that was an error, it read "SQLite error 10: not an error".
+    func testASnapshotCopyOverTheFileSizeLimitSaysWhyAndLeavesNoCopy() throws {
+        let fixture = try SampleFixture.shared()
+        let out = SampleFixture.scratch("snapshot-fsize")
+        let run = try CLI.run(["monthly", "--db", fixture.ledger, "--period", fixture.period, "--as-of", fixture.asOf,
+                               "--out", out, "--quiet"], fileSizeLimitKiB: 16)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ezreport: reading ledger '\(fixture.ledger)' failed: cannot copy a snapshot to '"), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix(": disk I/O error: File too large\n"), run.stderr)
+        let period = out + "/" + fixture.period
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: period)) ?? []
+        XCTAssertFalse(left.contains { $0.hasPrefix(".snapshot") }, "\(left)")
+    }
+
     /// A FIFO as `--db` used to hang export, monthly and admin for ever (opening it waits for a
     /// writer); a file that is not SQLite was hashed whole before being refused. Both are refused
     /// at once, in one line, by every command.

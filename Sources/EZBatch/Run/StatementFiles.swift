@@ -118,27 +118,34 @@ enum StatementFiles {
         let relativeFolder: String
         let durable: Bool
 
+        /// The file `relative` (under `periodFolder`) as errors name it: no `./` in the middle.
+        func path(of relative: String) -> String {
+            periodFolder + "/" + (relative.hasPrefix("./") ? String(relative.dropFirst(2)) : relative)
+        }
+
         /// Writes `bytes` as the file `name`.
         func put(_ name: String, _ bytes: [UInt8]) throws -> Manifest.FileEntry {
             let relative = relativeFolder + "/" + name
-            try AtomicFile.write(bytes, to: periodFolder + "/" + relative, durable: durable)
+            try AtomicFile.write(bytes, to: path(of: relative), durable: durable)
             return Manifest.FileEntry(path: relative, bytes: bytes.count, sha256: FileDigest.sha256(bytes))
         }
 
         /// A file a C library writes itself, at a temporary path renamed into place; hashed from
         /// the file in chunks, so that a large file is not read back whole. A renderer's own error
-        /// is thrown as it is; only the file's handling becomes an ``OutputError``.
+        /// is thrown as it is, but one writing the file (``StatementFiles/writeFailure(_:temp:)``) names the file,
+        /// not its temporary path; the file's handling becomes an ``OutputError``.
         func put(_ name: String, _ produce: (String) throws -> Void) throws -> Manifest.FileEntry {
             let relative = relativeFolder + "/" + name
             var digest = ""
             var size = 0
             var renderError: (any Error)?
             do {
-                try AtomicFile.write(to: periodFolder + "/" + relative, durable: durable) { temp throws(OutputError) in
+                try AtomicFile.write(to: path(of: relative), durable: durable) { temp throws(OutputError) in
                     do {
                         try produce(temp)
                     } catch {
-                        renderError = error
+                        renderError = StatementFiles.writeFailure(error, temp: temp).map { OutputError.cannotWrite(path: path(of: relative), reason: $0) }
+                            ?? error
                         throw OutputError.cannotWrite(path: relative, reason: "\(error)")
                     }
                     do {
@@ -152,6 +159,17 @@ enum StatementFiles {
                 throw renderError ?? error
             }
             return Manifest.FileEntry(path: relative, bytes: size, sha256: digest)
+        }
+    }
+
+    /// The reason, when `error` is a renderer's failure to write its file at `temp` (the disk
+    /// full, the file over the size limit), not a failure to render.
+    static func writeFailure(_ error: any Error, temp: String) -> String? {
+        switch error {
+        case PDFOutputError.cannotWrite(_, let reason): return reason
+        case CSVOutputError.cannotWrite(_, let reason): return reason
+        case let xlsx as XLSXError where xlsx.context == temp: return xlsx.message
+        default: return nil
         }
     }
 }
