@@ -31,8 +31,11 @@ final class Worksheet {
         let (r, c) = try cell(row, column)
         let status: lxw_error
         if text.utf8.count > Worksheet.maxStringLength, text.unicodeScalars.count > Worksheet.maxStringLength {
+            // Cut to Excel's limit with an ellipsis as its last character, so that a reader sees
+            // the text was cut (the CSV files hold it whole).
             var cut = String.UnicodeScalarView()
-            cut.append(contentsOf: text.unicodeScalars.prefix(Worksheet.maxStringLength))
+            cut.append(contentsOf: text.unicodeScalars.prefix(Worksheet.maxStringLength - 1))
+            cut.append("\u{2026}")
             status = String(cut).withCString { worksheet_write_string(handle, r, c, $0, format?.handle) }
         } else {
             status = text.withCString { worksheet_write_string(handle, r, c, $0, format?.handle) }

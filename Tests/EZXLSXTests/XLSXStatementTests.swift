@@ -119,6 +119,17 @@ final class XLSXStatementTests: XCTestCase {
         XCTAssertEqual(categories[2][0], Cell(t: "s", v: "=Games"))
     }
 
+    func testATextOverExcelsLimitIsCutThereAndEndsWithAnEllipsis() throws {
+        var figures = RenderFixtures.figures()
+        figures.transactions[0].description = "start " + String(repeating: "ü", count: 40_000)
+        let rows = try cells(writeWorkbook(figures), sheet: "Transactions")
+        let cut = try XCTUnwrap(rows[1][6].v)
+        XCTAssertEqual(cut.unicodeScalars.count, 32_767, "Excel's limit")
+        XCTAssertTrue(cut.hasPrefix("start üü"))
+        XCTAssertEqual(cut.unicodeScalars.last, "\u{2026}", "the cut shows")
+        XCTAssertEqual(rows[2][6].v, figures.transactions[1].description, "other texts are whole")
+    }
+
     func testCategoriesTotalIsAFormulaWhoseCachedResultIsTheEnginesTotal() throws {
         let figures = RenderFixtures.figures()
         let path = try writeWorkbook(figures)
