@@ -75,7 +75,7 @@ extension StatementLayout {
         let sectionId = try c.section(tr("Family · {name}", ["name": InlineText.isolated(family.familyName)]), keepWith: 100)
         guard !family.children.isEmpty else { return try c.note(tr("No children in this family yet.")) }
         let rows: [[PDFTable.Cell]] = family.children.map { child in
-            let top = child.categories.prefix(3).map { "\($0.name) \(format.wholePercent($0.percent))" }
+            let top = child.categories.prefix(3).map { "\(InlineText.isolated($0.name)) \(format.wholePercent($0.percent))" }
             return [
                 .text(child.username, bold: true), .text(money(child.income)), .text(money(child.expenses)),
                 .text(top.isEmpty ? "–" : top.joined(separator: ", "), color: PDFTheme.muted),
