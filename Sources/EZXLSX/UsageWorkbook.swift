@@ -181,7 +181,8 @@ package enum UsageWorkbook {
             (tr("As of"), u.asOf.description),
             (tr("Currency"), tr("{currency}: volumes and spend are converted to it", ["currency": u.currency.code])),
             (tr("Suppression"), tr("Any figure about fewer than {count} users shows '{mark}'.",
-                                   ["count": String(UsageFigures.minimumUsers), "mark": suppressedMark])),
+                                   ["count": String(UsageFigures.minimumUsers), "mark": suppressedMark])
+                + " " + tr("A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more.", ["count": String(UsageFigures.minimumUsers)])),
             p.ledgerIsServer ? (tr("Ledger"), "PostgreSQL") : (tr("Ledger SHA-256"), p.ledgerSHA256),
             (tr("Engine"), "ezreport \(p.engineVersion)"),
             (tr("Quarantined rows"), String(p.quarantined.count)),

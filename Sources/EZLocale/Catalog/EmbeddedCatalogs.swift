@@ -1028,6 +1028,9 @@ msgstr "KW {week}/{year}"
 msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "anbei Ihr EZWallet-Auszug für das {period} ({dates})."
+
+msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
+msgstr "Ein Ausgaben-Perzentil ist der Betrag eines einzelnen Nutzers: Es wird nur gezeigt, wenn mindestens {count} Nutzer gleich viel oder weniger und {count} gleich viel oder mehr ausgegeben haben."
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -2051,6 +2054,9 @@ msgstr "Sem. {week} {year}"
 msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "Adjuntamos tu extracto de EZWallet del {period} ({dates})."
+
+msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
+msgstr "Un percentil de gasto es el importe de un solo usuario: solo se muestra si al menos {count} usuarios gastaron lo mismo o menos y {count} lo mismo o más."
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -3074,6 +3080,9 @@ msgstr "Sem. {week} {year}"
 msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "Vous trouverez ci-joint votre relevé EZWallet pour le {period} ({dates})."
+
+msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
+msgstr "Un percentile de dépenses est le montant d'un seul utilisateur : il n'est affiché que si au moins {count} utilisateurs ont dépensé autant ou moins et {count} autant ou plus."
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -4097,6 +4106,9 @@ msgstr "Sett. {week} {year}"
 msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "in allegato trovi il tuo estratto conto EZWallet del {period} ({dates})."
+
+msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
+msgstr "Un percentile della spesa è l'importo di un singolo utente: è mostrato solo se almeno {count} utenti hanno speso altrettanto o meno e {count} altrettanto o di più."
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -5108,6 +5120,9 @@ msgstr "{year}年 第{week}週"
 msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "{period}（{dates}）のEZWallet明細書を添付しました。"
+
+msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
+msgstr "支出のパーセンタイルは一人の利用者の金額そのものです。それ以下の支出の利用者が{count}人以上、それ以上の支出の利用者が{count}人以上いる場合にのみ表示します。"
 """#,
     ]
 }

@@ -98,7 +98,7 @@ struct UsageLayout {
             ])
         try c.paragraph(source + " " + tr("Figures about fewer than {count} users are withheld and shown as {mark}. Amounts are converted to {currency}.", [
             "count": String(UsageFigures.minimumUsers), "mark": Self.suppressed, "currency": usage.currency.code,
-        ]), font: PDFTheme.font(8), color: PDFTheme.muted)
+        ]) + " " + tr("A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more.", ["count": String(UsageFigures.minimumUsers)]), font: PDFTheme.font(8), color: PDFTheme.muted)
         if usage.usersLeftOut > 0 {
             try c.paragraph(tr("Incomplete: {count} users are left out of every figure, because their rows could not be read or converted into {currency}.", [
                 "count": String(usage.usersLeftOut), "currency": usage.currency.code,
