@@ -127,6 +127,10 @@ final class MessageEncodingTests: XCTestCase {
             XCTAssertTrue(text.contains(expected), "\(locale) \(period): '\(expected)' in \(text)")
         }
         XCTAssertEqual(StatementMail.periodTitle(try Period.parse("2026", asOf: asOf), locale: "en_US"), "2026")
+        // A name that could turn what follows it right to left is isolated from the greeting's comma.
+        let override = StatementMail(username: "\u{202E}evil", locale: "en_US", period: try Period.parse("2026-10", asOf: asOf), entry: entry)
+        XCTAssertTrue(override.plainText.hasPrefix("Hello \u{2068}\u{202E}evil\u{2069},\n"), override.plainText)
+        XCTAssertTrue(override.html.contains("Hello \u{2068}\u{202E}evil\u{2069},"), override.html)
     }
 
     func testTheMessageIDFollowsTheContract() throws {
