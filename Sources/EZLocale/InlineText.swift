@@ -52,15 +52,15 @@ package enum InlineText {
     }
 
     /// Whether `string` holds a letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana,
-    /// N'Ko, Samaritan, Mandaic and their presentation forms; the historic scripts of the
-    /// supplementary planes).
-    package static func hasRightToLeftLetters(_ string: String) -> Bool {
+    /// N'Ko, Samaritan, Mandaic and their presentation forms, not the byte-order mark U+FEFF; the
+    /// historic scripts of the supplementary planes).
+    static func hasRightToLeftLetters(_ string: String) -> Bool {
         string.unicodeScalars.contains(where: isRightToLeftLetter)
     }
 
     static func isRightToLeftLetter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFC, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
         default: return false
         }
     }

@@ -36,5 +36,6 @@ final class InlineTextTests: XCTestCase {
         XCTAssertTrue(InlineText.hasRightToLeftLetters("\u{FB50}"))       // Arabic presentation forms
         XCTAssertTrue(InlineText.hasRightToLeftLetters("\u{10900}"))      // Phoenician
         XCTAssertFalse(InlineText.hasRightToLeftLetters("Ελληνικά 日本 abc 123"))
+        XCTAssertFalse(InlineText.hasRightToLeftLetters("\u{FEFF}alice"), "a byte-order mark is no letter")
     }
 }
