@@ -85,7 +85,7 @@ struct StatementMail {
     /// The plain-text part.
     var plainText: String {
         let tr = self.tr
-        var text = tr("Hello {name},", ["name": InlineText.isolated(Self.printable(username))]) + "\n\n"
+        var text = tr("Hello {name},", ["name": InlineText.isolated(username)]) + "\n\n"
             + attachedLine + "\n\n"
         let width = (figures.map { $0.0.count }.max() ?? 0) + 2
         for (label, value) in figures {
@@ -102,7 +102,7 @@ struct StatementMail {
             rows += "<tr><th align=\"left\">\(Self.escape(label))</th><td align=\"right\">\(Self.escape(value))</td></tr>\n"
         }
         let tr = self.tr
-        let hello = tr("Hello {name},", ["name": InlineText.isolated(Self.printable(username))])
+        let hello = tr("Hello {name},", ["name": InlineText.isolated(username)])
         let attached = attachedLine
         let automatic = tr("This message was sent automatically; the attached PDF is your full statement.")
         return """
@@ -119,10 +119,6 @@ struct StatementMail {
             """
     }
 
-    /// `s` with control characters (CR, LF, tabs…) shown as spaces: a username cannot shape the text.
-    static func printable(_ s: String) -> String {
-        String(s.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-    }
 
     static func escape(_ s: String) -> String {
         var out = ""

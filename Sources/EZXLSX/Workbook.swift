@@ -91,9 +91,7 @@ final class Workbook {
         // A failed zip write reports ZIP_ERRNO alone (and prints the system's reason itself): the
         // reason is errno, still set when workbook_close returns.
         if status == LXW_ERROR_ZIP_FILE_OPERATION || status == LXW_ERROR_CREATING_TMPFILE, system != 0 {
-            var library = XLSXError(operation: "", context: "", status: status).message
-            if library.hasSuffix(".") { library.removeLast() }
-            throw XLSXError(operation: "write workbook", context: path, message: library + ": " + String(cString: strerror(system)))
+            throw XLSXError(operation: "write workbook", context: path, status: status, systemError: system)
         }
         try status.check("write workbook", path)
     }

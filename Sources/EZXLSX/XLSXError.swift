@@ -1,4 +1,5 @@
 import CXLSXWriter
+import Glibc
 
 /// A libxlsxwriter failure, with what was being done, where, and the library's own message.
 ///
@@ -18,6 +19,17 @@ package struct XLSXError: Error, Hashable, CustomStringConvertible {
         self.context = context
         self.code = Int(status.rawValue)
         self.message = lxw_strerror(status).map { String(cString: $0) } ?? "unknown libxlsxwriter error"
+    }
+
+    /// A library status whose cause is the system's error `systemError` (an errno): the library's
+    /// message, then the system's (`Zip … error: File too large`).
+    init(operation: String, context: String, status: lxw_error, systemError: Int32) {
+        var library = lxw_strerror(status).map { String(cString: $0) } ?? "unknown libxlsxwriter error"
+        if library.hasSuffix(".") { library.removeLast() }
+        self.operation = operation
+        self.context = context
+        self.code = Int(status.rawValue)
+        self.message = library + ": " + String(cString: strerror(systemError))
     }
 
     init(operation: String, context: String, message: String) {
