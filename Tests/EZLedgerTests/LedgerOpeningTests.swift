@@ -158,7 +158,9 @@ final class ReadOnlyWALTests: XCTestCase {
         guard SystemCommand.run("/bin/mount", ["--bind", source, mounted]) == 0 else {
             throw XCTSkip("cannot bind-mount here (needs root): the read-only WAL test did not run")
         }
-        defer { _ = SystemCommand.run("/bin/umount", [mounted]) }
+        // Lazily: the process keeps a descriptor of each ledger path it read (LedgerFileDescriptors),
+        // so a plain umount finds the mount busy and left it behind after every run.
+        defer { _ = SystemCommand.run("/bin/umount", ["--lazy", mounted]) }
         XCTAssertEqual(SystemCommand.run("/bin/mount", ["-o", "remount,bind,ro", mounted]), 0)
         XCTAssertThrowsError(try Ledger(path: mounted + "/ledger.sqlite").health()) { error in
             let text = "\(error)"

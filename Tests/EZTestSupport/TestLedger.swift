@@ -15,7 +15,8 @@ import GRDB
 public final class TestLedger {
     /// The ledger file.
     public let path: String
-    /// The temporary folder holding it (removed when this object goes away).
+    /// The temporary folder holding it (removed when this object goes away, or when the test
+    /// process exits: XCTest keeps every test case, and the ledgers they hold, until then).
     public let folder: URL
     /// A writable connection for building; tests of the engine open `path` read-only themselves.
     public let db: DatabaseQueue
@@ -23,7 +24,7 @@ public final class TestLedger {
 
     /// A new ledger with the contract's schema and no rows.
     public init(schema: String? = nil) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-test-\(UUID().uuidString)")
+        folder = URL(fileURLWithPath: Self.root).appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("ledger.sqlite").path
         var config = Configuration()
@@ -35,6 +36,14 @@ public final class TestLedger {
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// The folder every ledger of this test process is made in, removed when the process exits.
+    private static let root: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-test-\(getpid())-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TestLedger.root) }
+        return path
+    }()
 
     /// samples/schema.sql, located from this source file.
     public static var schemaURL: URL {
