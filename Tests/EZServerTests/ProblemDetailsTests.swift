@@ -41,6 +41,11 @@ final class ProblemDetailsTests: LiveServerTestCase {
             // 200 code points at most: one letter with 1,000 combining marks is one Character,
             // and searching for it held a render slot for a minute on a large user.
             ("\(u)/transactions.csv?q=e" + String(repeating: "%CC%81", count: 1_000), "q"),
+            // A value that does not percent-decode was searched for as written, and found nothing.
+            ("\(u)/transactions.csv?q=caf%C3%A9%", "q"),
+            ("\(u)/transactions.csv?q=%FF", "q"),
+            ("\(u)/statistics?category=Food&category=%E2%82", "category"),
+            ("\(u)/statement/2026-09.pdf?as_of=2026-10-0%ZZ", "as_of"),
         ]
         for (path, parameter) in cases {
             let response = try await server.get(path, token: token)

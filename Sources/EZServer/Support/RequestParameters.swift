@@ -71,7 +71,7 @@ enum RequestParameters {
 
     /// Every value of a repeatable text parameter (at most 50 values of at most 200 characters).
     static func texts(_ request: Request, _ name: String) throws(Problem) -> [String] {
-        let values = formValues(request, name)
+        let values = try formValues(request, name)
         guard values.count <= 50, values.allSatisfy({ $0.count <= 200 }) else {
             throw Problem.badParameter(name, "too many values or a value over 200 characters")
         }
@@ -81,7 +81,7 @@ enum RequestParameters {
     /// A parameter given at most once: repeated (`as_of=…&as_of=…`), it is a 400 naming it, not
     /// silently the first value (a client's two values disagreeing is a bug to show it).
     static func single(_ request: Request, _ name: String) throws(Problem) -> String? {
-        let values = formValues(request, name)
+        let values = try formValues(request, name)
         guard values.count <= 1 else { throw Problem.badParameter(name, "given \(values.count) times; give it once") }
         return values.first
     }
@@ -91,17 +91,26 @@ enum RequestParameters {
     /// builds its queries with `URLSearchParams` or `urlencode`, which write "Eating out" as
     /// `Eating+out`; read as a literal plus, that category matched nothing. A literal `+` comes
     /// as `%2B`. Hummingbird's query parameters decode the escapes but keep `+`.
-    static func formValues(_ request: Request, _ name: String) -> [String] {
+    ///
+    /// A value of `name` that does not decode (a `%` not followed by two hex digits, or escapes
+    /// that are not UTF-8) is a 400 naming it: kept as it was written, `q=caf%C3%A9%` searched
+    /// for the text `caf%C3%A9%` and silently found nothing. Other parameters are not read.
+    static func formValues(_ request: Request, _ name: String) throws(Problem) -> [String] {
         guard let query = request.uri.query, !query.isEmpty else { return [] }
-        func decoded(_ part: Substring) -> String {
-            let spaced = part.replacingOccurrences(of: "+", with: " ")
-            return spaced.removingPercentEncoding ?? spaced
+        func decoded(_ part: Substring) -> String? {
+            part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
         }
-        return query.split(separator: "&", omittingEmptySubsequences: true).compactMap { pair in
+        var values: [String] = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard decoded(parts[0]) == name else { return nil }
-            return parts.count > 1 ? decoded(parts[1]) : ""
+            guard decoded(parts[0]) == name else { continue }
+            guard parts.count > 1 else { values.append(""); continue }
+            guard let value = decoded(parts[1]) else {
+                throw Problem.badParameter(name, "not valid percent-encoded UTF-8 (write a literal % as %25)")
+            }
+            values.append(value)
         }
+        return values
     }
 
     /// Text from the request echoed in a problem: printable ASCII only, at most 40 characters.
