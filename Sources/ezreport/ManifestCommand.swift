@@ -17,6 +17,10 @@ extension EZReport {
                 commandName: "merge",
                 abstract: "Join the manifests of a sharded run into the manifest one run would write.",
                 discussion: """
+                    Every shard of the run must be given (each manifest.shard-K-of-N.json, K from 0 to N-1): \
+                    a missing one is refused (exit 1), since its users would be missing from the merge \
+                    and 'ezreport deliver' would send them nothing.
+
                     Example:
                       ezreport manifest merge Reports/2026-10/manifest.shard-*.json \\
                           --out Reports/2026-10/manifest.json
@@ -29,6 +33,9 @@ extension EZReport {
             @Option(name: .long, help: "Where to write the merged manifest (default: standard output).")
             var out: String?
 
+            @Flag(name: .long, help: "Merge even when a shard of the run has no manifest among those given (its users are then missing from the merge).")
+            var allowMissingShards = false
+
             func run() throws {
                 do {
                     let parts = try manifests.map { path -> Manifest in
@@ -37,7 +44,7 @@ extension EZReport {
                         }
                         do { return try Manifest.decode(data) } catch { throw ValidationError("'\(path)' is not an ezreport manifest") }
                     }
-                    let merged = try Manifest.merge(parts).encoded()
+                    let merged = try Manifest.merge(parts, allowingMissingShards: allowMissingShards).encoded()
                     if let out { try AtomicFile.write(merged, to: out, durable: true) } else { try StandardOutput.write([UInt8](merged)) }
                 } catch {
                     throw fail(error)

@@ -73,4 +73,40 @@ final class ManifestStreamingTests: XCTestCase {
         c.ledgerPath = "/mnt/a/ledger.sqlite"; d.ledgerPath = "/mnt/b/ledger.sqlite"
         XCTAssertEqual(try Manifest.merge([c, d]).users.count, 2)
     }
+
+    /// A merge missing a shard used to succeed: its users were simply absent, and `deliver`,
+    /// which reads the merged manifest, sent them nothing without a word.
+    func testAMergeMissingAShardIsRefusedUnlessAllowed() throws {
+        var s0 = manifest(users: [entry(3, files: 1)], admin: nil), s1 = manifest(users: [entry(4, files: 1)], admin: nil)
+        var s2 = manifest(users: [entry(5, files: 1)], admin: nil)
+        s0.shard = "0/3"; s1.shard = "1/3"; s2.shard = "2/3"
+        XCTAssertThrowsError(try Manifest.merge([s0, s2])) { error in
+            XCTAssertEqual(error as? ManifestMergeError, .missingShards(["1/3"]))
+            XCTAssertTrue("\(error)".hasPrefix("no manifest for shard 1/3: their users would be missing"), "\(error)")
+        }
+        XCTAssertThrowsError(try Manifest.merge([s1])) { error in
+            XCTAssertEqual(error as? ManifestMergeError, .missingShards(["0/3", "2/3"]))
+        }
+        XCTAssertEqual(try Manifest.merge([s0, s2], allowingMissingShards: true).users.map(\.id), [3, 5])
+        let whole = try Manifest.merge([s2, s0, s1])
+        XCTAssertEqual(whole.users.map(\.id), [3, 4, 5])
+        XCTAssertNil(whole.shard)
+    }
+
+    func testShardsOfDifferentSplitsOrGivenTwiceOrMixedWithAWholeRunDoNotMerge() throws {
+        var a = manifest(users: [entry(2, files: 1)], admin: nil), b = manifest(users: [entry(3, files: 1)], admin: nil)
+        a.shard = "0/2"; b.shard = "1/3"
+        XCTAssertThrowsError(try Manifest.merge([a, b])) { error in
+            XCTAssertEqual(error as? ManifestMergeError, .mismatch(field: "shard", first: "0/2", other: "1/3"))
+        }
+        b.shard = "0/2"
+        XCTAssertThrowsError(try Manifest.merge([a, b])) { error in XCTAssertEqual(error as? ManifestMergeError, .duplicateShard("0/2")) }
+        b.shard = nil
+        XCTAssertThrowsError(try Manifest.merge([a, b])) { error in
+            guard case .mismatch(field: "shard", _, _)? = error as? ManifestMergeError else { return XCTFail("\(error)") }
+        }
+        // Manifests of runs that were not sharded merge as before.
+        a.shard = nil
+        XCTAssertEqual(try Manifest.merge([a, b]).users.map(\.id), [2, 3])
+    }
 }

@@ -114,7 +114,15 @@ final class ResumeAndDeterminismTests: XCTestCase {
         XCTAssertEqual(toStdout.stdout, merged)
         let overlap = try CLI.run(["manifest", "merge", period + "/manifest.shard-0-of-2.json", period + "/manifest.shard-0-of-2.json"])
         XCTAssertNotEqual(overlap.status, 0)
-        XCTAssertTrue(overlap.stderr.contains("more than one manifest"), overlap.stderr)
+        XCTAssertTrue(overlap.stderr.contains("shard 0/2 is given twice"), overlap.stderr)
+        // One shard alone would leave the other's users out: refused, unless asked for.
+        let alone = try CLI.run(["manifest", "merge", period + "/manifest.shard-1-of-2.json"])
+        XCTAssertEqual(alone.status, 1, alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("no manifest for shard 0/2"), alone.stderr)
+        XCTAssertTrue(alone.stdout.isEmpty)
+        let allowed = try CLI.run(["manifest", "merge", "--allow-missing-shards", period + "/manifest.shard-1-of-2.json"])
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
+        XCTAssertEqual(try Manifest.decode(allowed.stdout).users.map(\.id), m1.users.map(\.id))
     }
 
     /// The number after `name` in the summary line (`users 24, skipped 3, …`).

@@ -141,19 +141,33 @@ package enum ManifestMergeError: Error, Equatable, CustomStringConvertible {
     case noManifests
     case mismatch(field: String, first: String, other: String)
     case duplicateUser(Int64)
+    /// The same shard given twice (`K/N`).
+    case duplicateShard(String)
+    /// Shards of the run with no manifest among those given (`K/N` each), so their users would be
+    /// missing from the merge: `deliver` would then send them nothing, silently.
+    case missingShards([String])
     package var description: String {
         switch self {
         case .noManifests: return "no manifests to merge"
         case .mismatch(let f, let a, let b): return "manifests disagree on \(f): '\(a)' vs '\(b)'"
         case .duplicateUser(let id): return "user \(id) appears in more than one manifest (overlapping shards?)"
+        case .duplicateShard(let shard): return "shard \(shard) is given twice"
+        case .missingShards(let shards):
+            return "no manifest for shard\(shards.count > 1 ? "s" : "") \(shards.joined(separator: ", ")): their users would be missing "
+                + "(re-run \(shards.count > 1 ? "those shards" : "that shard"), or give --allow-missing-shards to merge without them)"
         }
     }
 }
 
 extension Manifest {
     /// Joins the manifests of disjoint shards of one run into the manifest a single run would write.
-    package static func merge(_ parts: [Manifest]) throws(ManifestMergeError) -> Manifest {
+    ///
+    /// Shards' manifests (those with ``shard``) must all be of the same `N`, each `K` once, and,
+    /// unless `allowingMissingShards`, every `K` from 0 to N − 1 present. Manifests without
+    /// ``shard`` are joined as they are (their users must not overlap).
+    package static func merge(_ parts: [Manifest], allowingMissingShards: Bool = false) throws(ManifestMergeError) -> Manifest {
         guard var merged = parts.first else { throw .noManifests }
+        try checkShards(parts, allowingMissing: allowingMissingShards)
         for p in parts.dropFirst() {
             for (field, a, b) in [("engine_version", merged.engineVersion, p.engineVersion),
                                   ("ledger_sha256", merged.ledgerSha256, p.ledgerSha256),
@@ -181,5 +195,28 @@ extension Manifest {
         merged.shard = nil
         merged.recomputeTotals()
         return merged
+    }
+
+    /// The shards of `parts` (``merge(_:allowingMissingShards:)``): one `N`, each `K` once, and
+    /// every `K` present unless `allowingMissing`.
+    private static func checkShards(_ parts: [Manifest], allowingMissing: Bool) throws(ManifestMergeError) {
+        let shards = parts.compactMap(\.shard)
+        guard let first = shards.first else { return }
+        guard shards.count == parts.count else {
+            throw .mismatch(field: "shard", first: first, other: "(none: a manifest of a run that was not sharded)")
+        }
+        var given = Set<Int>()
+        var count: Int?
+        for text in shards {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (0..<n).contains(k), count.map({ $0 == n }) ?? true else {
+                throw .mismatch(field: "shard", first: first, other: text)
+            }
+            count = n
+            guard given.insert(k).inserted else { throw .duplicateShard(text) }
+        }
+        guard let count, !allowingMissing else { return }
+        let missing = (0..<count).filter { !given.contains($0) }.map { "\($0)/\(count)" }
+        guard missing.isEmpty else { throw .missingShards(missing) }
     }
 }
