@@ -25,6 +25,9 @@ public enum ReportServer {
     /// allowed).
     public static func run(_ configuration: ServerConfiguration) async throws {
         let logger = makeLogger(configuration.logFormat)
+        if let raised = OpenFileLimit.raise() {
+            logger.info("open file limit raised", metadata: ["from": "\(raised.before)", "to": "\(raised.after)"])
+        }
         let listening = Atomic<Bool>(false)
         let services = try await makeServices(configuration, logger: logger) { port in
             listening.store(true, ordering: .releasing)

@@ -43,12 +43,19 @@ public enum CLI {
     }
 
     /// Starts `ezreport args…` (in `directory`, else the tests' own, with `environment` added to
-    /// the tests' own) with standard output and error sent to files; the caller waits.
+    /// the tests' own) with standard output and error sent to files; the caller waits. With
+    /// `shellSetUp` (e.g. `ulimit -Sn 128`), `/bin/sh` runs it first and then execs ezreport in
+    /// its place (same process id), for limits a supervisor would set.
     public static func start(_ args: [String], stdoutFile: String, stderrFile: String, in directory: String? = nil,
-                             environment: [String: String] = [:]) throws -> Process {
+                             environment: [String: String] = [:], shellSetUp: String? = nil) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = args
+        if let shellSetUp {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shellSetUp + " && exec \"$0\" \"$@\"", try executable()] + args
+        } else {
+            process.executableURL = URL(fileURLWithPath: try executable())
+            process.arguments = args
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = "80"   // help text wraps at a fixed width, whatever terminal runs the tests

@@ -10,16 +10,17 @@ final class ServeProcess {
     let stdoutPath: String
     let stderrPath: String
 
-    /// Starts `ezreport serve --db ledger --port 0 --jwt-secret-file … extra…` and waits (up to
-    /// 5 s) for its `listening on` line.
-    init(fixture: ServerFixture, extra: [String] = []) async throws {
+    /// Starts `ezreport serve --db ledger --port 0 --jwt-secret-file … extra…` (after
+    /// `shellSetUp` in `/bin/sh`, when given: see ``CLI/start(_:stdoutFile:stderrFile:in:environment:shellSetUp:)``)
+    /// and waits (up to 5 s) for its `listening on` line.
+    init(fixture: ServerFixture, extra: [String] = [], shellSetUp: String? = nil) async throws {
         let folder = fixture.ledger.folder
         let secretFile = folder.appendingPathComponent("secret.key").path
         FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A]))
         stdoutPath = folder.appendingPathComponent("serve-\(UUID().uuidString).out").path
         stderrPath = folder.appendingPathComponent("serve-\(UUID().uuidString).err").path
         process = try CLI.start(["serve", "--db", fixture.ledger.path, "--port", "0", "--jwt-secret-file", secretFile] + extra,
-                                stdoutFile: stdoutPath, stderrFile: stderrPath)
+                                stdoutFile: stdoutPath, stderrFile: stderrPath, shellSetUp: shellSetUp)
         var found: Int?
         for _ in 0..<100 where found == nil {
             try await Task.sleep(for: .milliseconds(50))
