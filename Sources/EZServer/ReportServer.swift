@@ -75,7 +75,8 @@ public enum ReportServer {
                               timeout: configuration.requestTimeout, shutdownGrace: configuration.shutdownGrace,
                               delay: configuration.renderDelay)
         let service = ReportService(configuration: configuration, ledgers: ledgers, pool: pool, logger: logger)
-        let keys = await TokenKeys.hs256(secret: configuration.jwtSecret)
+        var keys: [TokenKeys] = []
+        for secret in [configuration.jwtSecret] + configuration.previousJWTSecrets { keys.append(await TokenKeys.hs256(secret: secret)) }
 
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: AccessLogMiddleware(logger: logger))
@@ -83,7 +84,7 @@ public enum ReportServer {
         router.add(middleware: ProblemMiddleware())
         HealthRoutes(ledgers: ledgers, registry: registry).add(to: router)
         let v1 = router.group("v1")
-            .add(middleware: TokenAuthenticator(keys: keys.keys))
+            .add(middleware: TokenAuthenticator(keys: keys.map(\.keys)))
             .add(middleware: IsAuthenticatedMiddleware())
         StatementRoutes(service: service).add(to: v1)
         TransactionRoutes(service: service).add(to: v1)

@@ -32,6 +32,10 @@ extension EZReport {
         @Option(name: .customLong("jwt-secret-file"), help: ArgumentHelp("File holding the HS256 secret (its bytes; a trailing newline ignored).", valueName: "file"))
         var jwtSecretFile: String
 
+        @Option(name: .customLong("jwt-previous-secret-file"),
+                help: ArgumentHelp("While rotating the secret: a file holding a secret tokens may also be signed with (repeatable).", valueName: "file"))
+        var jwtPreviousSecretFiles: [String] = []
+
         @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "n"))
         var maxConcurrent: Int?
 
@@ -59,6 +63,7 @@ extension EZReport {
                     ledgerPath: db, host: host, port: port, jwtSecret: secret,
                     maxConcurrent: maxConcurrent ?? ProcessInfo.processInfo.activeProcessorCount,
                     logFormat: format)
+                configuration.previousJWTSecrets = try jwtPreviousSecretFiles.map { path throws(JWTSecretFile.SecretError) in try JWTSecretFile.read(path) }
                 configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
                 if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener() }
                 try await ReportServer.run(configuration)

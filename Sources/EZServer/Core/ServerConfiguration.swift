@@ -19,6 +19,10 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The HS256 key tokens are signed with (the secret file's bytes, a trailing newline removed; at least 32 bytes).
     public var jwtSecret: [UInt8]
+    /// Keys tokens may also be signed with while the secret is rotated (``jwtSecret`` is tried
+    /// first): the server accepts the new secret before the app signs with it, and the old one
+    /// until the app's tokens signed with it have expired. Empty unless rotating.
+    public var previousJWTSecrets: [[UInt8]] = []
     /// Renders that may run at once.
     public var maxConcurrent: Int
     /// Requests that may wait for a render slot; beyond it the server answers 503.

@@ -19,12 +19,15 @@ struct AccessClaims: JWTPayload {
     }
 }
 
-/// Verifies `Authorization: Bearer <JWT>` (HS256 with the server's secret) and records the
-/// token's subject in the context. Any failure leaves the request anonymous; the routes behind
-/// `IsAuthenticatedMiddleware` then answer 401, the same for every reason.
+/// Verifies `Authorization: Bearer <JWT>` (HS256 with the server's secret, or one of the
+/// previous secrets while it is rotated) and records the token's subject in the context. Any
+/// failure leaves the request anonymous; the routes behind `IsAuthenticatedMiddleware` then answer
+/// 401, the same for every reason.
 struct TokenAuthenticator: AuthenticatorMiddleware {
     typealias Context = ServerContext
-    let keys: JWTKeyCollection
+    /// One collection per secret, the current one first. (jwt-kit picks a key by the token's
+    /// `kid`, which the app's tokens need not carry, so each secret is tried in turn.)
+    let keys: [JWTKeyCollection]
 
     func authenticate(request: Request, context: ServerContext) async throws -> TokenSubject? {
         guard let token = Self.bearerToken(request), !token.isEmpty, token.utf8.count < 8192 else { return nil }
@@ -32,7 +35,11 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
         // know (RFC 7515 §4.1.11). jwt-kit verifies the HMAC with the one key whatever `alg` says.
         guard let header = try? DefaultJWTParser().parse(Array(token.utf8), as: AccessClaims.self).header,
               header.alg == "HS256", header.crit == nil else { return nil }
-        guard let claims = try? await keys.verify(token, as: AccessClaims.self) else { return nil }
+        var verified: AccessClaims?
+        for collection in keys where verified == nil {
+            verified = try? await collection.verify(token, as: AccessClaims.self)
+        }
+        guard let claims = verified else { return nil }
         let sub = claims.sub.value
         // A decimal id, nothing else: no sign, no spaces, no leading zeros.
         guard let id = Int64(sub), id > 0, String(id) == sub else { return nil }

@@ -1,0 +1,52 @@
+import EZServer
+import EZTestSupport
+import Foundation
+import HTTPTypes
+import XCTest
+
+/// Rotating the HS256 secret without a window of 401s: the server is started with the new secret
+/// and the old one (`--jwt-previous-secret-file`) before the app switches, so a token signed with
+/// either is accepted meanwhile.
+final class SecretRotationTests: XCTestCase {
+    private let previous = Array("the-previous-secret-0123456789-0123456789".utf8)
+    private func csv(_ user: Int64) -> String { "/v1/users/\(user)/statement/2026-09/categories.csv?as_of=2026-10-01" }
+
+    func testWhileRotatingATokenSignedWithTheNewOrThePreviousSecretIsAccepted() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) { $0.previousJWTSecrets = [self.previous] }
+        let withCurrent = try await fixture.token(fixture.alice)
+        let withPrevious = try await TokenKeys.hs256(secret: previous).mint(userId: fixture.alice, ttl: 600)
+        let withNeither = try await TokenKeys.hs256(secret: Array("neither-secret-0123456789-0123456789-xyz".utf8)).mint(userId: fixture.alice, ttl: 600)
+        let expiredPrevious = try await TokenKeys.hs256(secret: previous).mint(userId: fixture.alice, ttl: 1, now: Date().addingTimeInterval(-120))
+        var statuses: [HTTPResponse.Status] = []
+        for token in [withCurrent, withPrevious, withNeither, expiredPrevious] {
+            statuses.append(try await server.get(csv(fixture.alice), token: token).status)
+        }
+        // The previous secret grants no more than the current one: only what the ledger allows.
+        let stranger = try await server.get(csv(fixture.dave), token: withPrevious).status
+        await server.stop()
+        XCTAssertEqual(statuses, [.ok, .ok, .unauthorized, .unauthorized])
+        XCTAssertEqual(stranger, .notFound)
+    }
+
+    func testWithoutThePreviousSecretItsTokensAreRefused() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let withPrevious = try await TokenKeys.hs256(secret: previous).mint(userId: fixture.alice, ttl: 600)
+        let status = try await server.get(csv(fixture.alice), token: withPrevious).status
+        await server.stop()
+        XCTAssertEqual(status, .unauthorized)
+    }
+
+    /// The command reads every previous secret file as it reads the current one: a short one stops it.
+    func testAPreviousSecretFileTooShortStopsTheServerNamingIt() throws {
+        let fixture = try ServerFixture()
+        let folder = fixture.ledger.folder.path
+        FileManager.default.createFile(atPath: folder + "/new.key", contents: Data(fixture.secret))
+        FileManager.default.createFile(atPath: folder + "/old.key", contents: Data("short\n".utf8))
+        let outcome = try CLI.run(["serve", "--db", fixture.ledger.path, "--port", "0", "--jwt-secret-file", folder + "/new.key",
+                                   "--jwt-previous-secret-file", folder + "/old.key"])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("cannot use JWT secret file '\(folder)/old.key': the secret is shorter than 32 bytes"), outcome.stderr)
+    }
+}
