@@ -79,6 +79,7 @@ public enum ReportServer {
         for secret in [configuration.jwtSecret] + configuration.previousJWTSecrets { keys.append(await TokenKeys.hs256(secret: secret)) }
 
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: NoSniffMiddleware())
         router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ProblemMiddleware())
