@@ -156,4 +156,29 @@ final class TransactionExportTests: LiveServerTestCase {
             XCTAssertEqual(none.status, .unauthorized, format)
         }
     }
+
+    /// A shop's month (100,000 rows) ran past the 30 s a request may take, was answered 503 with
+    /// Retry-After, and a retrying client had it rendered again and again. Over the limit (here
+    /// lowered to 3 rows) a PDF is refused at once with 422; the CSV still lists every row, and a
+    /// narrower filter gets its PDF.
+    func testAPDFOfMoreRowsThanItsLimitIsRefusedAtOnceWhileTheCSVListsThemAll() async throws {
+        XCTAssertEqual(ServerConfiguration(ledgerPath: "x", jwtSecret: []).transactionPDFRowLimit, 20_000)
+        let limited = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) { $0.transactionPDFRowLimit = 3 }
+        let token = try await fixture.token(fixture.alice)
+        let range = "from=2026-09-01&to=2026-09-30"
+        let pdf = try await limited.get("/v1/users/\(fixture.alice)/transactions.pdf?" + range, token: token)
+        let csv = try await limited.get("/v1/users/\(fixture.alice)/transactions.csv?" + range, token: token)
+        let narrow = try await limited.get("/v1/users/\(fixture.alice)/transactions.pdf?" + range + "&category=Fun", token: token)
+        await limited.stop()
+        let rows = CSVReader.records(csv.text).count - 1
+        XCTAssertGreaterThan(rows, 3)
+        XCTAssertEqual(pdf.status, .unprocessableContent, pdf.text)
+        XCTAssertEqual(pdf.headers[.contentType], "application/problem+json")
+        XCTAssertNil(pdf.headers[.retryAfter], "retrying cannot help")
+        let json = try pdf.json()
+        XCTAssertEqual(json["title"] as? String, "Too many rows for a PDF")
+        XCTAssertTrue((json["detail"] as? String ?? "").hasPrefix("the range and filters select \(rows) transactions and a PDF lists at most 3"), "\(json)")
+        XCTAssertEqual(narrow.status, .ok, narrow.text)
+        XCTAssertEqual(Array(narrow.bytes.prefix(5)), Array("%PDF-".utf8))
+    }
 }

@@ -50,6 +50,14 @@ public struct Problem: HTTPResponseError, Equatable {
     public static let accountUnreportable = Problem(status: .unprocessableContent, title: "Unprocessable Content",
                                                     detail: "this account's ledger data breaks the ledger contract, so no report can be made for it until the app corrects it")
 
+    /// 422: the range and filters select more rows than a PDF lists (``ServerConfiguration/transactionPDFRowLimit``).
+    /// Deterministic, so not a 503: retrying would only take a render slot for the same refusal.
+    public static func tooManyRowsForPDF(rows: Int, limit: Int) -> Problem {
+        Problem(status: .unprocessableContent, title: "Too many rows for a PDF",
+                detail: "the range and filters select \(rows) transactions and a PDF lists at most \(limit): "
+                    + "narrow the range or the filters, or ask for transactions.csv or transactions.xlsx, which list them all")
+    }
+
     /// 405 with `Allow`: every route is read-only.
     static let methodNotAllowed = Problem(status: .methodNotAllowed, title: "Method Not Allowed",
                                           detail: "this resource answers GET and HEAD only",

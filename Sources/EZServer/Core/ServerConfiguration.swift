@@ -38,6 +38,12 @@ public struct ServerConfiguration: Sendable {
     /// middle of a request's head — is closed, so that slow or abandoned clients cannot hold
     /// sockets and memory for ever.
     public var idleTimeout: Duration = .seconds(60)
+    /// The most rows a transaction PDF lists (~700 landscape pages); beyond it the answer is 422.
+    /// On the project's 2-core machine a PDF takes ~0.4 ms per row: 100,000 rows (a shop's month)
+    /// ran past ``requestTimeout``, were answered 503 with `Retry-After`, and the render went on as
+    /// long again; a client that retried had it all done again. The CSV and the workbook (2.4 s for
+    /// 100,000 rows) list every row.
+    public var transactionPDFRowLimit: Int = 20_000
     /// Slows every render down by this much (tests of back-pressure and shutdown only).
     package var renderDelay: Duration = .zero
     /// Opens the ledger when it is not a SQLite file (a PostgreSQL server): nil for a file at ``ledgerPath``.

@@ -86,9 +86,13 @@ struct TransactionRoutes {
             let target = try context.parameters.require("id")
             let query = try Query(request)
             let ledgerPath = service.configuration.ledgerPath
+            let rowLimit = service.configuration.transactionPDFRowLimit
             return try await service.userResponse(caller: caller, target: target, reach: .window(query.range),
                                                   key: "transactions|\(format.rawValue)|" + query.key, request: request) { inputs in
                 let list = try Self.list(inputs, query)
+                if format == .pdf, list.rows.count > rowLimit {
+                    throw Problem.tooManyRowsForPDF(rows: list.rows.count, limit: rowLimit)
+                }
                 let provenance = ReportProvenance(ledgerSHA256: inputs.digest, ledgerPath: ledgerPath, period: query.range,
                                                   asOf: query.range.end, engineVersion: EngineVersion.current,
                                                   quarantined: inputs.slice.reportQuarantine)
