@@ -65,6 +65,17 @@ final class AuthorizationMatrixTests: LiveServerTestCase {
         try await assertUnauthorized(early)
     }
 
+    /// The app's clock may run a little ahead: `nbf` (like `iat`) gets a minute of leeway. A token
+    /// the app minted with `nbf` = now was refused while this server's clock was a second behind.
+    func testANotBeforeWithinAMinuteOfClockSkewIsAccepted() async throws {
+        for (ahead, expected) in [(5.0, HTTPResponse.Status.ok), (45, .ok), (120, .unauthorized)] {
+            let token = try await fixture.signed(TestClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(600)),
+                                                            nbf: .init(value: Date().addingTimeInterval(ahead))))
+            let status = try await server.get(statementCSV(fixture.alice), token: token).status
+            XCTAssertEqual(status, expected, "nbf \(ahead) s ahead")
+        }
+    }
+
     func testADeletedOrUnknownUsersTokenIsRefusedWith401() async throws {
         try await assertUnauthorized(try await fixture.token(fixture.erin))
         try await assertUnauthorized(try await fixture.token(999_999))

@@ -208,8 +208,8 @@ extension Manifest {
         var given = Set<Int>()
         var count: Int?
         for text in shards {
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (0..<n).contains(k), count.map({ $0 == n }) ?? true else {
+            let kn = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard kn.count == 2, let k = Int(kn[0]), let n = Int(kn[1]), (0..<n).contains(k), count.map({ $0 == n }) ?? true else {
                 throw .mismatch(field: "shard", first: first, other: text)
             }
             count = n

@@ -11,11 +11,18 @@ struct AccessClaims: JWTPayload {
     var iat: IssuedAtClaim?
     var nbf: NotBeforeClaim?
 
+    /// How far the app's clock may run ahead of this server's for `nbf` and `iat` (RFC 7519
+    /// §4.1.5 allows "some small leeway"). Without it, a token the app minted with `nbf` = now
+    /// was refused for the second or so this server's clock was behind.
+    static let clockSkew: TimeInterval = 60
+
     func verify(using algorithm: some JWTAlgorithm) throws {
         try exp.verifyNotExpired()
-        if let nbf { try nbf.verifyNotBefore() }
-        // A token issued in the future (beyond a minute of clock skew) is refused.
-        if let iat, iat.value.timeIntervalSinceNow > 60 { throw JWTError.claimVerificationFailure(failedClaim: iat, reason: "issued in the future") }
+        if let nbf { try nbf.verifyNotBefore(currentDate: Date().addingTimeInterval(Self.clockSkew)) }
+        // A token issued in the future (beyond the clock skew allowed) is refused.
+        if let iat, iat.value.timeIntervalSinceNow > Self.clockSkew {
+            throw JWTError.claimVerificationFailure(failedClaim: iat, reason: "issued in the future")
+        }
     }
 }
 
