@@ -91,21 +91,11 @@ public enum CLI {
     /// it finds it, so whatever ezreport does about a write past the limit is what is tested.
     @discardableResult
     public static func run(_ args: [String], fileSizeLimitKiB: Int, in directory: String? = nil) throws -> Outcome {
-        let shellArgs = ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", try executable()] + args
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("stdout").path, err = scratch.appendingPathComponent("stderr").path
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = shellArgs
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.standardOutput = FileHandle(forWritingAtPath: out)
-        process.standardError = FileHandle(forWritingAtPath: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try start(args, stdoutFile: out, stderrFile: err, in: directory, shellSetUp: "ulimit -f \(fileSizeLimitKiB)")
         process.waitUntilExit()
         // Killed by a signal (SIGXFSZ is 25), the status is the signal's number: made distinct here.
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
