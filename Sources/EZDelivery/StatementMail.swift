@@ -119,7 +119,6 @@ struct StatementMail {
             """
     }
 
-
     static func escape(_ s: String) -> String {
         var out = ""
         for ch in s {

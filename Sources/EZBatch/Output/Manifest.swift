@@ -208,12 +208,11 @@ extension Manifest {
         var given = Set<Int>()
         var count: Int?
         for text in shards {
-            let kn = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard kn.count == 2, let k = Int(kn[0]), let n = Int(kn[1]), (0..<n).contains(k), count.map({ $0 == n }) ?? true else {
+            guard let shard = ShardText(text), count.map({ $0 == shard.count }) ?? true else {
                 throw .mismatch(field: "shard", first: first, other: text)
             }
-            count = n
-            guard given.insert(k).inserted else { throw .duplicateShard(text) }
+            count = shard.count
+            guard given.insert(shard.index).inserted else { throw .duplicateShard(text) }
         }
         guard let count, !allowingMissing else { return }
         let missing = (0..<count).filter { !given.contains($0) }.map { "\($0)/\(count)" }

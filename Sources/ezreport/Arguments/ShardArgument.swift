@@ -1,4 +1,5 @@
 import ArgumentParser
+import EZBatch
 
 /// `--shard K/N`: this process handles the users whose id ≡ K (mod N).
 struct ShardArgument: ExpressibleByArgument, Sendable, Equatable {
@@ -9,12 +10,11 @@ struct ShardArgument: ExpressibleByArgument, Sendable, Equatable {
 
     /// Parses `K/N`, or throws a ValidationError that shows the form.
     init(parsing text: String) throws {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
+        guard let shard = ShardText(text) else {
             throw ValidationError("--shard takes K/N with 0 ≤ K < N, e.g. 0/4 (got '\(text)')")
         }
-        index = k
-        count = n
+        index = shard.index
+        count = shard.count
     }
 
     init?(argument: String) {
