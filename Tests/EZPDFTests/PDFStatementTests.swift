@@ -219,6 +219,36 @@ final class PDFStatementTests: XCTestCase {
         XCTAssertTrue(text.contains("25 Sep – 24 Oct 2026"), "the month is named by its dates")
     }
 
+    /// A budget whose window is not the period (a year's travel budget in October's statement)
+    /// is named with its window's dates, and the reader sees them whole in every language: in
+    /// Japanese the end date used to be cut ("Travel · 2026/01/01 – 2026/…"). A name too long
+    /// for its column even in smaller type is what gets cut, never the dates after it.
+    func testABudgetsWindowDatesAreNeverCutOff() throws {
+        let cases: [(locale: String, name: String, nameFits: Bool)] = [
+            ("ja_JP", "Travel", true), ("de_DE", "Urlaub", true), ("en_US", "Travel and trips", true),
+            ("de_DE", "Reisen, Ausflüge, Ferienlager und Wochenenden mit der ganzen Familie", false),
+            ("ja_JP", "家族旅行と週末のお出かけと夏休みのキャンプと冬のスキー旅行", false),
+        ]
+        for c in cases {
+            var figures = PDFFixtures.statement(locale: c.locale, transactionCount: 5)
+            let year = try Period.parse("2026", asOf: figures.asOf)
+            figures.budgets[1].categoryName = c.name
+            figures.budgets[1].windowStart = year.start
+            figures.budgets[1].windowEnd = year.end
+            let window = LocaleFormat(locale: c.locale).dateRange(year.start, year.end)
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            XCTAssertFalse(shortened.contains { $0.contains(window) }, "\(c.locale): the window '\(window)' was cut: \(shortened)")
+            XCTAssertEqual(shortened.contains(c.name), !c.nameFits, "\(c.locale): '\(c.name)' cut: \(shortened)")
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "statement-budget-window-\(c.locale).pdf")
+            defer { tools.cleanUp() }
+            // The text reads as one label: the name, a dot, the window.
+            let text = try tools.text().replacingOccurrences(of: "\u{00A0}", with: " ")
+            XCTAssertTrue(text.contains(c.name + " · " + window.replacingOccurrences(of: "\u{00A0}", with: " ")),
+                          "\(c.locale): '\(c.name) · \(window)' in\n\(text)")
+        }
+    }
+
     func testTheGroupSectionListsThePeriodsSettleUpPayments() throws {
         var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 12)
         let payment = GroupPaymentLine(paymentId: 41, date: CivilDate(year: 2026, month: 10, day: 12), fromUserId: 8,

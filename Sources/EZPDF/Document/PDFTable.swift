@@ -20,6 +20,10 @@ struct PDFTable {
     enum Cell {
         /// Text, cut with '…' when it does not fit.
         case text(String, color: Color = PDFTheme.ink, bold: Bool = false)
+        /// Text followed by a part that must be read whole (a budget's name, then the dates of its
+        /// window: `keep`). When the two do not fit, they take smaller type, down to 6 pt; past
+        /// that the text before `keep` is cut with '…', never `keep`.
+        case shrinkingText(String, keep: String = "", bold: Bool = false)
         /// A rounded coloured label such as a budget status.
         case pill(String, Color)
         /// A progress bar filled to `fraction` (clamped to 0…1) with a label to its right.
@@ -186,6 +190,8 @@ extension PDFComposer {
                 switch row[c] {
                 case .text(let s, _, let bold):
                     need[c] = max(need[c], cellWidth(s, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont))
+                case .shrinkingText(let s, let keep, let bold):
+                    need[c] = max(need[c], cellWidth(s + keep, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont))
                 case .pill(let s, _):
                     need[c] = max(need[c], cellWidth(s, font: PDFTheme.font(6.5, bold: true)) + 10)
                 case .bar:
@@ -229,6 +235,26 @@ extension PDFComposer {
         y += h
     }
 
+    /// Draws a ``PDFTable/Cell/shrinkingText(_:keep:bold:)`` cell in the row at `y`: in the
+    /// row's type when it fits, else in the largest size down to 6 pt that fits, else at 6 pt
+    /// with the text before `keep` cut to the room `keep` leaves, and `keep` whole after it.
+    private func drawShrinking(_ s: String, keep: String, bold: Bool, font: String, x: Double, width: Double,
+                               align: TextLayout.Alignment) {
+        let whole = s + keep
+        let rowFont = bold ? PDFTheme.font(8, bold: true) : font
+        let fitted = measure(whole, font: rowFont).width <= width ? rowFont
+            : PDFTheme.font(fittingSize(whole, bold: bold, size: 8, minimum: 6, width: width), bold: bold)
+        // Smaller type sits on the same middle line as the row's other texts.
+        let top = centredTextTop(fitted, rowTop: y, height: PDFTable.rowHeight)
+        let keepWidth = keep.isEmpty ? 0 : measure(keep, font: fitted).width
+        guard keepWidth > 0, keepWidth < width, measure(whole, font: fitted).width > width else {
+            text(whole, font: fitted, at: Point(x: x, y: top), width: width, align: align)
+            return
+        }
+        let drawn = text(s, font: fitted, at: Point(x: x, y: top), width: width - keepWidth, align: .left)
+        text(keep, font: fitted, at: Point(x: x + drawn.width, y: top), width: keepWidth, align: .left)
+    }
+
     /// The top of a line of `font` centred in a row of `height` at `rowTop`, from the font's real
     /// line height (a fixed offset put Noto Sans so low that the next row's stripe cut its descenders).
     func centredTextTop(_ font: String, rowTop: Double, height: Double) -> Double {
@@ -252,6 +278,8 @@ extension PDFComposer {
             case .text(let s, let color, let bold):
                 text(s, font: bold ? PDFTheme.font(8, bold: true) : font, at: Point(x: x + pad, y: bold ? boldTop : textTop),
                      width: inner, align: align, color: color)
+            case .shrinkingText(let s, let keep, let bold):
+                drawShrinking(s, keep: keep, bold: bold, font: font, x: x + pad, width: inner, align: align)
             case .pill(let s, let color):
                 let size = measure(s, font: PDFTheme.font(6.5, bold: true))
                 let pillWidth = min(inner, size.width + 10)

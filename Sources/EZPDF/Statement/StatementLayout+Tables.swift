@@ -36,10 +36,12 @@ extension StatementLayout {
             let moved = b.transfersIn - b.transfersOut
             let effective = money(b.effective) + (moved == 0 ? "" : " *")
             let used = b.percent.map { $0.fraction } ?? (b.spent > 0 ? 1 : 0)
+            // A window other than the period is named by its dates, the year once when both share it.
             let window = b.windowStart == figures.period.start && b.windowEnd == figures.period.end
-                ? "" : " · \(format.date(b.windowStart)) – \(format.date(b.windowEnd))"
+                ? "" : " · " + format.dateRange(b.windowStart, b.windowEnd)
             return [
-                .text(name + window, bold: b.categoryName == nil),
+                // The window's dates are read whole: a long name takes smaller type, then is cut.
+                .shrinkingText(name, keep: window, bold: b.categoryName == nil),
                 .text(effective), .text(money(b.spent)),
                 .text(money(b.remaining), color: b.remaining < 0 ? PDFTheme.negative : PDFTheme.ink),
                 .bar(fraction: used, color: PDFTheme.color(for: b.status), label: percent(b.percent)),
