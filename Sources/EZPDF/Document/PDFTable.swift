@@ -14,6 +14,10 @@ struct PDFTable {
         /// table; the other columns share what is left by weight. Dates, amounts and short names
         /// are then never cut while a description takes the slack.
         var fit: Bool = false
+        /// For a column that is not `fit`: it takes no more of the shared width than its widest
+        /// cell (or title) needs, and what it leaves goes to the other columns; when it needs more
+        /// than its share by weight, it gets that share. Short names hug; a description does not.
+        var hug: Bool = false
     }
 
     /// One cell.
@@ -59,6 +63,31 @@ struct PDFTable {
     var rows: Rows
     /// A row drawn in bold under a rule after the rows (totals); not repeated.
     var footer: [Cell]? = nil
+    /// How tightly the table sets its type.
+    var density: Density = .regular
+
+    /// How tightly a table sets its type: `.regular` for the statement's tables; `.compact` for
+    /// the transaction export's eleven columns across one page, where at the regular size the
+    /// names of categories, balances and groups were cut after five letters.
+    enum Density {
+        case regular, compact
+
+        /// The cells' type size, in points.
+        var fontSize: Double { self == .regular ? 8 : 7 }
+        /// The space a fitted column gets beyond its widest cell and its padding.
+        var fitGap: Double { self == .regular ? 8 : 3 }
+        /// The space inside each side of a cell.
+        var cellPadding: Double { self == .regular ? PDFTable.cellPadding : 4 }
+        /// The size a fitted column's title is measured at. A title wider than its cells takes
+        /// smaller type when drawn (down to 6 pt); in a compact table it does so rather than
+        /// widen a column of short values ("ZAHLUNGSART" over "card").
+        var fitTitleSize: Double { self == .regular ? 7.5 : 6.5 }
+    }
+
+    /// The cells' font.
+    var font: String { PDFTheme.font(density.fontSize) }
+    /// The font of bold cells and of the footer.
+    var boldFont: String { PDFTheme.font(density.fontSize, bold: true) }
 
     /// A table of rows already made.
     init(columns: [Column], rows: [[Cell]], footer: [Cell]? = nil) {
@@ -131,14 +160,14 @@ extension PDFComposer {
                 for (k, r) in slice.rows.enumerated() {
                     if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
                     // The measuring pass only moves the cursor: the row is not made.
-                    rowTagged { drawRow(isMeasuring ? [] : table.rows[r], aligns: aligns, widths: widths, font: PDFTheme.tableFont) }
+                    rowTagged { drawRow(isMeasuring ? [] : table.rows[r], aligns: aligns, widths: widths, table: table) }
                 }
             }
             rule(y: y, lineWidth: 0.6)
         }
         if let footer = table.footer {
             y += 2
-            rowTagged(part: .tableFoot) { drawRow(footer, aligns: aligns, widths: widths, font: PDFTheme.font(8, bold: true)) }
+            rowTagged(part: .tableFoot) { drawRow(footer, aligns: aligns, widths: widths, table: table, allBold: true) }
         }
         if !isMeasuring { context.endTag(PDFTag.table.rawValue) }
         // Air under the table, so that a note that follows does not touch its last row.
@@ -181,36 +210,55 @@ extension PDFComposer {
         guard table.columns.contains(where: \.fit) else { return byWeight }
         var widths = byWeight
         var fixed = 0.0
-        // Each row is read once (it may be made on demand), every fitted column measured in it.
-        let fitted = table.columns.indices.filter { table.columns[$0].fit }
+        // Each row is read once (it may be made on demand), every fitted and hugging column
+        // measured in it; a text already measured in its column (a date, a kind, a category) is not measured again.
+        let measured = table.columns.indices.filter { table.columns[$0].fit || table.columns[$0].hug }
         var need = Array(repeating: 0.0, count: table.columns.count)
-        for c in fitted { need[c] = measure(table.columns[c].title.uppercased(), font: PDFTheme.tableHeaderFont).width }
+        var seen = Array(repeating: Set<String>(), count: table.columns.count)
+        let titleFont = PDFTheme.font(table.density.fitTitleSize, bold: true)
+        for c in measured { need[c] = measure(table.columns[c].title.uppercased(), font: titleFont).width }
+        func consider(_ c: Int, _ s: String, bold: Bool) {
+            guard seen[c].insert(bold ? "b" + s : "r" + s).inserted else { return }
+            need[c] = max(need[c], cellWidth(s, font: bold ? table.boldFont : table.font))
+        }
         func consider(_ row: [PDFTable.Cell]) {
-            for c in fitted where c < row.count {
+            for c in measured where c < row.count {
                 switch row[c] {
-                case .text(let s, _, let bold):
-                    need[c] = max(need[c], cellWidth(s, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont))
-                case .shrinkingText(let s, let keep, let bold):
-                    need[c] = max(need[c], cellWidth(s + keep, font: bold ? PDFTheme.font(8, bold: true) : PDFTheme.tableFont))
+                case .text(let s, _, let bold): consider(c, s, bold: bold)
+                case .shrinkingText(let s, let keep, let bold): consider(c, s + keep, bold: bold)
                 case .pill(let s, _):
                     need[c] = max(need[c], cellWidth(s, font: PDFTheme.font(6.5, bold: true)) + 10)
                 case .bar:
-                    need[c] = max(need[c], byWeight[c] - 2 * PDFTable.cellPadding)
+                    need[c] = max(need[c], byWeight[c] - 2 * table.density.cellPadding)
                 }
             }
         }
         for row in table.rows { consider(row) }
         if let footer = table.footer { consider(footer) }
-        for c in fitted {
+        for c in measured {
             // A little more than the widest cell, so that neighbouring figures do not run together.
-            widths[c] = min(width / 3, (need[c] + 2 * PDFTable.cellPadding + 8).rounded(.up))
+            need[c] = (need[c] + 2 * table.density.cellPadding + table.density.fitGap).rounded(.up)
+        }
+        for c in measured where table.columns[c].fit {
+            widths[c] = min(width / 3, need[c])
             fixed += widths[c]
         }
-        let flexible = table.columns.filter { !$0.fit }.reduce(0) { $0 + $1.weight }
-        guard flexible > 0 else { return widths.map { $0 * width / fixed } }
-        let rest = max(0, width - fixed)
-        for (c, column) in table.columns.enumerated() where !column.fit { widths[c] = rest * column.weight / flexible }
-        return widths
+        let flexible = table.columns.indices.filter { !table.columns[$0].fit }
+        guard !flexible.isEmpty else { return widths.map { $0 * width / fixed } }
+        // The rest is shared by weight; a hugging column takes no more than it needs, and what it
+        // leaves is shared again among the others (a description takes what short names leave).
+        var rest = max(0, width - fixed)
+        var open = flexible
+        while true {
+            let weights = open.reduce(0) { $0 + table.columns[$1].weight }
+            let satisfied = open.filter { table.columns[$0].hug && need[$0] <= rest * table.columns[$0].weight / weights }
+            guard !satisfied.isEmpty, satisfied.count < open.count else {
+                for c in open { widths[c] = rest * table.columns[c].weight / weights }
+                return widths
+            }
+            for c in satisfied { widths[c] = need[c]; rest -= need[c] }
+            open.removeAll { satisfied.contains($0) }
+        }
     }
 
     private func drawHeader(_ table: PDFTable, widths: [Double], cellTag: PDFTag?) {
@@ -222,11 +270,11 @@ extension PDFComposer {
             if let cellTag { context.beginTag(cellTag.rawValue) }
             // A title that does not fit its column gets smaller type (down to 6 pt) before it is
             // cut: "FORTSCHRITT" and "AVANZAMENTO" read whole, not "FORTS…".
-            let title = column.title.uppercased(), inner = widths[c] - 2 * PDFTable.cellPadding
+            let title = column.title.uppercased(), inner = widths[c] - 2 * table.density.cellPadding
             let font = measure(title, font: PDFTheme.tableHeaderFont).width <= inner ? PDFTheme.tableHeaderFont
                 : PDFTheme.font(fittingSize(title, bold: true, size: 7.5, minimum: 6, width: inner), bold: true)
             text(title, font: font,
-                 at: Point(x: x + PDFTable.cellPadding, y: centredTextTop(PDFTheme.tableHeaderFont, rowTop: y, height: h)),
+                 at: Point(x: x + table.density.cellPadding, y: centredTextTop(PDFTheme.tableHeaderFont, rowTop: y, height: h)),
                  width: inner, align: column.align, color: PDFTheme.muted)
             if let cellTag { context.endTag(cellTag.rawValue) }
             x += widths[c]
@@ -238,12 +286,12 @@ extension PDFComposer {
     /// Draws a ``PDFTable/Cell/shrinkingText(_:keep:bold:)`` cell in the row at `y`: in the
     /// row's type when it fits, else in the largest size down to 6 pt that fits, else at 6 pt
     /// with the text before `keep` cut to the room `keep` leaves, and `keep` whole after it.
-    private func drawShrinking(_ s: String, keep: String, bold: Bool, font: String, x: Double, width: Double,
-                               align: TextLayout.Alignment) {
+    private func drawShrinking(_ s: String, keep: String, bold: Bool, font: String, boldFont: String, size: Double,
+                               x: Double, width: Double, align: TextLayout.Alignment) {
         let whole = s + keep
-        let rowFont = bold ? PDFTheme.font(8, bold: true) : font
+        let rowFont = bold ? boldFont : font
         let fitted = measure(whole, font: rowFont).width <= width ? rowFont
-            : PDFTheme.font(fittingSize(whole, bold: bold, size: 8, minimum: 6, width: width), bold: bold)
+            : PDFTheme.font(fittingSize(whole, bold: bold, size: size, minimum: 6, width: width), bold: bold)
         // Smaller type sits on the same middle line as the row's other texts.
         let top = centredTextTop(fitted, rowTop: y, height: PDFTable.rowHeight)
         let keepWidth = keep.isEmpty ? 0 : measure(keep, font: fitted).width
@@ -261,12 +309,15 @@ extension PDFComposer {
         rowTop + (height - measure("Hg", font: font).height) / 2
     }
 
-    private func drawRow(_ cells: [PDFTable.Cell], aligns: [TextLayout.Alignment], widths: [Double], font: String) {
+    /// Draws one row of `table`'s cells (all in bold for its footer).
+    private func drawRow(_ cells: [PDFTable.Cell], aligns: [TextLayout.Alignment], widths: [Double], table: PDFTable,
+                         allBold: Bool = false) {
         // A row's height is fixed: the measuring pass only moves the cursor.
         guard !isMeasuring else { y += PDFTable.rowHeight; return }
-        let pad = PDFTable.cellPadding
+        let pad = table.density.cellPadding, size = table.density.fontSize
+        let boldFont = table.boldFont, font = allBold ? boldFont : table.font
         let textTop = centredTextTop(font, rowTop: y, height: PDFTable.rowHeight)
-        let boldTop = centredTextTop(PDFTheme.font(8, bold: true), rowTop: y, height: PDFTable.rowHeight)
+        let boldTop = centredTextTop(boldFont, rowTop: y, height: PDFTable.rowHeight)
         var x = left
         let tagsCells = tagsRows
         for (c, cell) in cells.enumerated() where c < widths.count {
@@ -276,10 +327,10 @@ extension PDFComposer {
             let align = aligns[c]
             switch cell {
             case .text(let s, let color, let bold):
-                text(s, font: bold ? PDFTheme.font(8, bold: true) : font, at: Point(x: x + pad, y: bold ? boldTop : textTop),
+                text(s, font: bold ? boldFont : font, at: Point(x: x + pad, y: bold ? boldTop : textTop),
                      width: inner, align: align, color: color)
             case .shrinkingText(let s, let keep, let bold):
-                drawShrinking(s, keep: keep, bold: bold, font: font, x: x + pad, width: inner, align: align)
+                drawShrinking(s, keep: keep, bold: bold, font: font, boldFont: boldFont, size: size, x: x + pad, width: inner, align: align)
             case .pill(let s, let color):
                 let size = measure(s, font: PDFTheme.font(6.5, bold: true))
                 let pillWidth = min(inner, size.width + 10)
@@ -297,7 +348,7 @@ extension PDFComposer {
                 let needed = measure(label, font: font).width + 1
                 let labelWidth = min(max(min(40, room), needed), room)
                 let labelFont = needed <= room ? font
-                    : PDFTheme.font(fittingSize(label, bold: false, size: 8, minimum: 6, width: room - 1))
+                    : PDFTheme.font(fittingSize(label, bold: false, size: size, minimum: 6, width: room - 1))
                 let barWidth = max(10, inner - labelWidth - 4)
                 let track = Rect(x: x + pad, y: y + 5, width: barWidth, height: 5)
                 fill(track, PDFTheme.rule, radius: 2.5)

@@ -24,6 +24,14 @@ package enum TransactionListPDF {
         let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
         return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
     }
+
+    /// The texts ``render(_:provenance:)`` draws shortened with an ellipsis (for tests).
+    static func shortenedTexts(_ list: TransactionList, provenance: ReportProvenance) throws -> [String] {
+        let layout = TransactionListLayout(list: list, provenance: provenance)
+        let metrics = PDFTextMetrics()
+        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
+        return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).shortened
+    }
 }
 
 /// Composes a transaction list's pages (see ``TransactionListPDF``).
@@ -45,7 +53,7 @@ struct TransactionListLayout {
     /// "1 Sep 2026 – 30 Sep 2026" in the user's locale.
     var rangeLabel: String { "\(format.date(list.range.start)) – \(format.date(list.range.end))" }
 
-    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
+    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8], shortened: [String]) {
         let title = tr("{book} · Transactions {range}", ["book": InlineText.isolated(list.user.bookName), "range": rangeLabel])
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages, footerTitle: title,
                                 tr: tr, metrics: metrics)
@@ -69,7 +77,7 @@ struct TransactionListLayout {
             "version": provenance.engineVersion, "hash": String(provenance.ledgerSHA256.prefix(16)),
             "period": rangeLabel, "date": format.date(provenance.asOf),
         ]), font: PDFTheme.font(8), color: PDFTheme.muted)
-        return (c.page, try c.finish())
+        return (c.page, try c.finish(), c.shortenedTexts)
     }
 
     /// "Filters: Categories: Food, Fun · Minimum amount: €12.50 · …", or "Filters: None".
@@ -112,13 +120,14 @@ struct TransactionListLayout {
         // Rows are made as they are measured and drawn, not held (see ``PDFTable/Rows``).
         let rows = PDFTable.Rows(count: list.rows.count) { [self] i in cells(list.rows[i]) }
         let stats = list.statistics
-        let table = PDFTable(columns: [
-            // Short, regular values are as wide as they need; names share the rest with the description.
+        var table = PDFTable(columns: [
+            // Short, regular values are as wide as they need; names share the rest with the
+            // description, each taking no more than its longest needs, the description what they leave.
             .init(title: tr("ID"), weight: 5, align: .right, fit: true), .init(title: tr("Date"), weight: 8, fit: true),
-            .init(title: tr("Kind"), weight: 7, fit: true), .init(title: tr("Category"), weight: 14),
-            .init(title: tr("Balance"), weight: 12), .init(title: tr("Method"), weight: 7, fit: true),
-            .init(title: tr("Description"), weight: 22), .init(title: tr("Amount"), weight: 9, align: .right, fit: true),
-            .init(title: tr("Counted"), weight: 9, align: .right, fit: true), .init(title: tr("Group"), weight: 12),
+            .init(title: tr("Kind"), weight: 7, fit: true), .init(title: tr("Category"), weight: 16, hug: true),
+            .init(title: tr("Balance"), weight: 15, hug: true), .init(title: tr("Method"), weight: 7, fit: true),
+            .init(title: tr("Description"), weight: 18), .init(title: tr("Amount"), weight: 9, align: .right, fit: true),
+            .init(title: tr("Counted"), weight: 9, align: .right, fit: true), .init(title: tr("Group"), weight: 15, hug: true),
             .init(title: tr("Paid by"), weight: 10, fit: true),
         ], rows: rows, footer: [
             .text(""), .text(tr.plural("{count} row", "{count} rows", count: list.rows.count)), .text(""), .text(""), .text(""),
@@ -127,6 +136,8 @@ struct TransactionListLayout {
                   color: stats.net < 0 ? PDFTheme.negative : PDFTheme.positive, bold: true),
             .text(""), .text(""),
         ])
+        // Eleven columns across the page: smaller type, so that names are read whole.
+        table.density = .compact
         try c.draw(table, continuation: tr("Transactions"))
         try c.paragraph([(tr("Income"), stats.income), (tr("Expenses"), stats.expenses), (tr("Net"), stats.net)]
             .map { "\($0.0): \(format.money($0.1, list.currency))" }.joined(separator: "  ·  "),
