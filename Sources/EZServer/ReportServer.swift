@@ -75,8 +75,7 @@ public enum ReportServer {
                               timeout: configuration.requestTimeout, shutdownGrace: configuration.shutdownGrace,
                               delay: configuration.renderDelay)
         let service = ReportService(configuration: configuration, ledgers: ledgers, pool: pool, logger: logger)
-        var keys: [TokenKeys] = []
-        for secret in [configuration.jwtSecret] + configuration.previousJWTSecrets { keys.append(await TokenKeys.hs256(secret: secret)) }
+        let keyring = await TokenKeyring.make(secrets: [configuration.jwtSecret] + configuration.previousJWTSecrets)
 
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: NoSniffMiddleware())
@@ -85,7 +84,7 @@ public enum ReportServer {
         router.add(middleware: ProblemMiddleware())
         HealthRoutes(ledgers: ledgers, registry: registry).add(to: router)
         let v1 = router.group("v1")
-            .add(middleware: TokenAuthenticator(keys: keys.map(\.keys)))
+            .add(middleware: TokenAuthenticator(keyring: keyring))
             .add(middleware: IsAuthenticatedMiddleware())
         StatementRoutes(service: service).add(to: v1)
         TransactionRoutes(service: service).add(to: v1)
@@ -99,7 +98,12 @@ public enum ReportServer {
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        return [application, pool]
+        // The secret files are read again on SIGHUP; trapping it now, before the server listens,
+        // means a SIGHUP never ends the process.
+        guard let files = configuration.jwtSecretFiles else { return [application, pool] }
+        let reload = SecretReloadService(files: files, keyring: keyring, hangups: await UnixSignalsSequence(trapping: .sighup),
+                                         logger: logger)
+        return [reload, application, pool]
     }
 
     /// A logger writing text or JSON lines to standard error.

@@ -11,7 +11,8 @@ extension EZReport {
             discussion: """
                 Every /v1 request needs 'Authorization: Bearer <JWT>' (HS256, signed with the
                 secret file's bytes). /healthz, /readyz and /metrics need no token. Stops
-                gracefully on SIGTERM or SIGINT. See docs/api.md.
+                gracefully on SIGTERM or SIGINT; reads the secret files again on SIGHUP.
+                See docs/api.md.
 
                 Example:
                   ezreport serve --db ledger.sqlite --jwt-secret-file secret.key --port 8080
@@ -64,6 +65,7 @@ extension EZReport {
                     maxConcurrent: maxConcurrent ?? ProcessInfo.processInfo.activeProcessorCount,
                     logFormat: format)
                 configuration.previousJWTSecrets = try jwtPreviousSecretFiles.map { path throws(JWTSecretFile.SecretError) in try JWTSecretFile.read(path) }
+                configuration.jwtSecretFiles = .init(current: jwtSecretFile, previous: jwtPreviousSecretFiles)
                 configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
                 if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener() }
                 try await ReportServer.run(configuration)

@@ -49,4 +49,56 @@ final class SecretRotationTests: XCTestCase {
         XCTAssertEqual(outcome.status, 1)
         XCTAssertTrue(outcome.stderr.contains("cannot use JWT secret file '\(folder)/old.key': the secret is shorter than 32 bytes"), outcome.stderr)
     }
+
+    // MARK: - Reading the secret files again on SIGHUP
+
+    /// Waits (up to 5 s) until the server's log holds `text`.
+    private func waitForLog(_ server: ServeProcess, _ text: String) async throws {
+        for _ in 0..<100 where !server.stderr.contains(text) { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    /// Kubernetes updates a mounted secret in place and the operator (or a sidecar) sends SIGHUP:
+    /// the server reads the files again and accepts the new secret's tokens from then on, with
+    /// no restart, and the secret left behind only while it is named a previous one.
+    func testOnSIGHUPTheServerReadsTheSecretFilesAgain() async throws {
+        let fixture = try ServerFixture()
+        let server = try await ServeProcess(fixture: fixture)
+        let folder = fixture.ledger.folder.path
+        let newSecret = Array("the-rotated-secret-0123456789-0123456789".utf8)
+        let withOld = try await fixture.token(fixture.alice)
+        let withNew = try await TokenKeys.hs256(secret: newSecret).mint(userId: fixture.alice, ttl: 600)
+        func status(_ token: String) async throws -> Int {
+            Int(try await TestClientRequest.get(port: server.port, csv(fixture.alice), token: token).status.code)
+        }
+        let before = [try await status(withOld), try await status(withNew)]
+        // The file is rewritten (as a mounted secret is), then the signal.
+        FileManager.default.createFile(atPath: folder + "/secret.key", contents: Data(newSecret + [0x0A]))
+        XCTAssertEqual(kill(server.process.processIdentifier, SIGHUP), 0)
+        try await waitForLog(server, "JWT secrets reloaded")
+        let after = [try await status(withOld), try await status(withNew)]
+        XCTAssertTrue(server.process.isRunning, "SIGHUP must not end the server")
+        let exit = try await server.stop()
+        XCTAssertEqual(before, [200, 401])
+        XCTAssertEqual(after, [401, 200])
+        XCTAssertEqual(exit, 0)
+        XCTAssertFalse(server.stderr.contains(String(decoding: newSecret, as: UTF8.self)), "a secret in the log")
+    }
+
+    /// A secret file caught half-written (too short) or removed is logged with its path and
+    /// reason, and the keys in use stay: a bad reload never locks the app out.
+    func testABadSecretFileOnSIGHUPKeepsTheKeysInUse() async throws {
+        let fixture = try ServerFixture()
+        let server = try await ServeProcess(fixture: fixture)
+        let folder = fixture.ledger.folder.path
+        let token = try await fixture.token(fixture.alice)
+        FileManager.default.createFile(atPath: folder + "/secret.key", contents: Data("short\n".utf8))
+        XCTAssertEqual(kill(server.process.processIdentifier, SIGHUP), 0)
+        try await waitForLog(server, "JWT secrets not reloaded")
+        let status = try await TestClientRequest.get(port: server.port, csv(fixture.alice), token: token).status
+        try await server.stop()
+        XCTAssertEqual(status, .ok)
+        XCTAssertTrue(server.stderr.contains("JWT secrets not reloaded, the previous keys stay in use"), server.stderr)
+        XCTAssertTrue(server.stderr.contains("cannot use JWT secret file '\(folder)/secret.key': the secret is shorter than 32 bytes"),
+                      server.stderr)
+    }
 }

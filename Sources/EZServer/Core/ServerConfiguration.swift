@@ -23,6 +23,24 @@ public struct ServerConfiguration: Sendable {
     /// first): the server accepts the new secret before the app signs with it, and the old one
     /// until the app's tokens signed with it have expired. Empty unless rotating.
     public var previousJWTSecrets: [[UInt8]] = []
+    /// The files ``jwtSecret`` and ``previousJWTSecrets`` were read from. When set, the server
+    /// reads them again on SIGHUP and checks tokens with the new secrets from then on (a file
+    /// that cannot be used is logged and the secrets in use are kept); when nil, SIGHUP is not
+    /// handled.
+    public var jwtSecretFiles: JWTSecretFiles?
+
+    /// Where the JWT secrets come from, for reading them again on SIGHUP.
+    public struct JWTSecretFiles: Sendable {
+        /// The current secret's file (`--jwt-secret-file`).
+        public var current: String
+        /// The previous secrets' files (`--jwt-previous-secret-file`), in order.
+        public var previous: [String]
+
+        public init(current: String, previous: [String] = []) {
+            self.current = current
+            self.previous = previous
+        }
+    }
     /// Renders that may run at once.
     public var maxConcurrent: Int
     /// Requests that may wait for a render slot; beyond it the server answers 503.

@@ -32,9 +32,8 @@ struct AccessClaims: JWTPayload {
 /// 401, the same for every reason.
 struct TokenAuthenticator: AuthenticatorMiddleware {
     typealias Context = ServerContext
-    /// One collection per secret, the current one first. (jwt-kit picks a key by the token's
-    /// `kid`, which the app's tokens need not carry, so each secret is tried in turn.)
-    let keys: [JWTKeyCollection]
+    /// The keys of the current secret and the previous ones, replaced whole on SIGHUP.
+    let keyring: TokenKeyring
 
     func authenticate(request: Request, context: ServerContext) async throws -> TokenSubject? {
         guard let token = Self.bearerToken(request), !token.isEmpty, token.utf8.count < 8192 else { return nil }
@@ -43,7 +42,7 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
         guard let header = try? DefaultJWTParser().parse(Array(token.utf8), as: AccessClaims.self).header,
               header.alg == "HS256", header.crit == nil else { return nil }
         var verified: AccessClaims?
-        for collection in keys where verified == nil {
+        for collection in keyring.current where verified == nil {
             verified = try? await collection.verify(token, as: AccessClaims.self)
         }
         guard let claims = verified else { return nil }
