@@ -72,6 +72,18 @@ package final class TextLayout {
         }
     }
 
+    /// Where the first line's ink ends, in points from the layout's left edge: for a line cut
+    /// with '…', the end of the ellipsis (``size`` gives the width the text was laid out in, and
+    /// the line's logical width includes the ellipsis' wide advance).
+    package var firstLineInkEnd: Double {
+        withLayout { layout in
+            guard let line = pango_layout_get_line_readonly(layout, 0) else { return 0 }
+            var ink = PangoRectangle()
+            pango_layout_line_get_extents(line, &ink, nil)
+            return Double(ink.x + ink.width) / Double(PANGO_SCALE)
+        }
+    }
+
     /// The distance from the top of the text box to the first line's baseline, in points.
     package var baseline: Double { withLayout { Double(pango_layout_get_baseline($0)) / Double(PANGO_SCALE) } }
 

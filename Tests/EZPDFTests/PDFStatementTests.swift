@@ -249,6 +249,49 @@ final class PDFStatementTests: XCTestCase {
         }
     }
 
+    /// Beside the monthly limit's box, a long username left the cover no room for the period:
+    /// "benjamin.macdonald18 · 1 Oct 2026 – 31 Oct …". The line takes smaller type, and past that
+    /// the username is cut, never the dates.
+    func testTheCoverKeepsThePeriodWholeBesideTheLimitBox() throws {
+        for (locale, username) in [("en_CA", "benjamin.macdonald18"), ("de_DE", "benjamin.macdonald18.familienkonto.zweitgerät")] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5, limitStatus: .warning)
+            figures.user.username = username
+            let format = LocaleFormat(locale: locale)
+            let dates = "\(format.date(figures.period.start)) – \(format.date(figures.period.end))"
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            XCTAssertFalse(shortened.contains { $0.contains(dates) }, "\(locale): the period was cut: \(shortened)")
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "cover-\(locale).pdf")
+            defer { tools.cleanUp() }
+            XCTAssertTrue(try tools.text(firstPage: 1, lastPage: 1).replacingOccurrences(of: "\u{00A0}", with: " ")
+                .contains(dates.replacingOccurrences(of: "\u{00A0}", with: " ")), "\(locale): the period on the cover")
+        }
+    }
+
+    /// A group expense's line in the transactions ends with who paid ("… · Viaggio a Kyōto 🗾,
+    /// pagato da hiro.tanaka"): it takes more lines (up to six) rather than being cut, and the
+    /// table still runs over its pages with every row once.
+    func testAGroupExpensesLineTakesMoreLinesRatherThanLosingItsPayer() throws {
+        for locale in ["it_IT", "de_DE", "en_US", "ja_JP"] {
+            let figures = PDFFixtures.statement(locale: locale, transactionCount: 164)
+            let shared = figures.transactions.filter { !$0.paidBy.isEmpty }
+            XCTAssertFalse(shared.isEmpty)
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            // The fixture's group lines run to 330–370 pt in a description column of ~106 pt (its
+            // names and amounts are long); only the one made to be too long for any page is cut.
+            let cutPayers = shortened.filter { $0.contains("hiro.tanaka") && !$0.contains("must be cut") }
+            XCTAssertEqual(cutPayers, [], "\(locale): a payer was cut")
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "group-lines-\(locale).pdf")
+            defer { tools.cleanUp() }
+            XCTAssertEqual(try tools.qpdfCheck().status, 0)
+            let text = try tools.text()
+            for row in figures.transactions where row.kind != .transfer {
+                XCTAssertTrue(text.contains(String(row.description.prefix(4))), "\(locale): row \(row.id)")
+            }
+        }
+    }
+
     func testTheGroupSectionListsThePeriodsSettleUpPayments() throws {
         var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 12)
         let payment = GroupPaymentLine(paymentId: 41, date: CivilDate(year: 2026, month: 10, day: 12), fromUserId: 8,

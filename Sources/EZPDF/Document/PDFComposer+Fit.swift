@@ -1,3 +1,4 @@
+import EZCairo
 
 extension PDFComposer {
     /// The largest size from `size` down to `minimum` (in steps of half a point) at which `string`
@@ -6,5 +7,12 @@ extension PDFComposer {
         var s = size
         while s > minimum && measure(string, font: PDFTheme.font(s, bold: bold)).width > width { s -= 0.5 }
         return s
+    }
+
+    /// The font `whole` is set in on one line of `width`: `font` (of `size` points) when it fits,
+    /// else the largest size down to `minimum` that fits, else `minimum`.
+    func shrunkFont(_ whole: String, font: String, size: Double, bold: Bool, minimum: Double, width: Double) -> String {
+        measure(whole, font: font).width <= width ? font
+            : PDFTheme.font(fittingSize(whole, bold: bold, size: size, minimum: minimum, width: width), bold: bold)
     }
 }

@@ -40,6 +40,8 @@ final class PDFComposer {
     var figureDescriptions: [String] = []
     /// Tables laid out so far in this pass (their column widths are found once, see ``PDFTextMetrics/tableWidths``).
     var tablesLaidOut = 0
+    /// Tables whose two-line rows were found so far in this pass (see ``PDFTextMetrics/tableTallRows``).
+    var tablesWrapped = 0
     /// The document's title, shown by viewers instead of the file name.
     var documentTitle: String = ""
 
@@ -178,6 +180,23 @@ final class PDFComposer {
         if l.isEllipsized { shortenedTexts.append(string) }
         l.draw(at: point, color: color)
         return l.size
+    }
+
+    /// Draws `string` and then `keep` on one line at `point`: as one text when they fit `width`,
+    /// else `string` cut with '…' to the room `keep` leaves and `keep` whole right after the
+    /// ellipsis (a name before the dates that must be read whole). Skipped while measuring.
+    func text(_ string: String, keeping keep: String, font: String, at point: Point, width: Double,
+              align: TextLayout.Alignment = .left, color: Color = PDFTheme.ink) {
+        guard !isMeasuring else { return }
+        let keepWidth = keep.isEmpty ? 0 : measure(keep, font: font).width
+        guard keepWidth > 0, keepWidth < width, measure(string + keep, font: font).width > width else {
+            text(string + keep, font: font, at: point, width: width, align: align, color: color)
+            return
+        }
+        let cut = configured(string, font: font, width: width - keepWidth, maxLines: 1, align: .left)
+        if cut.isEllipsized { shortenedTexts.append(string) }
+        cut.draw(at: point, color: color)
+        text(keep, font: font, at: Point(x: point.x + cut.firstLineInkEnd, y: point.y), width: keepWidth, align: .left, color: color)
     }
 
     /// `string` with a left-to-right mark in front when it holds right-to-left letters or an

@@ -10,14 +10,19 @@ struct PDFTable {
         /// Relative width (the table shares its width in proportion).
         var weight: Double
         var align: TextLayout.Alignment = .left
-        /// When true the column is as wide as its widest cell (or title) needs, up to a third of the
-        /// table; the other columns share what is left by weight. Dates, amounts and short names
+        /// When true the column is as wide as its widest cell (or title) needs, up to ``maxShare``
+        /// of the table; the other columns share what is left by weight. Dates, amounts and short names
         /// are then never cut while a description takes the slack.
         var fit: Bool = false
+        /// The most of the table's width a `fit` column takes (its cells are cut past it): a third
+        /// unless a column next to a description must leave it more.
+        var maxShare: Double = 1.0 / 3
         /// For a column that is not `fit`: it takes no more of the shared width than its widest
         /// cell (or title) needs, and what it leaves goes to the other columns; when it needs more
         /// than its share by weight, it gets that share. Short names hug; a description does not.
         var hug: Bool = false
+        /// Its ``Cell/wrappingText(_:)`` cells may take more lines (the row grows to hold them).
+        var wraps: Bool = false
     }
 
     /// One cell.
@@ -28,6 +33,9 @@ struct PDFTable {
         /// window: `keep`). When the two do not fit, they take smaller type, down to 6 pt; past
         /// that the text before `keep` is cut with '…', never `keep`.
         case shrinkingText(String, keep: String = "", bold: Bool = false)
+        /// Text that takes more lines when it does not fit one (its row grows to hold them), and is
+        /// cut with '…' after ``PDFTable/wrapLines``: a group expense's line, which ends with who paid.
+        case wrappingText(String)
         /// A rounded coloured label such as a budget status.
         case pill(String, Color)
         /// A progress bar filled to `fraction` (clamped to 0…1) with a label to its right.
@@ -102,6 +110,8 @@ struct PDFTable {
     }
 
     static let rowHeight: Double = 15
+    /// The most lines a wrapping cell takes.
+    static let wrapLines = 6
     static let headerHeight: Double = 18
     static let cellPadding: Double = 5
     /// The space left under a table.
@@ -124,20 +134,21 @@ extension PDFComposer {
     /// Draws `table` at the cursor, running over as many pages as it needs with its header repeated;
     /// `continuation` names the table on later pages, captioned "Transactions (continued)".
     func draw(_ table: PDFTable, continuation: String) throws(CairoError) {
-        let heights = Array(repeating: PDFTable.rowHeight, count: table.rows.count)
+        let widths = columnWidths(table)
+        let tall = tallRows(table, widths: widths)
+        let heights = table.rows.indices.map { tall[$0] ?? PDFTable.rowHeight }
         let footerHeight = table.footer == nil ? 0 : PDFTable.rowHeight + 2
         var slices = TablePagination.slices(rowHeights: heights, headerHeight: PDFTable.headerHeight,
                                             firstPageSpace: remaining - footerHeight,
                                             fullPageSpace: geometry.contentHeight - PDFComposer.continuationHeight - footerHeight)
         if slices.isEmpty { slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<0)] }
         // A short table that fits a page but not what is left of this one moves whole to the next page.
-        let wholeHeight = PDFTable.headerHeight + PDFTable.rowHeight * Double(table.rows.count) + footerHeight
+        let wholeHeight = PDFTable.headerHeight + heights.reduce(0, +) + footerHeight
         if table.rows.count <= PDFTable.keepTogetherRows && wholeHeight > remaining
             && wholeHeight <= geometry.contentHeight && !atPageTop {
             try newPage()
             slices = [TablePagination.Slice(pageOffset: 0, rows: 0..<table.rows.count)]
         }
-        let widths = columnWidths(table)
         let aligns = table.columns.map(\.align)
         // One Table element over every page it runs on; the header row is a row of TH cells the
         // first time, and page furniture (an artifact) where it is repeated.
@@ -158,9 +169,9 @@ extension PDFComposer {
             // its own for an element with children, such as a Table with its repeated headers).
             rowsTagged(part: .tableBody) {
                 for (k, r) in slice.rows.enumerated() {
-                    if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: PDFTable.rowHeight), PDFTheme.zebra) }
+                    if k % 2 == 1 { fill(Rect(x: left, y: y, width: width, height: heights[r]), PDFTheme.zebra) }
                     // The measuring pass only moves the cursor: the row is not made.
-                    rowTagged { drawRow(isMeasuring ? [] : table.rows[r], aligns: aligns, widths: widths, table: table) }
+                    rowTagged { drawRow(isMeasuring ? [] : table.rows[r], aligns: aligns, widths: widths, table: table, height: heights[r]) }
                 }
             }
             rule(y: y, lineWidth: 0.6)
@@ -187,6 +198,31 @@ extension PDFComposer {
     /// Draws rows inside the element `part` when the document does not tag rows one by one.
     private func rowsTagged(part: PDFTag, _ body: () -> Void) {
         if isMeasuring || tagsRows { body() } else { tagged(part, body) }
+    }
+
+    /// The rows of `table` whose wrapping cell needs more than one line in its column, with their
+    /// heights: found in the measuring pass (each row read once, only when a column can wrap),
+    /// reused in the drawing pass.
+    private func tallRows(_ table: PDFTable, widths: [Double]) -> [Int: Double] {
+        let index = tablesWrapped
+        tablesWrapped += 1
+        if !isMeasuring, index < metrics.tableTallRows.count { return metrics.tableTallRows[index] }
+        var tall: [Int: Double] = [:]
+        let wrapping = table.columns.indices.filter { table.columns[$0].wraps }
+        if !wrapping.isEmpty {
+            let pad = table.density.cellPadding
+            // The row's padding around its one line stays around the lines it grows to.
+            let padding = PDFTable.rowHeight - measure("Hg", font: table.font).height
+            for (r, row) in table.rows.enumerated() {
+                for c in wrapping where c < row.count {
+                    guard case .wrappingText(let s) = row[c], unrememberedWidth(s, font: table.font) > widths[c] - 2 * pad else { continue }
+                    let lines = measure(s, font: table.font, width: widths[c] - 2 * pad, maxLines: PDFTable.wrapLines).height
+                    tall[r] = max(tall[r] ?? 0, (lines + padding).rounded(.up))
+                }
+            }
+        }
+        if isMeasuring { metrics.tableTallRows.append(tall) }
+        return tall
     }
 
     /// The table's column widths: measured in the measuring pass, reused in the drawing pass.
@@ -225,6 +261,7 @@ extension PDFComposer {
             for c in measured where c < row.count {
                 switch row[c] {
                 case .text(let s, _, let bold): consider(c, s, bold: bold)
+                case .wrappingText(let s): consider(c, s, bold: false)
                 case .shrinkingText(let s, let keep, let bold): consider(c, s + keep, bold: bold)
                 case .pill(let s, _):
                     need[c] = max(need[c], cellWidth(s, font: PDFTheme.font(6.5, bold: true)) + 10)
@@ -240,7 +277,7 @@ extension PDFComposer {
             need[c] = (need[c] + 2 * table.density.cellPadding + table.density.fitGap).rounded(.up)
         }
         for c in measured where table.columns[c].fit {
-            widths[c] = min(width / 3, need[c])
+            widths[c] = min(width * table.columns[c].maxShare, need[c])
             fixed += widths[c]
         }
         let flexible = table.columns.indices.filter { !table.columns[$0].fit }
@@ -288,19 +325,10 @@ extension PDFComposer {
     /// with the text before `keep` cut to the room `keep` leaves, and `keep` whole after it.
     private func drawShrinking(_ s: String, keep: String, bold: Bool, font: String, boldFont: String, size: Double,
                                x: Double, width: Double, align: TextLayout.Alignment) {
-        let whole = s + keep
-        let rowFont = bold ? boldFont : font
-        let fitted = measure(whole, font: rowFont).width <= width ? rowFont
-            : PDFTheme.font(fittingSize(whole, bold: bold, size: size, minimum: 6, width: width), bold: bold)
+        let fitted = shrunkFont(s + keep, font: bold ? boldFont : font, size: size, bold: bold, minimum: 6, width: width)
         // Smaller type sits on the same middle line as the row's other texts.
-        let top = centredTextTop(fitted, rowTop: y, height: PDFTable.rowHeight)
-        let keepWidth = keep.isEmpty ? 0 : measure(keep, font: fitted).width
-        guard keepWidth > 0, keepWidth < width, measure(whole, font: fitted).width > width else {
-            text(whole, font: fitted, at: Point(x: x, y: top), width: width, align: align)
-            return
-        }
-        let drawn = text(s, font: fitted, at: Point(x: x, y: top), width: width - keepWidth, align: .left)
-        text(keep, font: fitted, at: Point(x: x + drawn.width, y: top), width: keepWidth, align: .left)
+        text(s, keeping: keep, font: fitted, at: Point(x: x, y: centredTextTop(fitted, rowTop: y, height: PDFTable.rowHeight)),
+             width: width, align: align)
     }
 
     /// The top of a line of `font` centred in a row of `height` at `rowTop`, from the font's real
@@ -309,11 +337,12 @@ extension PDFComposer {
         rowTop + (height - measure("Hg", font: font).height) / 2
     }
 
-    /// Draws one row of `table`'s cells (all in bold for its footer).
+    /// Draws one row of `table`'s cells (all in bold for its footer), `height` tall: a row of
+    /// several lines keeps its other cells on its first line.
     private func drawRow(_ cells: [PDFTable.Cell], aligns: [TextLayout.Alignment], widths: [Double], table: PDFTable,
-                         allBold: Bool = false) {
-        // A row's height is fixed: the measuring pass only moves the cursor.
-        guard !isMeasuring else { y += PDFTable.rowHeight; return }
+                         allBold: Bool = false, height: Double = PDFTable.rowHeight) {
+        // A row's height is known beforehand: the measuring pass only moves the cursor.
+        guard !isMeasuring else { y += height; return }
         let pad = table.density.cellPadding, size = table.density.fontSize
         let boldFont = table.boldFont, font = allBold ? boldFont : table.font
         let textTop = centredTextTop(font, rowTop: y, height: PDFTable.rowHeight)
@@ -329,6 +358,9 @@ extension PDFComposer {
             case .text(let s, let color, let bold):
                 text(s, font: bold ? boldFont : font, at: Point(x: x + pad, y: bold ? boldTop : textTop),
                      width: inner, align: align, color: color)
+            case .wrappingText(let s):
+                text(s, font: font, at: Point(x: x + pad, y: textTop), width: inner,
+                     maxLines: height > PDFTable.rowHeight ? PDFTable.wrapLines : 1, align: align)
             case .shrinkingText(let s, let keep, let bold):
                 drawShrinking(s, keep: keep, bold: bold, font: font, boldFont: boldFont, size: size, x: x + pad, width: inner, align: align)
             case .pill(let s, let color):
@@ -358,6 +390,6 @@ extension PDFComposer {
             }
             x += widths[c]
         }
-        y += PDFTable.rowHeight
+        y += height
     }
 }

@@ -27,6 +27,11 @@ final class PDFTextMetrics {
     /// every cell once, and not kept cell by cell (a shop's 100,000 rows would hold them all).
     var tableWidths: [[Double]] = []
 
+    /// Each table's rows taller than one line (a wrapping cell too long for one), by row index,
+    /// with their heights, in the same order: found by the measuring pass, so that both passes
+    /// break pages alike.
+    var tableTallRows: [[Int: Double]] = []
+
     /// The size stored for `key`, or the one `measure` finds (then stored).
     func size(_ key: Key, measure: () -> Size) -> Size {
         if let s = sizes[key] { return s }

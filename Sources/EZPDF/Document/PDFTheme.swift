@@ -46,7 +46,9 @@ enum PDFTheme {
     /// The cover title's size in points (bold).
     static let titleSize = 22.0
     static let titleFont = font(titleSize, bold: true)
-    static let subtitleFont = font(10.5)
+    /// The cover's subtitle size in points.
+    static let subtitleSize = 10.5
+    static let subtitleFont = font(subtitleSize)
     static let sectionFont = font(14, bold: true)
     static let subsectionFont = font(11, bold: true)
     static let bodyFont = font(9)

@@ -47,8 +47,13 @@ extension StatementLayout {
                        at: Point(x: left, y: 48 + (22 - titleSize) * 0.6), width: textWidth, color: onBand)
         }
         c.tagged(.paragraph) {
-            _ = c.text("\(InlineText.isolated(figures.user.username))  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))",
-                       font: PDFTheme.subtitleFont, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
+            // The period is read whole beside the limit box: a long username takes smaller type
+            // (down to 8.5 pt), then is cut ("benjamin.macdonald18 · 1 Oct 2026 – 31 Oct …" was).
+            let name = InlineText.isolated(figures.user.username)
+            let dates = "  ·  \(format.date(figures.period.start)) – \(format.date(figures.period.end))"
+            let font = c.shrunkFont(name + dates, font: PDFTheme.subtitleFont, size: PDFTheme.subtitleSize, bold: false,
+                                    minimum: 8.5, width: textWidth)
+            c.text(name, keeping: dates, font: font, at: Point(x: left, y: 84), width: textWidth, color: onBand.withAlpha(0.9))
             _ = c.text(tr("As of {date}  ·  {currency}", ["date": format.date(figures.asOf), "currency": figures.currency.code]),
                        font: PDFTheme.font(8), at: Point(x: left, y: 102), width: textWidth, color: onBand.withAlpha(0.75))
         }

@@ -13,8 +13,11 @@ extension StatementLayout {
         // otherwise be half a million formatted cells in memory at once.
         let rows = PDFTable.Rows(count: figures.transactions.count) { [self] i in transactionCells(figures.transactions[i]) }
         let table = PDFTable(columns: [
-            .init(title: tr("Date"), weight: 16, fit: true), .init(title: tr("Description"), weight: 37),
-            .init(title: tr("Category"), weight: 17, fit: true), .init(title: tr("Account"), weight: 15, fit: true),
+            .init(title: tr("Date"), weight: 16, fit: true), .init(title: tr("Description"), weight: 37, wraps: true),
+            // Names take what they need up to a fifth of the table each, so that long category and
+            // account names cannot squeeze the description (they are cut there instead).
+            .init(title: tr("Category"), weight: 17, fit: true, maxShare: 0.2),
+            .init(title: tr("Account"), weight: 15, fit: true, maxShare: 0.2),
             .init(title: tr("Amount"), weight: 15, align: .right, fit: true),
         ], rows: rows, footer: [
             .text(tr("Net")), .text(tr.plural("{count} row", "{count} rows", count: figures.transactions.count)), .text(""), .text(""),
@@ -40,18 +43,23 @@ extension StatementLayout {
             amount = .text(money(r.amount, r.currency), color: PDFTheme.muted)
         }
         // A share of a group expense, or a row in another currency, says what the full row was —
-        // right after the description, before the group and its payer: a long line is cut at its
-        // end, and the footnote points readers at this amount.
+        // right after the description, before the group and its payer: a line too long even for
+        // two lines is cut at its end, and the footnote points readers at this amount.
         if r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency) {
-            description += (description.isEmpty ? "" : " ") + "(\(money(r.amount, r.currency)))"
+            // No-break spaces: a line that wraps never parts a figure from its currency.
+            let full = money(r.amount, r.currency).replacingOccurrences(of: " ", with: "\u{00A0}")
+            description += (description.isEmpty ? "" : " ") + "(\(full))"
         }
         if !r.group.isEmpty {
             let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": InlineText.isolated(r.group), "payer": InlineText.isolated(r.paidBy)])
             description += (description.isEmpty ? "" : " · ") + group
         }
         let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance
+        // A group expense's line says who paid at its end: it takes a second line rather than
+        // being cut ("Flat rent (€5,612.00) · Apartment …" lost its payer).
         return [
-            .text(format.date(r.date), color: PDFTheme.muted), .text(description), .text(r.category),
+            .text(format.date(r.date), color: PDFTheme.muted), r.group.isEmpty ? .text(description) : .wrappingText(description),
+            .text(r.category),
             .text(account, color: PDFTheme.muted), amount,
         ]
     }
