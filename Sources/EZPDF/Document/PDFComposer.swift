@@ -40,7 +40,7 @@ final class PDFComposer {
     var figureDescriptions: [String] = []
     /// Tables laid out so far in this pass (their column widths are found once, see ``PDFTextMetrics/tableWidths``).
     var tablesLaidOut = 0
-    /// Tables whose two-line rows were found so far in this pass (see ``PDFTextMetrics/tableTallRows``).
+    /// Tables whose taller rows were found so far in this pass (see ``PDFTextMetrics/tableTallRows``).
     var tablesWrapped = 0
     /// The document's title, shown by viewers instead of the file name.
     var documentTitle: String = ""
