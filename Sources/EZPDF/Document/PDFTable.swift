@@ -29,13 +29,10 @@ struct PDFTable {
     enum Cell {
         /// Text, cut with '…' when it does not fit.
         case text(String, color: Color = PDFTheme.ink, bold: Bool = false)
-        /// Text followed by a part that must be read whole (a budget's name, then the dates of its
-        /// window: `keep`). When the two do not fit, they take smaller type, down to 6 pt; past
-        /// that the text before `keep` is cut with '…', never `keep`.
-        case shrinkingText(String, keep: String = "", bold: Bool = false)
         /// Text that takes more lines when it does not fit one (its row grows to hold them), and is
-        /// cut with '…' after ``PDFTable/wrapLines``: a group expense's line, which ends with who paid.
-        case wrappingText(String)
+        /// cut with '…' after ``PDFTable/wrapLines``: a group expense's line, which ends with who
+        /// paid; a budget and the dates of its window.
+        case wrappingText(String, bold: Bool = false)
         /// A rounded coloured label such as a budget status.
         case pill(String, Color)
         /// A progress bar filled to `fraction` (clamped to 0…1) with a label to its right.
@@ -215,8 +212,10 @@ extension PDFComposer {
             let padding = PDFTable.rowHeight - measure("Hg", font: table.font).height
             for (r, row) in table.rows.enumerated() {
                 for c in wrapping where c < row.count {
-                    guard case .wrappingText(let s) = row[c], unrememberedWidth(s, font: table.font) > widths[c] - 2 * pad else { continue }
-                    let lines = measure(s, font: table.font, width: widths[c] - 2 * pad, maxLines: PDFTable.wrapLines).height
+                    guard case .wrappingText(let s, let bold) = row[c] else { continue }
+                    let font = bold ? table.boldFont : table.font
+                    guard unrememberedWidth(s, font: font) > widths[c] - 2 * pad else { continue }
+                    let lines = measure(s, font: font, width: widths[c] - 2 * pad, maxLines: PDFTable.wrapLines).height
                     tall[r] = max(tall[r] ?? 0, (lines + padding).rounded(.up))
                 }
             }
@@ -261,8 +260,7 @@ extension PDFComposer {
             for c in measured where c < row.count {
                 switch row[c] {
                 case .text(let s, _, let bold): consider(c, s, bold: bold)
-                case .wrappingText(let s): consider(c, s, bold: false)
-                case .shrinkingText(let s, let keep, let bold): consider(c, s + keep, bold: bold)
+                case .wrappingText(let s, let bold): consider(c, s, bold: bold)
                 case .pill(let s, _):
                     need[c] = max(need[c], cellWidth(s, font: PDFTheme.font(6.5, bold: true)) + 10)
                 case .bar:
@@ -320,17 +318,6 @@ extension PDFComposer {
         y += h
     }
 
-    /// Draws a ``PDFTable/Cell/shrinkingText(_:keep:bold:)`` cell in the row at `y`: in the
-    /// row's type when it fits, else in the largest size down to 6 pt that fits, else at 6 pt
-    /// with the text before `keep` cut to the room `keep` leaves, and `keep` whole after it.
-    private func drawShrinking(_ s: String, keep: String, bold: Bool, font: String, boldFont: String, size: Double,
-                               x: Double, width: Double, align: TextLayout.Alignment) {
-        let fitted = shrunkFont(s + keep, font: bold ? boldFont : font, size: size, bold: bold, minimum: 6, width: width)
-        // Smaller type sits on the same middle line as the row's other texts.
-        text(s, keeping: keep, font: fitted, at: Point(x: x, y: centredTextTop(fitted, rowTop: y, height: PDFTable.rowHeight)),
-             width: width, align: align)
-    }
-
     /// The top of a line of `font` centred in a row of `height` at `rowTop`, from the font's real
     /// line height (a fixed offset put Noto Sans so low that the next row's stripe cut its descenders).
     func centredTextTop(_ font: String, rowTop: Double, height: Double) -> Double {
@@ -358,11 +345,9 @@ extension PDFComposer {
             case .text(let s, let color, let bold):
                 text(s, font: bold ? boldFont : font, at: Point(x: x + pad, y: bold ? boldTop : textTop),
                      width: inner, align: align, color: color)
-            case .wrappingText(let s):
-                text(s, font: font, at: Point(x: x + pad, y: textTop), width: inner,
+            case .wrappingText(let s, let bold):
+                text(s, font: bold ? boldFont : font, at: Point(x: x + pad, y: bold ? boldTop : textTop), width: inner,
                      maxLines: height > PDFTable.rowHeight ? PDFTable.wrapLines : 1, align: align)
-            case .shrinkingText(let s, let keep, let bold):
-                drawShrinking(s, keep: keep, bold: bold, font: font, boldFont: boldFont, size: size, x: x + pad, width: inner, align: align)
             case .pill(let s, let color):
                 let size = measure(s, font: PDFTheme.font(6.5, bold: true))
                 let pillWidth = min(inner, size.width + 10)

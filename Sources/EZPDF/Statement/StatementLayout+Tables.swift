@@ -36,12 +36,14 @@ extension StatementLayout {
             let moved = b.transfersIn - b.transfersOut
             let effective = money(b.effective) + (moved == 0 ? "" : " *")
             let used = b.percent.map { $0.fraction } ?? (b.spent > 0 ? 1 : 0)
-            // A window other than the period is named by its dates, the year once when both share it.
-            let window = b.windowStart == figures.period.start && b.windowEnd == figures.period.end
-                ? "" : " · " + format.dateRange(b.windowStart, b.windowEnd)
+            // A window other than the period is named by its dates, the year once when both share
+            // it; a label that takes more lines breaks around the dash, never inside a date.
+            let window = b.windowStart == figures.period.start && b.windowEnd == figures.period.end ? ""
+                : " · " + format.dateRange(b.windowStart, b.windowEnd).replacingOccurrences(of: " ", with: "\u{00A0}")
+                    .replacingOccurrences(of: "\u{00A0}–\u{00A0}", with: " – ")
             return [
-                // The window's dates are read whole: a long name takes smaller type, then is cut.
-                .shrinkingText(name, keep: window, bold: b.categoryName == nil),
+                // The name and the window's dates are read whole: a long label takes more lines.
+                .wrappingText(name + window, bold: b.categoryName == nil),
                 .text(effective), .text(money(b.spent)),
                 .text(money(b.remaining), color: b.remaining < 0 ? PDFTheme.negative : PDFTheme.ink),
                 .bar(fraction: used, color: PDFTheme.color(for: b.status), label: percent(b.percent)),
@@ -49,7 +51,7 @@ extension StatementLayout {
             ]
         }
         let table = PDFTable(columns: [
-            .init(title: tr("Budget"), weight: 30), .init(title: tr("Amount"), weight: 21, align: .right, fit: true),
+            .init(title: tr("Budget"), weight: 30, wraps: true), .init(title: tr("Amount"), weight: 21, align: .right, fit: true),
             .init(title: tr("Spent"), weight: 14, align: .right, fit: true), .init(title: tr("Left"), weight: 14, align: .right, fit: true),
             .init(title: tr("Used"), weight: 20), .init(title: tr("Status"), weight: 12, align: .right, fit: true),
         ], rows: rows)
