@@ -249,11 +249,11 @@ extension PDFComposer {
         // measured in it; a text already measured in its column (a date, a kind, a category) is not measured again.
         let measured = table.columns.indices.filter { table.columns[$0].fit || table.columns[$0].hug }
         var need = Array(repeating: 0.0, count: table.columns.count)
-        var seen = Array(repeating: Set<String>(), count: table.columns.count)
+        var seenRegular = Array(repeating: Set<String>(), count: table.columns.count), seenBold = seenRegular
         let titleFont = PDFTheme.font(table.density.fitTitleSize, bold: true)
         for c in measured { need[c] = measure(table.columns[c].title.uppercased(), font: titleFont).width }
         func consider(_ c: Int, _ s: String, bold: Bool) {
-            guard seen[c].insert(bold ? "b" + s : "r" + s).inserted else { return }
+            guard (bold ? seenBold[c].insert(s) : seenRegular[c].insert(s)).inserted else { return }
             need[c] = max(need[c], cellWidth(s, font: bold ? table.boldFont : table.font))
         }
         func consider(_ row: [PDFTable.Cell]) {

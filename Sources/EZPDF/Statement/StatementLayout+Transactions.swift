@@ -44,7 +44,7 @@ extension StatementLayout {
         }
         // A share of a group expense, or a row in another currency, says what the full row was —
         // right after the description, before the group and its payer: a line too long even for
-        // two lines is cut at its end, and the footnote points readers at this amount.
+        // six lines is cut at its end, and the footnote points readers at this amount.
         if r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency) {
             // No-break spaces: a line that wraps never parts a figure from its currency.
             let full = money(r.amount, r.currency).replacingOccurrences(of: " ", with: "\u{00A0}")
@@ -55,8 +55,8 @@ extension StatementLayout {
             description += (description.isEmpty ? "" : " · ") + group
         }
         let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance
-        // A group expense's line says who paid at its end: it takes a second line rather than
-        // being cut ("Flat rent (€5,612.00) · Apartment …" lost its payer).
+        // A group expense's line says who paid at its end: it takes more lines rather than being
+        // cut ("Flat rent (€5,612.00) · Apartment …" lost its payer).
         return [
             .text(format.date(r.date), color: PDFTheme.muted), r.group.isEmpty ? .text(description) : .wrappingText(description),
             .text(r.category),
