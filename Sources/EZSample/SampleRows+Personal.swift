@@ -213,6 +213,12 @@ extension SampleRows {
         }
     }
 
+    /// An adult's transactions over `active`, a day at a time: salary, savings, rent, utilities,
+    /// subscriptions, allowances paid, everyday spending, cash withdrawals and trips abroad.
+    ///
+    /// One function on purpose, like ``SamplePlan/init(options:span:)``: each day's random draws
+    /// must stay in this exact order, or every sample ledger (and the tests built on them) changes;
+    /// split into steps, that order would be spread over several places.
     private func writeAdultTransactions(_ p: SamplePerson, _ random: inout SampleRandom, active: ClosedRange<Int32>,
                                         deletedCategory: (id: Int64, until: Int32)?) throws {
         let bank = p.balanceIds[SampleBalanceSlot.bank.rawValue]
