@@ -181,31 +181,47 @@ struct LedgerView {
         self.categories = CategoryIndex(ledger.categories)
         self.from = from
         self.through = through
-        let lo = from.dayNumber, hi = through.dayNumber
-        let user = ledger.user.id
-        let rates = ledger.rates
         hasData = !ledger.transactions.isEmpty || ledger.groups.contains { !$0.expenses.isEmpty }
         var balanceNames: [Int64: String] = [:]
         if rowsPeriod != nil { for b in ledger.balances { balanceNames[b.id] = b.name } }
 
+        reserveSpace(for: ledger, rowsPeriod: rowsPeriod)
+        try addOwnTransactions(of: ledger, rowsPeriod: rowsPeriod, balanceNames: balanceNames)
+        for g in ledger.groups {
+            try addGroupExpenses(of: g, in: ledger, rowsPeriod: rowsPeriod, balanceNames: balanceNames)
+        }
+        try checkBound()
+    }
+
+    /// Finds the local day of each of the viewer's own transactions (``ownDays``), and reserves
+    /// exactly the entries and rows they and the group expenses can need: grown by doubling, a
+    /// 100,000-row statement's rows kept ~30,000 empty slots (~5 MB) for as long as its figures.
+    private mutating func reserveSpace(for ledger: UserLedger, rowsPeriod: Period?) {
+        let lo = from.dayNumber, hi = through.dayNumber
         let txs = ledger.transactions
         ownDays = [Int32](repeating: 0, count: txs.count)
-        // The days first, then the entries and rows sized exactly: grown by doubling, a
-        // 100,000-row statement's rows kept ~30,000 empty slots (~5 MB) for as long as its figures.
         var ownEntries = 0, ownRows = 0
         for i in txs.indices {
             let day = txs[i].occurredAt.localDate(in: zone)
             ownDays[i] = day.dayNumber
             // Index access reads fields in place; copying a Transaction would retain its strings.
-            if txs[i].kind == .expense, txs[i].groupId != nil { continue }   // counted from its group below
+            if txs[i].kind == .expense, txs[i].groupId != nil { continue }   // counted from its group
             guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
             ownEntries += 1
             if let p = rowsPeriod, p.contains(day) { ownRows += 1 }
         }
-        // A bound for the group expenses (their shares are found below): every one loaded.
+        // A bound for the group expenses (their shares are found later): every one loaded.
         let groupExpenses = ledger.groups.reduce(0) { $0 + $1.expenses.count }
         entries.reserveCapacity(ownEntries + groupExpenses)
         if rowsPeriod != nil { rows.reserveCapacity(ownRows + groupExpenses) }
+    }
+
+    /// The viewer's own income, expenses outside any group and transfers dated `from...through`,
+    /// each converted on its own date; their statement rows when in `rowsPeriod`.
+    private mutating func addOwnTransactions(of ledger: UserLedger, rowsPeriod: Period?,
+                                             balanceNames: [Int64: String]) throws(AnalyticsError) {
+        let lo = from.dayNumber, hi = through.dayNumber
+        let txs = ledger.transactions
         for i in txs.indices {
             let day = CivilDate(dayNumber: ownDays[i])
             if txs[i].kind == .expense, txs[i].groupId != nil { continue }
@@ -220,8 +236,8 @@ struct LedgerView {
             case .transfer: kind = .transfer
             }
             if kind != .transfer {
-                counted = try rates.convert(tx.amountMinor, from: tx.currency, to: currency, on: tx.ownerDate,
-                                            user: user, transaction: tx.id)
+                counted = try ledger.rates.convert(tx.amountMinor, from: tx.currency, to: currency, on: tx.ownerDate,
+                                                   user: userId, transaction: tx.id)
             }
             entries.append(Entry(day: day.dayNumber, kind: kind, recurring: tx.recurrenceDays != nil,
                                  category: cat, counted: counted))
@@ -231,44 +247,49 @@ struct LedgerView {
                                      counted: counted, group: "", paidBy: ""))
             }
         }
+    }
 
-        for g in ledger.groups {
-            let members = g.members.sorted { $0.userId < $1.userId }
-            let expenses = g.expenses
-            for i in expenses.indices where expenses[i].kind == .expense {
-                let day = expenses[i].occurredAt.localDate(in: zone)
-                guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
-                let tx = expenses[i]
-                let share = GroupShares.share(of: user, in: tx, members: members, splits: g.splits)
-                let paid = tx.userId == user
-                guard share > 0 || paid else { continue }
-                let cat = categories.index(name: tx.categoryName)
-                var counted: Int64 = 0
-                if share > 0 {
-                    // The group's books convert the expense whole into the group's currency, then
-                    // share it: the viewer's expense is that share, so that it is the same as the
-                    // share in groups.csv (and the members' expenses add up to the group's total).
-                    var owed = share, owedCurrency = tx.currency
-                    if tx.currency != g.group.currency {
-                        let whole = try rates.convert(tx.amountMinor, from: tx.currency, to: g.group.currency, on: tx.ownerDate,
-                                                      user: user, transaction: tx.id, group: g.group.id)
-                        owed = GroupShares.shareInGroupCurrency(of: user, in: tx, amount: whole, members: members, splits: g.splits)
-                        owedCurrency = g.group.currency
-                    }
-                    counted = try rates.convert(owed, from: owedCurrency, to: currency, on: tx.ownerDate,
-                                                user: user, transaction: tx.id, group: g.group.id)
+    /// The viewer's share of each of `g`'s expenses dated `from...through` (whoever paid), and the
+    /// ones they paid with no share (``EntryKind/zeroShare``); their statement rows when in `rowsPeriod`.
+    private mutating func addGroupExpenses(of g: GroupLedger, in ledger: UserLedger, rowsPeriod: Period?,
+                                           balanceNames: [Int64: String]) throws(AnalyticsError) {
+        let lo = from.dayNumber, hi = through.dayNumber
+        let user = userId
+        let rates = ledger.rates
+        let members = g.members.sorted { $0.userId < $1.userId }
+        let expenses = g.expenses
+        for i in expenses.indices where expenses[i].kind == .expense {
+            let day = expenses[i].occurredAt.localDate(in: zone)
+            guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
+            let tx = expenses[i]
+            let share = GroupShares.share(of: user, in: tx, members: members, splits: g.splits)
+            let paid = tx.userId == user
+            guard share > 0 || paid else { continue }
+            let cat = categories.index(name: tx.categoryName)
+            var counted: Int64 = 0
+            if share > 0 {
+                // The group's books convert the expense whole into the group's currency, then
+                // share it: the viewer's expense is that share, so that it is the same as the
+                // share in groups.csv (and the members' expenses add up to the group's total).
+                var owed = share, owedCurrency = tx.currency
+                if tx.currency != g.group.currency {
+                    let whole = try rates.convert(tx.amountMinor, from: tx.currency, to: g.group.currency, on: tx.ownerDate,
+                                                  user: user, transaction: tx.id, group: g.group.id)
+                    owed = GroupShares.shareInGroupCurrency(of: user, in: tx, amount: whole, members: members, splits: g.splits)
+                    owedCurrency = g.group.currency
                 }
-                entries.append(Entry(day: day.dayNumber, kind: share > 0 ? .expense : .zeroShare,
-                                     recurring: false, category: cat, counted: counted))
-                if let p = rowsPeriod, p.contains(day) {
-                    let payer = members.first { $0.userId == tx.userId }?.username ?? (paid ? ledger.user.username : "")
-                    rows.append(Self.row(tx, day: day, category: categories.names[Int(cat)],
-                                         balance: paid ? (tx.balanceId.flatMap { balanceNames[$0] } ?? "") : "",
-                                         counted: counted, group: g.group.name, paidBy: payer))
-                }
+                counted = try rates.convert(owed, from: owedCurrency, to: currency, on: tx.ownerDate,
+                                            user: user, transaction: tx.id, group: g.group.id)
+            }
+            entries.append(Entry(day: day.dayNumber, kind: share > 0 ? .expense : .zeroShare,
+                                 recurring: false, category: cat, counted: counted))
+            if let p = rowsPeriod, p.contains(day) {
+                let payer = members.first { $0.userId == tx.userId }?.username ?? (paid ? ledger.user.username : "")
+                rows.append(Self.row(tx, day: day, category: categories.names[Int(cat)],
+                                     balance: paid ? (tx.balanceId.flatMap { balanceNames[$0] } ?? "") : "",
+                                     counted: counted, group: g.group.name, paidBy: payer))
             }
         }
-        try checkBound()
     }
 
     /// Checks that the sum of every entry's counted amount fits in 64 bits. Every figure built
