@@ -91,15 +91,15 @@ package struct LocaleFormat: Hashable, Sendable {
         (scaled < 0 ? "-" : "") + unsignedDecimal(scaled.magnitude, fractionDigits: fractionDigits)
     }
 
-    func unsignedDecimal(_ magnitude: UInt64, fractionDigits: Int) -> String {
+    func unsignedDecimal<Magnitude: UnsignedInteger>(_ magnitude: Magnitude, fractionDigits: Int) -> String {
         guard fractionDigits > 0 else { return grouped(magnitude) }
-        let divisor = LocaleFormat.pow10(fractionDigits)
+        let divisor = Magnitude(LocaleFormat.pow10(fractionDigits))
         var frac = String(magnitude % divisor)
         while frac.count < fractionDigits { frac = "0" + frac }
         return grouped(magnitude / divisor) + decimalSeparator + frac
     }
 
-    func grouped(_ v: UInt64) -> String {
+    func grouped<Magnitude: UnsignedInteger>(_ v: Magnitude) -> String {
         let digits = String(v)
         if digits.count < 4 + minimumGroupingDigits - 1 { return digits }
         var out = ""
@@ -134,26 +134,33 @@ package struct LocaleFormat: Hashable, Sendable {
     /// given alone (no reference, no digits) that would round to 0 is written in full instead.
     package func compactMoney(_ minor: Int64, _ currency: Currency, scaleReference: Int64? = nil,
                              fractionDigits: Int? = nil) -> String {
+        compactMoney(wide: Int128(minor), currency, scaleReference: scaleReference.map { Int128($0) }, fractionDigits: fractionDigits)
+    }
+
+    /// ``compactMoney(_:_:scaleReference:fractionDigits:)`` in 128 bits, for an axis's tick, which may lie past
+    /// the 64-bit range (the nice tick above money near `Int64.max`).
+    package func compactMoney(wide minor: Int128, _ currency: Currency, scaleReference: Int128? = nil,
+                             fractionDigits: Int? = nil) -> String {
         if minor == 0 { return attach("0", negative: false, currency) }
-        let ref = (scaleReference ?? minor).magnitude / UInt64(currency.minorPerMajor)
+        let ref = (scaleReference ?? minor).magnitude / UInt128(currency.minorPerMajor)
         let units = compactUnits
-        let (divisorMajor, suffix): (UInt64, String)
+        let (divisorMajor, suffix): (UInt128, String)
         switch ref {
         case 1_000_000_000...: (divisorMajor, suffix) = (1_000_000_000, units.billion)
         case 1_000_000...: (divisorMajor, suffix) = (1_000_000, units.million)
         case 1_000...: (divisorMajor, suffix) = (1_000, units.thousand)
         default: (divisorMajor, suffix) = (1, "")
         }
-        let divisor = UInt128(divisorMajor) * UInt128(currency.minorPerMajor)
+        let divisor = divisorMajor * UInt128(currency.minorPerMajor)
         var digits = fractionDigits ?? (suffix.isEmpty ? 0 : 1)
         digits = max(0, min(digits, 6))
-        let scaled = LocaleFormat.divideHalfEven(UInt128(minor.magnitude) * UInt128(LocaleFormat.pow10(digits)), divisor)
+        let scaled = LocaleFormat.divideHalfEven(minor.magnitude * UInt128(LocaleFormat.pow10(digits)), divisor)
         // An amount standing alone is never shown as 0 when it is not: under half a unit
         // (KWD 0.250, €0.30), the short form is the full amount.
-        if scaled == 0 && scaleReference == nil && fractionDigits == nil { return money(minor, currency) }
-        var number = unsignedDecimal(UInt64(scaled), fractionDigits: digits)
+        if scaled == 0 && scaleReference == nil && fractionDigits == nil { return money(Int64(minor), currency) }
+        var number = unsignedDecimal(scaled, fractionDigits: digits)
         if fractionDigits == nil && digits > 0 && scaled % UInt128(LocaleFormat.pow10(digits)) == 0 {
-            number = grouped(UInt64(scaled) / LocaleFormat.pow10(digits))
+            number = grouped(scaled / UInt128(LocaleFormat.pow10(digits)))
         }
         return attach(number + suffix, negative: minor < 0 && scaled != 0, currency)
     }
@@ -173,10 +180,10 @@ package struct LocaleFormat: Hashable, Sendable {
     }
 
     /// The divisor in minor units of the compact unit (1, k, M, B) chosen for `reference`.
-    package static func compactDivisor(forMinor reference: Int64, _ currency: Currency) -> Int64 {
-        let major = reference.magnitude / UInt64(currency.minorPerMajor)
-        let unit: Int64 = major >= 1_000_000_000 ? 1_000_000_000 : major >= 1_000_000 ? 1_000_000 : major >= 1_000 ? 1_000 : 1
-        return unit * currency.minorPerMajor
+    package static func compactDivisor(forMinor reference: Int128, _ currency: Currency) -> Int128 {
+        let major = reference.magnitude / UInt128(currency.minorPerMajor)
+        let unit: Int128 = major >= 1_000_000_000 ? 1_000_000_000 : major >= 1_000_000 ? 1_000_000 : major >= 1_000 ? 1_000 : 1
+        return unit * Int128(currency.minorPerMajor)
     }
 
     static func divideHalfEven(_ n: UInt128, _ d: UInt128) -> UInt128 {

@@ -28,4 +28,15 @@ final class AxisTicksTests: XCTestCase {
         // Every label keeps the step's decimals so the column reads evenly (as d3 and matplotlib do).
         XCTAssertEqual(labels.ticks(ticks), ["0 €", "0,5k €", "1,0k €", "1,5k €", "2,0k €", "2,5k €", "3,0k €"])
     }
+
+    func testTicksOverMoneyNearTheIntegerLimitGoPastItInsteadOfTrapping() {
+        // 9 × 10^18 cents fits in 64 bits; the nice tick above it, 10^19, does not.
+        let ticks = NiceTicks(from: 0, to: 9e18, count: 5, minimumExponent: 0)
+        XCTAssertEqual(ticks.upper.integerValue, Int128(10_000_000_000_000_000_000))
+        let labels = ValueLabels(format: LocaleFormat(locale: "en_US"), valueFormat: .money(try! Currency("USD"))).ticks(ticks)
+        XCTAssertEqual(labels, ["$0", "$20,000,000B", "$40,000,000B", "$60,000,000B", "$80,000,000B", "$100,000,000B"])
+        let both = NiceTicks(from: -Double(Int64.max), to: Double(Int64.max), count: 5, minimumExponent: 0)
+        XCTAssertEqual(both.lower.integerValue, -Int128(10_000_000_000_000_000_000))
+        XCTAssertEqual(both.upper.integerValue, Int128(10_000_000_000_000_000_000))
+    }
 }

@@ -123,6 +123,32 @@ final class ChartsRenderingTests: XCTestCase {
         try ChartRenderer.draw(long, in: ctx, rect: Rect(x: 40, y: 60, width: width, height: tall), format: long.format)
     }
 
+    /// Money near the 64-bit limit (each figure valid, its sum checked) used to trap drawing the
+    /// axis: the nice tick above 8 × 10^18 is 10^19, and two stacked segments of 6 × 10^18 add up
+    /// past the limit. A crash there stopped the whole monthly run.
+    func testChartsOfMoneyNearTheIntegerLimitDrawInsteadOfTrapping() throws {
+        let usd = try Currency("USD")
+        func chart(_ mark: Mark, _ series: [Series]) -> Chart {
+            Chart(title: "Limit", subtitle: nil, mark: mark,
+                  data: ChartData(categories: ["Sep", "Oct", "Nov"], series: series),
+                  valueFormat: .money(usd), emptyMessage: "", format: LocaleFormat(locale: "en_US"))
+        }
+        let big: Int64 = 6_000_000_000_000_000_000
+        let charts = [
+            ("line", chart(.line, [Series(name: "Expenses", values: [0, 8_000_000_000_000_000_000, -Int64.max], color: Palette.negative)])),
+            ("stacked", chart(.bar(stacked: true), [Series(name: "A", values: [big, big, 1], color: Palette.negative),
+                                                    Series(name: "B", values: [big, big, 1], color: Palette.positive)])),
+            ("rows", chart(.horizontalBar, [Series(name: "Top", values: [Int64.max, big, 1], color: Palette.negative)])),
+        ]
+        for (name, c) in charts {
+            let png = try ChartRenderer.png(c)
+            try Data(png).write(to: Self.outputDirectory.appendingPathComponent("limit-" + name + ".png"))
+            let info = try PNGInfo(png)
+            XCTAssertEqual([info.width, info.height], [1600, 1000], name)
+            XCTAssertLessThan(info.dominantShare, 0.99, "\(name) has its axis and marks")
+        }
+    }
+
     func testPieStyleAndOtherLocalesRender() throws {
         for (locale, style) in [("en_US", User.ChartStyle.pie), ("ja_JP", .doughnut), ("fr_FR", .pie)] {
             for named in StatementCharts.charts(for: ChartsFixtures.statement(locale: locale, style: style)) {

@@ -13,9 +13,10 @@ package struct TickValue: Hashable, Sendable, Comparable {
     package init(significand: Int64, exponent: Int) { self.significand = significand; self.exponent = exponent }
     /// The value as a Double, for positioning only.
     package var doubleValue: Double { Double(significand) * pow(10, Double(exponent)) }
-    /// The value as an integer when `exponent >= 0` (e.g. minor units).
-    package var integerValue: Int64 {
-        var v = significand
+    /// The value as an integer when `exponent >= 0` (e.g. minor units). 128 bits wide: the nice
+    /// tick above data near `Int64.max` is past it (data of 8×10^18 gets an axis up to 10^19).
+    package var integerValue: Int128 {
+        var v = Int128(significand)
         if exponent >= 0 { for _ in 0..<exponent { v *= 10 } } else { for _ in 0..<(-exponent) { v /= 10 } }
         return v
     }

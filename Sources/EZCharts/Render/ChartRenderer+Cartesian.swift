@@ -63,18 +63,19 @@ extension ChartRenderer {
 
     /// The smallest and largest value drawn: each stack's positive and negative sums for a stacked
     /// bar chart, each value otherwise, and zero when the scale includes it.
-    static func valueRange(_ chart: Chart) -> (lo: Int64, hi: Int64) {
+    static func valueRange(_ chart: Chart) -> (lo: Int128, hi: Int128) {
         let data = chart.data
-        var lo: Int64 = 0, hi: Int64 = 0, seen = false
-        func include(_ v: Int64) { if !seen { lo = v; hi = v; seen = true } else { lo = min(lo, v); hi = max(hi, v) } }
+        var lo: Int128 = 0, hi: Int128 = 0, seen = false
+        func include(_ v: Int128) { if !seen { lo = v; hi = v; seen = true } else { lo = min(lo, v); hi = max(hi, v) } }
         if case .bar(true) = chart.mark {
+            // A stack's total is summed in 128 bits: series near the 64-bit limit may add up past it.
             for i in 0..<data.categories.count {
-                var pos: Int64 = 0, neg: Int64 = 0
-                for s in data.series { let v: Int64 = (s.values[safe: i] ?? nil) ?? 0; if v >= 0 { pos += v } else { neg += v } }
+                var pos: Int128 = 0, neg: Int128 = 0
+                for s in data.series { let v = Int128((s.values[safe: i] ?? nil) ?? 0); if v >= 0 { pos += v } else { neg += v } }
                 include(pos); include(neg)
             }
         } else {
-            for s in data.series { for v in s.values { if let v { include(v) } } }
+            for s in data.series { for v in s.values { if let v { include(Int128(v)) } } }
         }
         if chart.scale.zero { include(0) }
         return (lo, hi)
@@ -131,9 +132,10 @@ extension ChartRenderer {
         var segments = Array(repeating: [Rect](), count: stacked ? data.series.count : 0)
         for i in 0..<data.categories.count {
             if stacked {
-                var pos: Int64 = 0, neg: Int64 = 0
+                var pos: Int128 = 0, neg: Int128 = 0
                 for (k, s) in data.series.enumerated() {
-                    guard let v = s.values[safe: i] ?? nil, v != 0 else { continue }
+                    guard let value = s.values[safe: i] ?? nil, value != 0 else { continue }
+                    let v = Int128(value)
                     let from = v > 0 ? pos : neg
                     let to = from + v
                     if v > 0 { pos = to } else { neg = to }

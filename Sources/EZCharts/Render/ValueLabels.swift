@@ -22,30 +22,33 @@ struct ValueLabels {
     }
 
     /// Labels for the ticks, all in the same unit and with as many decimals as the step needs.
+    ///
+    /// Worked in 128 bits: the last tick over money near the 64-bit limit is past that limit.
     func ticks(_ ticks: NiceTicks) -> [String] {
         let values = ticks.values.map { $0.integerValue }
         let stepValue = ticks.step.integerValue
-        let reference = values.map { $0.magnitude }.max().map { Int64($0) } ?? 0
+        let reference = Int128(values.map { $0.magnitude }.max() ?? 0)
         switch valueFormat {
         case .money(let c):
             let unit = LocaleFormat.compactDivisor(forMinor: reference, c)
             let digits = ValueLabels.digitsNeeded(step: stepValue, unit: unit)
-            return values.map { format.compactMoney($0, c, scaleReference: reference, fractionDigits: digits) }
+            return values.map { format.compactMoney(wide: $0, c, scaleReference: reference, fractionDigits: digits) }
         case .count:
-            return values.map { format.integer($0) }
+            return values.map { format.integer(Int64(clamping: $0)) }
         case .percent:
             let digits = stepValue % 10 == 0 ? 0 : 1
             return values.map { v in
-                digits == 0 ? format.wholePercent(Percent(tenths: v)) : format.percent(Percent(tenths: v))
+                let p = Percent(tenths: Int64(clamping: v))
+                return digits == 0 ? format.wholePercent(p) : format.percent(p)
             }
         }
     }
 
     /// The decimals needed so that multiples of `step` divided by `unit` print exactly.
-    static func digitsNeeded(step: Int64, unit: Int64) -> Int {
+    static func digitsNeeded(step: Int128, unit: Int128) -> Int {
         guard step > 0, unit > 0 else { return 0 }
-        var digits = 0, scaled = Int128(step)
-        while scaled % Int128(unit) != 0 && digits < 6 { scaled *= 10; digits += 1 }
+        var digits = 0, scaled = step
+        while scaled % unit != 0 && digits < 6 { scaled *= 10; digits += 1 }
         return digits
     }
 }
