@@ -172,10 +172,17 @@ package final class Ledger: LedgerBackend {
                     path: path, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
             }
         }
-        for (table, columns) in LedgerContract.keys where try !isKey(columns, of: table, in: db) {
-            let names = columns.count == 1 ? "\(table).\(columns[0]) is" : "(\(columns.joined(separator: ", "))) of \(table) are"
-            throw LedgerError.schemaMismatch(
-                path: path, problem: "\(names) not declared PRIMARY KEY or UNIQUE, as the contract requires (a repeated key would count its rows twice)")
+        for (table, columns) in LedgerContract.keys {
+            guard try isKey(columns, of: table, in: db) else {
+                let names = columns.count == 1 ? "\(table).\(columns[0]) is" : "(\(columns.joined(separator: ", "))) of \(table) are"
+                throw LedgerError.schemaMismatch(
+                    path: path, problem: "\(names) not declared PRIMARY KEY or UNIQUE, as the contract requires (a repeated key would count its rows twice)")
+            }
+            if let (column, type) = try nonIntegerIdColumn(columns, of: table, in: db) {
+                throw LedgerError.schemaMismatch(
+                    path: path, problem: "\(table).\(column) is declared \(type.isEmpty ? "with no type" : type), not INTEGER, as the contract requires "
+                        + "(a key kept as text is unique as text: '5' and '05' would be one id read twice)")
+            }
         }
         // An optional table may be absent, but when present it has every column.
         for (table, columns) in LedgerContract.optionalTables {
@@ -197,12 +204,29 @@ package final class Ledger: LedgerBackend {
         let wanted = Set(columns)
         let primary = Set(info.filter { ($0[1] as Int) > 0 }.map { $0[0] as String })
         if primary == wanted { return true }
-        for index in try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1", arguments: [table]) {
+        // A partial index (`… WHERE kind = 'expense'`) leaves the other rows free to repeat the key.
+        for index in try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND partial = 0",
+                                      arguments: [table]) {
             let name: String = index[0]
             let indexed = try Set(String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name]))
             if indexed == wanted { return true }
         }
         return false
+    }
+
+    /// The first of a key's id columns (`id`, `…_id`) whose declared type does not give it
+    /// SQLite's INTEGER affinity (a type name containing "INT"), with that type. Such a column
+    /// keeps `'05'` as text beside `5`, so its unique index lets both in, and the engine, reading
+    /// ids as integers, would see one id twice. With INTEGER affinity SQLite stores both as 5.
+    static func nonIntegerIdColumn(_ columns: [String], of table: String,
+                                   in db: Database) throws -> (column: String, type: String)? {
+        let types = try Dictionary(Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table])
+            .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        for column in columns where column == "id" || column.hasSuffix("_id") {
+            guard let type = types[column] else { continue }
+            if !type.uppercased().contains("INT") { return (column, type) }
+        }
+        return nil
     }
 
     // MARK: - LedgerBackend

@@ -106,6 +106,40 @@ final class LedgerOpeningTests: XCTestCase {
         XCTAssertNoThrow(try Ledger(path: ledger.path))
     }
 
+    /// Two income rows with id 5 were both counted, `check` saying "Clean", when transactions.id
+    /// was unique only under a partial index (`WHERE kind = 'expense'`), or declared TEXT ('5' and
+    /// '05') or with no type (5 and '5'): each is unique to SQLite but one id to the engine.
+    func testAPartialIndexOrAKeyKeptAsTextIsNotTheContractsKey() throws {
+        func rebuilt(id declaration: String, index: String? = nil) throws -> TestLedger {
+            let ledger = try TestLedger()
+            let sql = try ledger.db.read { db in
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'transactions'")!
+            }
+            try ledger.execute("PRAGMA foreign_keys = OFF")
+            try ledger.execute("DROP TABLE transactions")
+            try ledger.execute(sql.replacingOccurrences(of: "id INTEGER PRIMARY KEY", with: declaration))
+            if let index { try ledger.execute(index) }
+            return ledger
+        }
+        let partial = try rebuilt(id: "id INTEGER", index: "CREATE UNIQUE INDEX tx_id ON transactions(id) WHERE kind = 'expense'")
+        XCTAssertThrowsError(try Ledger(path: partial.path)) { error in
+            XCTAssertTrue("\(error)".contains("transactions.id is not declared PRIMARY KEY or UNIQUE"), "\(error)")
+        }
+        let text = try rebuilt(id: "id TEXT PRIMARY KEY")
+        XCTAssertThrowsError(try Ledger(path: text.path)) { error in
+            XCTAssertEqual(error as? LedgerError, .schemaMismatch(
+                path: text.path,
+                problem: "transactions.id is declared TEXT, not INTEGER, as the contract requires "
+                    + "(a key kept as text is unique as text: '5' and '05' would be one id read twice)"))
+        }
+        let untyped = try rebuilt(id: "id PRIMARY KEY")
+        XCTAssertThrowsError(try Ledger(path: untyped.path)) { error in
+            XCTAssertTrue("\(error)".contains("transactions.id is declared with no type, not INTEGER"), "\(error)")
+        }
+        let bigint = try rebuilt(id: "id BIGINT PRIMARY KEY")
+        XCTAssertNoThrow(try Ledger(path: bigint.path), "any INTEGER-affinity type is the key")
+    }
+
     func testOpeningAndCheckingNeverChangesTheFile() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")
