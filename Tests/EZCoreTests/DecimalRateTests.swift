@@ -95,4 +95,22 @@ final class DecimalRateTests: XCTestCase {
             XCTAssertEqual(($0 as? ConversionError)?.description, "no exchange rate EUR→USD on or before 2026-09-30")
         }
     }
+
+    /// A feed that changed direction (GBP→EUR on the 10th, EUR→GBP on the 12th) converted the
+    /// 15th at the older direct rate, 12.50 € for 10 £, where the documented rule (the latest
+    /// rate, direct or inverse) gives the 12th's: 20.00 €. On the same day, the direct one wins.
+    func testTheLatestRateWinsWhicheverItsDirection() throws {
+        let gbp = try Currency("GBP"), eur = Currency.eur
+        var t = RateTable()
+        t.add(day: CivilDate(iso: "2026-10-10")!, base: gbp, quote: eur, rate: DecimalRate(decimalString: "1.25")!)
+        t.add(day: CivilDate(iso: "2026-10-12")!, base: eur, quote: gbp, rate: DecimalRate(decimalString: "0.5")!)
+        t.add(day: CivilDate(iso: "2026-10-20")!, base: gbp, quote: eur, rate: DecimalRate(decimalString: "1.1")!)
+        t.add(day: CivilDate(iso: "2026-10-20")!, base: eur, quote: gbp, rate: DecimalRate(decimalString: "0.8")!)
+        t.finish()
+        XCTAssertEqual(try t.convert(1_000, from: gbp, to: eur, on: CivilDate(iso: "2026-10-11")!), 1_250)
+        XCTAssertEqual(try t.convert(1_000, from: gbp, to: eur, on: CivilDate(iso: "2026-10-15")!), 2_000)
+        XCTAssertEqual(try t.convert(1_000, from: eur, to: gbp, on: CivilDate(iso: "2026-10-11")!), 800, "1000 / 1.25")
+        XCTAssertEqual(try t.convert(1_000, from: gbp, to: eur, on: CivilDate(iso: "2026-10-20")!), 1_100, "the direct rate of the same day")
+        XCTAssertEqual(try t.convert(1_000, from: eur, to: gbp, on: CivilDate(iso: "2026-10-21")!), 800, "the direct rate of the same day")
+    }
 }

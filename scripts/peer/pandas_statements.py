@@ -4,7 +4,7 @@
 Per user, from the same read-only SQLite ledger as ezreport (docs/ledger-schema.md): the user's rows read
 with parameterised SQL (pandas.read_sql with params); each row placed on its local date (the user's zone for
 the period and trend, the payer's for the rate and group membership) and converted with the latest rate on or
-before that date (pd.merge_asof; direct, else inverse) in exact int64 arithmetic on the rate's shortest
+before that date (pd.merge_asof; direct or inverse, the later, direct on a tie) in exact int64 arithmetic on the rate's shortest
 decimal, rounded half-to-even, as ezreport does; group expenses at the user's split, else an equal split among
 the members on the payer's date (remainder units to the lowest ids); income, expenses, net, category shares
 (one decimal, largest remainder: they sum to 100.0), the 12-month trend, budget consumption per window
@@ -77,8 +77,9 @@ def load_rates(con):
     sig_scale = {v: decimal_rate(v) for v in r["rate"].unique()}
     r["sig"] = r["rate"].map(lambda v: sig_scale[v][0]).astype("int64")
     r["scale"] = r["rate"].map(lambda v: sig_scale[v][1]).astype("int64")
-    direct = r.rename(columns={"base": "src", "quote": "dst"})[["day", "src", "dst", "sig", "scale"]]
-    inverse = r.rename(columns={"base": "dst", "quote": "src"})[["day", "src", "dst", "sig", "scale"]]
+    r["rday"] = r["day"]
+    direct = r.rename(columns={"base": "src", "quote": "dst"})[["day", "src", "dst", "sig", "scale", "rday"]]
+    inverse = r.rename(columns={"base": "dst", "quote": "src"})[["day", "src", "dst", "sig", "scale", "rday"]]
     return direct.sort_values("day"), inverse.sort_values("day")
 
 
@@ -94,7 +95,8 @@ def convert(amount, src, day, target, rates):
     direct, inverse = rates
     d = pd.merge_asof(q, direct, on="day", by=["src", "dst"], direction="backward")
     i = pd.merge_asof(q, inverse, on="day", by=["src", "dst"], direction="backward")
-    inv = d["sig"].isna().to_numpy()
+    # The latest rate in either direction; the direct one when both are of the same day.
+    inv = (d["sig"].isna() | (i["rday"] > d["rday"])).to_numpy()
     if (inv & i["sig"].isna().to_numpy()).any():
         raise ValueError(f"no exchange rate into {target} for some rows")
     sig = np.where(inv, i["sig"], d["sig"]).astype("int64")

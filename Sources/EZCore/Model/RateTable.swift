@@ -56,12 +56,21 @@ package struct RateTable: Sendable {
         a == b || series[Pair(a, b)] != nil || series[Pair(b, a)] != nil
     }
 
-    /// The rate to turn `from` into `to` on `day`, and whether it is to be divided by (inverse).
-    /// nil when no rate exists on or before `day`.
+    /// The rate to turn `from` into `to` on `day`, and whether it is to be divided by (inverse):
+    /// the latest on or before `day` in either direction, the direct one when both are of the
+    /// same day. nil when no rate exists on or before `day`.
+    ///
+    /// A ledger whose feed changed direction (GBP→EUR until the 10th, EUR→GBP from the 12th)
+    /// converts the 15th at the 12th's rate, not at the older direct one.
     package func rate(from: Currency, to: Currency, on day: CivilDate) -> (rate: DecimalRate, inverse: Bool)? {
-        if let s = series[Pair(from, to)], let r = Self.latest(s, day) { return (r, false) }
-        if let s = series[Pair(to, from)], let r = Self.latest(s, day) { return (r, true) }
-        return nil
+        let direct = series[Pair(from, to)].flatMap { Self.latest($0, day) }
+        let inverse = series[Pair(to, from)].flatMap { Self.latest($0, day) }
+        switch (direct, inverse) {
+        case let (d?, i?): return i.day > d.day ? (i.rate, true) : (d.rate, false)
+        case let (d?, nil): return (d.rate, false)
+        case let (nil, i?): return (i.rate, true)
+        case (nil, nil): return nil
+        }
     }
 
     /// Converts `minor` units of `from` into `to` at the rate of `day`, rounded half-to-even.
@@ -77,13 +86,14 @@ package struct RateTable: Sendable {
         }
     }
 
-    private static func latest(_ s: Series, _ day: CivilDate) -> DecimalRate? {
+    /// The series' last rate on or before `day`, with its day number.
+    private static func latest(_ s: Series, _ day: CivilDate) -> (day: Int32, rate: DecimalRate)? {
         var lo = 0, hi = s.days.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if s.days[mid] <= day.dayNumber { lo = mid + 1 } else { hi = mid }
         }
-        return lo == 0 ? nil : s.rates[lo - 1]
+        return lo == 0 ? nil : (s.days[lo - 1], s.rates[lo - 1])
     }
 }
 
