@@ -49,7 +49,7 @@ package final class ZoneRules: Sendable {
     package static func named(_ identifier: String) -> ZoneRules? {
         cache.withLock { cache in
             if let hit = cache[identifier] { return hit }
-            guard identifier == "UTC" || identifier.contains("/") || identifier == "GMT",
+            guard identifier == "UTC" || identifier == "GMT" || isDatabaseZone(identifier),
                   let zone = TimeZone(identifier: identifier) else {
                 cache[identifier] = .some(nil)
                 return nil
@@ -63,5 +63,33 @@ package final class ZoneRules: Sendable {
     /// UTC.
     package static let utc: ZoneRules = named("UTC")!
 
+    /// The system's tz database, where Foundation reads zones from.
+    static let databaseFolder = "/usr/share/zoneinfo"
+
+    /// Whether `identifier` names a zone of the system's tz database: a TZif file under
+    /// ``databaseFolder``, so every IANA name, links included (`Asia/Calcutta`, `GB`, `EST5EDT`,
+    /// `Japan`). Not Foundation's abbreviations, which `TimeZone(identifier:)` also takes (`PST`:
+    /// no such zone), nor a path out of the folder, nor the folder's `posix/` and `right/` copies
+    /// (`right/` zones count leap seconds), `posixrules`, `localtime` or `Factory` (no offset).
+    static func isDatabaseZone(_ identifier: String) -> Bool {
+        let parts = identifier.split(separator: "/", omittingEmptySubsequences: false)
+        guard let first = parts.first, !["posix", "right"].contains(first),
+              !["posixrules", "localtime", "Factory"].contains(identifier),
+              parts.allSatisfy({ part in
+                  !part.isEmpty && part != "." && part != ".."
+                      && part.utf8.allSatisfy { $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
+              }),
+              let file = FileHandle(forReadingAtPath: databaseFolder + "/" + identifier) else { return false }
+        defer { try? file.close() }
+        return (try? file.read(upToCount: 4)) == Data("TZif".utf8)
+    }
+
     private static let cache = Mutex<[String: ZoneRules?]>([:])
+}
+
+private extension UInt8 {
+    var isASCIILetterOrDigit: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+    }
 }

@@ -31,4 +31,24 @@ final class ZoneRulesTests: XCTestCase {
         XCTAssertNil(ZoneRules.named("Mars/Olympus"))
         XCTAssertNil(ZoneRules.named("CET-ish"))
     }
+
+    /// IANA names without a slash (`GB`, `EST5EDT`, `Japan`, `CET`) are zones of the system's tz
+    /// database too, and were quarantined as unknown, their users getting no statement.
+    /// Foundation's abbreviations (`PST`), paths out of the database and its `posix/`/`right/`
+    /// copies are not zones.
+    func testEveryZoneOfTheSystemsDatabaseIsKnownAndNothingElse() {
+        let london = ZoneRules.named("GB")
+        XCTAssertEqual(london?.offset(atUTCSeconds: seconds("2026-07-01T00:00:00Z")), 3_600)
+        XCTAssertEqual(london?.offset(atUTCSeconds: seconds("2026-12-01T00:00:00Z")), 0)
+        XCTAssertEqual(ZoneRules.named("EST5EDT")?.offset(atUTCSeconds: seconds("2026-07-01T00:00:00Z")), -14_400)
+        XCTAssertEqual(ZoneRules.named("Japan")?.offset(atUTCSeconds: seconds("2026-07-01T00:00:00Z")), 32_400)
+        XCTAssertEqual(ZoneRules.named("CET")?.offset(atUTCSeconds: seconds("2026-07-01T00:00:00Z")), 7_200)
+        XCTAssertEqual(ZoneRules.named("EST")?.offset(atUTCSeconds: seconds("2026-07-01T00:00:00Z")), -18_000)
+        XCTAssertNotNil(ZoneRules.named("Asia/Calcutta"), "a link's old name")
+        for notAZone in ["PST", "CEST", "right/Europe/Rome", "posix/Europe/Rome", "posixrules", "localtime", "Factory",
+                         "../../etc/passwd", "Europe/../Europe/Rome", "/usr/share/zoneinfo/Europe/Rome", "Europe/Rome/",
+                         "zone.tab", "Europe", ""] {
+            XCTAssertNil(ZoneRules.named(notAZone), notAZone)
+        }
+    }
 }
