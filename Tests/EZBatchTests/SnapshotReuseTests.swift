@@ -3,6 +3,8 @@ import EZCore
 import EZLedger
 import EZTestSupport
 import Foundation
+import GRDB
+import Synchronization
 import XCTest
 
 /// A re-run over a ledger whose bytes (main file and WAL) are those of the last run takes no
@@ -33,5 +35,47 @@ final class SnapshotReuseTests: XCTestCase {
         XCTAssertEqual(third.snapshotSha256, first.snapshotSha256)
         XCTAssertEqual(third.skipped, first.totals.users - 1, "only the damaged user was redone")
         XCTAssertEqual(try OutputTree.manifest(first.periodFolder), manifest, "the repaired run's manifest is the first's")
+    }
+
+    /// The app's atomic save (a rename over the ledger) just after a run opened the file: the run
+    /// read the old file but keyed the new one, and the next run, finding that key unchanged,
+    /// skipped everyone and kept the old figures for good. A run now keys only the file it opened.
+    func testALedgerReplacedAsTheRunOpensItIsNeverMistakenForTheOneItRead() throws {
+        let fixture = try SampleFixture.shared()
+        let ledger = try fixture.copyOfLedger("replaced-at-start")
+        let saved = ledger + ".saved"
+        try FileManager.default.copyItem(atPath: ledger, toPath: saved)
+        try DatabaseQueue(path: saved).write { db in
+            try db.execute(sql: """
+                UPDATE transactions SET amount_minor = amount_minor + 100 WHERE id = (
+                  SELECT id FROM transactions WHERE user_id = ? AND kind = 'expense' AND group_id IS NULL AND deleted_at IS NULL
+                    AND occurred_at >= '2026-09-05' AND occurred_at < '2026-09-25' ORDER BY id LIMIT 1)
+                """, arguments: [fixture.markedUser])
+            XCTAssertEqual(db.changesCount, 1)
+        }
+        final class Once: Sendable { let pending = Mutex(true) }
+        let once = Once()
+        let out = SampleFixture.scratch("replaced-at-start-out")
+        let asOf = try XCTUnwrap(CivilDate(iso: fixture.asOf))
+        let period = try Period.parse(fixture.period, asOf: asOf)
+        let racing = ReportSettings(ledgerPath: ledger, ledgerSHA256: try FileDigest.sha256(ofFile: ledger),
+                                    period: period, asOf: asOf, formats: [.csv], openLedger: {
+            let opened = try Ledger(path: ledger)
+            if once.pending.withLock({ let first = $0; $0 = false; return first }) {
+                XCTAssertEqual(rename(saved, ledger), 0, "the app's save")
+            }
+            return opened
+        })
+        let first = try MonthlyRun.run(MonthlyRun.Options(settings: racing, outFolder: out, jobs: 2), log: RunLog(quiet: true))
+        XCTAssertEqual(first.exitCode, 0)
+        let before = try XCTUnwrap(try OutputTree.manifest(first.periodFolder).users.first { $0.id == fixture.markedUser })
+
+        let settings = ReportSettings(ledgerPath: ledger, ledgerSHA256: try FileDigest.sha256(ofFile: ledger),
+                                      period: period, asOf: asOf, formats: [.csv])
+        let second = try MonthlyRun.run(MonthlyRun.Options(settings: settings, outFolder: out, jobs: 2), log: RunLog(quiet: true))
+        XCTAssertEqual(second.exitCode, 0)
+        let after = try XCTUnwrap(try OutputTree.manifest(first.periodFolder).users.first { $0.id == fixture.markedUser })
+        XCTAssertEqual(after.expensesMinor, before.expensesMinor! + 100, "the saved ledger's figures, not the replaced one's")
+        XCTAssertEqual(second.skipped, first.totals.users - 1, "only the changed user is redone")
     }
 }

@@ -20,4 +20,12 @@ enum ContentKey {
         guard let log = try? FileDigest.sha256(ofFile: wal, cache: nil) else { return nil }
         return main + "+wal:" + log
     }
+
+    /// Which file `path` names now (device and inode), or nil when there is none: an atomic save
+    /// puts another file there, while the app's commits change the file in place.
+    static func file(atPath path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let device = attributes[.systemNumber], let inode = attributes[.systemFileNumber] else { return nil }
+        return "\(device):\(inode)"
+    }
 }

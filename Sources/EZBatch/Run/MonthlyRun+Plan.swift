@@ -55,6 +55,11 @@ extension MonthlyRun {
         static func make(_ options: Options, log: RunLog) throws -> Plan {
             let settings = options.settings
             let periodFolder = options.outFolder + "/" + settings.period.name
+            // The file the run reads must be the one its content key is taken from: an atomic save
+            // (a rename over the ledger) between opening and keying would record one file's key for
+            // the other's content, and the next run, finding that key unchanged, would keep stale
+            // figures. Which file the path names is noted before opening and checked after keying.
+            let fileBeforeOpening = ContentKey.file(atPath: settings.ledgerPath)
             // A ledger that cannot be read fails the run before anything is written.
             let source = try settings.openLedger()
             try MonthlyRun.prepareFolder(periodFolder)
@@ -76,8 +81,10 @@ extension MonthlyRun {
             // run's content (any commit in between would have changed the key).
             let users = try selectUsers(source, options)
             let ratesDigest = try source.exchangeRatesDigest()
+            let contentKey = ContentKey.of(ledgerPath: settings.ledgerPath)
+            let sameFile = fileBeforeOpening != nil && ContentKey.file(atPath: settings.ledgerPath) == fileBeforeOpening
             let header = EntryLog.Header(ledgerSha256: settings.ledgerSHA256, snapshotSha256: nil,
-                                         contentKey: ContentKey.of(ledgerPath: settings.ledgerPath),
+                                         contentKey: sameFile ? contentKey : nil,
                                          settings: settings.fingerprintSettings + "|" + ratesDigest + settings.adminLocaleTag, admin: nil)
             let journal = try EntryLog(path: journalPath)
             let unchangedBytes = !options.force && lastHeader?.snapshotSha256 != nil && header.contentKey != nil
