@@ -65,9 +65,11 @@ struct DeliveryPlan {
         // A refusal that says nothing about the recipient (the server wanted authentication the
         // run did not give) is sent again by a plain run, once the configuration is fixed.
         let configurationFailure = previous?.status == .failed && previous?.smtpCode == SMTPError.authenticationRequired
+        // A run killed while waiting to retry a 4xx left the user half done: a plain run goes on.
+        let retryPending = previous?.isRetryPending ?? false
         switch (same, previous?.status) {
         case (true, .sent?): return nil
-        case (true, .failed?) where !options.retryFailed && !configurationFailure: return nil
+        case (true, .failed?) where !options.retryFailed && !configurationFailure && !retryPending: return nil
         case (true, .uncertain?) where !options.retryUncertain: return nil
         case (true, .failed?), (true, .uncertain?): break
         default: if retrying && !configurationFailure { return nil }

@@ -40,6 +40,19 @@ package struct DeliveryRecord: Codable, Equatable, Sendable {
         self.attempt = attempt; self.at = at
     }
 
+    /// The reason of a `failed` attempt that the same run retries after `delay` seconds (the form
+    /// docs/delivery.md gives: "…; retrying in N s").
+    static func retryingReason(_ failure: String, delay: Double) -> String { "\(failure); retrying in \(delay) s" }
+
+    /// Whether this line is a failed attempt its run was going to retry: a run killed during the
+    /// back-off leaves it last, and the user is then not done (a plain re-run sends the message),
+    /// where a final `failed` is left alone until `--retry-failed`.
+    var isRetryPending: Bool {
+        guard status == .failed, let reason, let range = reason.range(of: "; retrying in ", options: .backwards) else { return false }
+        let rest = reason[range.upperBound...]
+        return rest.hasSuffix(" s") && Double(rest.dropLast(2)) != nil
+    }
+
     enum CodingKeys: String, CodingKey {
         case userId = "user_id", address, messageId = "message_id", statementSha256 = "statement_sha256", status, reason
         case smtpCode = "smtp_code", smtpText = "smtp_text", attempt, at

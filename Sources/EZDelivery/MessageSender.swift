@@ -68,7 +68,8 @@ struct MessageSender {
                     return
                 case .transient where attempt < options.maxAttempts:
                     let delay = options.backoff * pow(2, Double(attempt - 1))
-                    try record(.failed, reason: "\(error.description); retrying in \(delay) s", code: code, text: error.smtpText, attempt: attempt)
+                    try record(.failed, reason: DeliveryRecord.retryingReason(error.description, delay: delay), code: code,
+                               text: error.smtpText, attempt: attempt)
                     Thread.sleep(forTimeInterval: delay)
                 case .transient:
                     try record(.failed, reason: "\(error.description) (after \(attempt) attempts)", code: code, text: error.smtpText, attempt: attempt)

@@ -8,7 +8,7 @@ import Foundation
 /// pointer escapes it. Every libcurl failure becomes an ``SMTPError`` with libcurl's message and
 /// the server's reply code and text.
 final class SMTPConnection {
-    private let handle: UnsafeMutableRawPointer
+    private var handle: UnsafeMutableRawPointer
     private let transfer = TransferState()
     private var recipients: CurlStringList?
     private let settings: SMTPSettings
@@ -52,6 +52,7 @@ final class SMTPConnection {
         try check(ez_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(settings.insecure ? CURLUSESSL_TRY.rawValue : CURLUSESSL_ALL.rawValue)))
         try check(ez_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout))
         try check(ez_curl_setopt_long(handle, CURLOPT_TIMEOUT, settings.messageTimeout))
+        try check(ez_curl_setopt_long(handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, settings.replyTimeout))
         try check(ez_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
         try check(ez_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"))
         try check(ez_curl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1))
@@ -109,12 +110,34 @@ final class SMTPConnection {
         errorBuffer[0] = 0
         let code = ez_curl_easy_perform(handle)
         guard code == CURLE_OK else {
+            defer { closeConnection() }
             var message = String(cString: ez_curl_easy_strerror(code))
             let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if !detail.isEmpty, detail != message { message += ": " + detail }
             let smtpCode = responseCode()
             throw SMTPError(curlCode: Int(code.rawValue), curlMessage: message, smtpCode: smtpCode,
                             smtpText: transfer.reply(for: smtpCode), dataHandedOver: transfer.handedOver)
+        }
+    }
+
+    /// Drops the connection after a failed transfer, so that the next message starts on a new one.
+    ///
+    /// libcurl may keep a connection whose transfer failed: after a timeout waiting for the reply
+    /// to the data, the server's late "554 rejected" was read as the answer to the next user's
+    /// `MAIL FROM`, failing a message that was never sent. Replacing the handle closes its
+    /// connection; the failed transfer's reply code and text were read before (``perform()``).
+    private func closeConnection() {
+        guard let fresh = ez_curl_easy_init() else {
+            // Out of memory: at least never reuse the connection this handle holds.
+            _ = ez_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
+            _ = ez_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1)
+            return
+        }
+        ez_curl_easy_cleanup(handle)
+        handle = fresh
+        do { try configure() } catch {
+            // The same options were taken by the first handle; should one now be refused, the
+            // next transfer fails on the missing option (e.g. no URL) with libcurl's message.
         }
     }
 

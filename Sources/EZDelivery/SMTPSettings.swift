@@ -10,9 +10,12 @@ package struct SMTPSettings: Sendable {
     package var password: String?
     /// A PEM file of trusted CA certificates (a private CA), instead of the system's.
     package var caFile: String?
-    /// Seconds to wait for a connection, and for a whole message.
+    /// Seconds to wait for a connection.
     package var connectTimeout: Int = 10
-    package var messageTimeout: Int = 120
+    /// Seconds to wait for any one reply of the server (`--smtp-timeout`).
+    package var replyTimeout: Int = 120
+    /// Seconds for a whole message, connection and upload included: a minute more than a reply.
+    package var messageTimeout: Int = 180
 
     package init(url: String, insecure: Bool, user: String?, password: String?, caFile: String?) {
         self.url = url; self.insecure = insecure; self.user = user; self.password = password; self.caFile = caFile

@@ -51,6 +51,9 @@ extension EZReport {
         @Option(name: .customLong("smtp-ca-file"), help: ArgumentHelp("Trust the CA certificates in this PEM file (a private CA).", valueName: "path"))
         var smtpCAFile: String?
 
+        @Option(name: .customLong("smtp-timeout"), help: ArgumentHelp("Seconds to wait for each reply of the server (a message whose data is out is then uncertain).", valueName: "seconds"))
+        var smtpTimeout: Int = 120
+
         @Option(name: .long, help: ArgumentHelp("The sender: an address, or \"Display Name <address>\" (the Message-ID uses its domain).", valueName: "address"),
                 transform: SenderAddress.init(parsing:))
         var from: SenderAddress
@@ -79,6 +82,7 @@ extension EZReport {
         func validate() throws {
             try requireOutputFolderNotStandardOutput(out)
             guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 (no cap) or a positive number") }
+            guard (1...86_400).contains(smtpTimeout) else { throw ValidationError("--smtp-timeout takes seconds from 1 to 86400, e.g. 120") }
             guard dryRun != nil || smtp != nil else { throw ValidationError("--smtp is required (or --dry-run DIR)") }
             if let problem = smtp?.problem { throw ValidationError(problem) }
             // libcurl logs in only with a user: a password alone would be dropped without a word,
@@ -104,7 +108,10 @@ extension EZReport {
                     .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             }
             let user = env["EZREPORT_SMTP_USER"].flatMap { $0.isEmpty ? nil : $0 }
-            return SMTPSettings(url: smtp.url, insecure: smtpInsecure, user: user, password: password, caFile: smtpCAFile)
+            var settings = SMTPSettings(url: smtp.url, insecure: smtpInsecure, user: user, password: password, caFile: smtpCAFile)
+            settings.replyTimeout = smtpTimeout
+            settings.messageTimeout = smtpTimeout + 60
+            return settings
         }
 
         func run() throws {

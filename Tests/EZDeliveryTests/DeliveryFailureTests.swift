@@ -114,6 +114,43 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(try sink.accepted().filter { $0.rcptTos == ["user2@example.com"] }.count, 1)
     }
 
+    /// `--smtp-timeout` bounds the wait for each reply: user 2's 554, 3 s late on a 1 s timeout,
+    /// leaves user 2 `uncertain`, and user 3 is still sent, never taking user 2's late reply for
+    /// its own (SMTPConnectionTests covers the whole-message timeout, where that happened).
+    func testAReplyArrivingAfterTheTimeoutIsNeverTakenForTheNextUsersAnswer() throws {
+        try sink.setRules(["late_reply_once": ["user2@example.com": [3, "554 5.7.1 rejected as spam"]]])
+        let run = try fixture.deliver(smtpArgs + ["--smtp-timeout", "1", "--users", "2,3"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        let state = try fixture.state()
+        XCTAssertEqual(state[2], "uncertain", "the data was out when the time ran out")
+        XCTAssertEqual(state[3], "sent", run.stderr)
+        XCTAssertEqual(try sink.accepted().filter { $0.rcptTos == ["user3@example.com"] }.count, 1)
+        let third = try XCTUnwrap(fixture.journal().last { ($0["user_id"] as? Int) == 3 })
+        XCTAssertEqual(third["smtp_code"] as? Int, 250, "\(third)")
+    }
+
+    /// A run killed while it waited to retry a 451 left the user's last line "failed …; retrying
+    /// in 1.0 s", and plain re-runs (a systemd restart) took that as final: the statement was
+    /// never sent without `--retry-failed`. A plain re-run now finishes the user's delivery.
+    func testARunKilledDuringTheBackOffIsFinishedByAPlainRerun() throws {
+        try sink.setRules(["tempfail_data_once": ["user2@example.com"]])
+        let process = try fixture.start(smtpArgs + ["--users", "2,3"])
+        let deadline = Date().addingTimeInterval(20)
+        func retryPending() -> Bool {
+            ((try? fixture.journal()) ?? []).last.map { ($0["reason"] as? String)?.contains("; retrying in ") ?? false } ?? false
+        }
+        while !retryPending(), Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertTrue(retryPending(), "the kill should land during the one-second back-off")
+        XCTAssertEqual(try sink.accepted().filter { $0.rcptTos == ["user2@example.com"] }.count, 0)
+
+        let rerun = try fixture.deliver(smtpArgs + ["--users", "2,3"])
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try fixture.state()[2], "sent")
+        XCTAssertEqual(try sink.accepted().filter { $0.rcptTos == ["user2@example.com"] }.count, 1)
+    }
+
     func testARunKilledHalfWayThenRerunGivesNoDuplicateAtTheServer() throws {
         try sink.setRules(["data_delay": 0.5])
         let process = try fixture.start(smtpArgs)

@@ -12,6 +12,7 @@ DIR/events.jsonl. The rules file (JSON, re-read for every command so a test can 
   "drop_after_data": ["addr"]         read the message, then close the connection without a reply
   "drop_at_rcpt_once": ["addr"]       close the connection at the first RCPT TO for addr (before any data)
   "data_delay": seconds               wait before replying to DATA (to kill the client mid-run)
+  "late_reply_once": {"addr": [seconds, "554 reply"]}  the first DATA for addr: wait, then that reply
 """
 import argparse
 import asyncio
@@ -73,6 +74,12 @@ class Sink:
         delay = rules.get("data_delay", 0)
         if delay:
             await asyncio.sleep(delay)
+        late = rules.get("late_reply_once", {}).get(rcpt)
+        if late and ("late", rcpt) not in self.tempfailed:
+            self.tempfailed.add(("late", rcpt))
+            await asyncio.sleep(late[0])
+            self.save(envelope, "late")
+            return late[1]
         if rcpt in rules.get("drop_after_data", []):
             self.save(envelope, "dropped")
             server.transport.abort()
