@@ -1,4 +1,5 @@
 @testable import EZServer
+import Synchronization
 import XCTest
 
 /// The render pool's time limit: armed while a render runs, disarmed as soon as it ends.
@@ -29,4 +30,35 @@ final class RenderPoolTests: XCTestCase {
         XCTAssertEqual(value, 7)
         try await pool.shutdown()
     }
+
+    /// Requests still queued when their time ran out were answered 503 and then rendered anyway,
+    /// holding the thread while fresh requests waited (an outside test saw a statistics request
+    /// take 10.9 s after a burst). Work whose request was answered is now dropped unrun.
+    func testWorkWhoseRequestTimedOutInTheQueueIsNeverRun() async throws {
+        let pool = RenderPool(threads: 1, queueLimit: 4, timeout: .milliseconds(300))
+        let ran = Ran()
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for n in 0..<3 {
+                group.addTask {
+                    do {
+                        _ = try await pool.run { ran.add(n); Thread.sleep(forTimeInterval: 0.5); return n }
+                        return true
+                    } catch { return false }
+                }
+            }
+            var out: [Bool] = []
+            for await r in group { out.append(r) }
+            return out
+        }
+        XCTAssertEqual(results.filter { $0 }.count, 0, "each was answered 503 at its 300 ms limit")
+        try await Task.sleep(for: .milliseconds(1_200))
+        XCTAssertEqual(ran.count, 1, "only the render a thread had already taken up ran; the queued ones were dropped")
+        try await pool.shutdown()
+    }
+}
+
+private final class Ran: Sendable {
+    private let started = Mutex<[Int]>([])
+    func add(_ n: Int) { started.withLock { $0.append(n) } }
+    var count: Int { started.withLock { $0.count } }
 }

@@ -10,7 +10,8 @@ import Synchronization
 /// waiting; beyond that, or after `timeout`, the request gets 503 with `Retry-After`.
 ///
 /// Admitted work holds a slot until it really ends (even after its request was cut), so memory
-/// stays bounded under any load.
+/// stays bounded under any load; work whose request was answered before a thread took it up is
+/// dropped unrun.
 package final class RenderPool: Service, Sendable {
     private let pool: NIOThreadPool
     private let capacity: Int
@@ -95,6 +96,10 @@ package final class RenderPool: Service, Sendable {
                 }
                 deadline.futureResult.whenComplete { _ in self.deadlines.subtract(1, ordering: .relaxed) }
                 let future = pool.runIfActive(eventLoop: eventLoop) { [inFlight] () throws -> T in
+                    // A request answered while it waited for a thread (its time ran out, or a
+                    // shutdown) has no one to render for: rendering it anyway held a thread while
+                    // fresh requests waited, and under retries built a backlog nobody received.
+                    guard !once.isSettled else { throw Problem.unavailable("the report took too long; try again later") }
                     inFlight.increment()
                     defer { inFlight.decrement() }
                     if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
@@ -134,6 +139,14 @@ private final class Once<T: Sendable>: Sendable {
             return nil
         }
         if let early { receiver(early) }
+    }
+
+    /// Whether a result was delivered (or came, and waits for its receiver): nothing more will be.
+    var isSettled: Bool {
+        state.withLock { state in
+            if case .waiting(_, nil) = state { return false }
+            return true
+        }
     }
 
     /// Delivers `result` if no result was delivered before.
