@@ -113,4 +113,15 @@ final class UserJobTests: XCTestCase {
         XCTAssertNotNil(outcome.entry.error)
         XCTAssertEqual(outcome.entry.files, [])
     }
+
+    /// A user whose own row breaks the contract (here an unknown time zone) fails, and that row
+    /// is the run's quarantine too: `check` counted it, the run's summary and totals did not.
+    func testAUserWhoseOwnRowIsQuarantinedListsThatRow() throws {
+        let lost = try ledger.user("lost")
+        let planned = try ref(lost)
+        try ledger.execute("UPDATE users SET timezone = 'Mars/Base' WHERE id = ?", [lost])
+        let outcome = job().run(user: planned, ledger: try Ledger(path: ledger.path), previous: nil)
+        XCTAssertEqual(outcome.entry.status, .failed)
+        XCTAssertEqual(outcome.entry.quarantined, [Manifest.QuarantineEntry(table: "users", id: lost, reason: "unknown time zone 'Mars/Base'")])
+    }
 }

@@ -52,6 +52,11 @@ struct UserJob {
             slice = try ledger.loadUser(id: ref.id, through: StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf))
         } catch {
             entry.error = "\(error)"
+            // The user's own row broke the contract: it is the run's quarantined row too, as
+            // `check` counts it (the summary, the totals and the About pages agree with it).
+            if case .quarantinedUser(_, let user, let reason) = error {
+                entry.quarantined = [Manifest.QuarantineEntry(table: "users", id: user, reason: reason)]
+            }
             return Outcome(entry: entry, skipped: false)
         }
         loaded(slice)
