@@ -16,7 +16,8 @@ extension LedgerBackend {
 
     package func findUser(_ idOrName: String) throws(LedgerError) -> Int64 {
         let found: Int64? = try withReader { reader in
-            if let id = Int64(idOrName) {
+            // An id only as ids are written ("2", not "02" or "+2"): a user may be named "02".
+            if let id = Int64(idOrName), String(id) == idOrName {
                 let rows = try reader.rows(.liveUserById, [.integer(id)])
                 if try rows.next() { return rows.int64(0) }
             }

@@ -89,4 +89,18 @@ final class UserLoadingTests: XCTestCase {
         XCTAssertEqual(try opened.findUser(String(alice)), alice)
         XCTAssertThrowsError(try opened.findUser("nobody")) { XCTAssertEqual("\($0)", "no user 'nobody' in ledger '\(ledger.path)'") }
     }
+
+    /// `--user 02` exported user 2's statement although a user is named "02": text is an id only
+    /// when written as ids are; otherwise it is a username.
+    func testTextIsAnIdOnlyWhenWrittenAsOne() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        let named = try ledger.user("0\(alice)")
+        let plus = try ledger.user("+\(alice)")
+        let opened = try Ledger(path: ledger.path)
+        XCTAssertEqual(try opened.findUser("\(alice)"), alice)
+        XCTAssertEqual(try opened.findUser("0\(alice)"), named)
+        XCTAssertEqual(try opened.findUser("+\(alice)"), plus)
+        XCTAssertThrowsError(try opened.findUser("00\(alice)"), "no such username, and not how an id is written")
+    }
 }
