@@ -92,8 +92,9 @@ package struct PostgresLocation: Sendable, Equatable {
                 throw .cannotOpen(path: withoutPassword(url), reason: "cannot read the password file '\(file)'")
             }
             let text = String(decoding: data, as: UTF8.self)
-            return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            // The first line, whatever ends it: Swift reads "\r\n" as one character, which a split on
+            // "\n" does not see (a file saved on Windows sent "secret\r\n" as the password).
+            return String(text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
         }
         return environment["PGPASSWORD"]
     }

@@ -104,8 +104,9 @@ extension EZReport {
                     throw fail(ValidationError("cannot read --smtp-password-file '\(file)'"))
                 }
                 // Its first line, as --db-password-file's (a second line was sent as part of the password).
-                password = String(String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+                // ("\r\n" is one Swift character: a split on "\n" kept it in the password.)
+                password = String(String(decoding: data, as: UTF8.self)
+                    .split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
             }
             let user = env["EZREPORT_SMTP_USER"].flatMap { $0.isEmpty ? nil : $0 }
             var settings = SMTPSettings(url: smtp.url, insecure: smtpInsecure, user: user, password: password, caFile: smtpCAFile)

@@ -62,6 +62,17 @@ final class PostgresLocationTests: XCTestCase {
         XCTAssertThrowsError(try PostgresLocation.password(file: file + ".missing", environment: [:]))
     }
 
+    /// A password file saved with Windows line endings sent "secret\r\n" as the password (Swift
+    /// reads "\r\n" as one character, unseen by a split on "\n"), and the server refused it.
+    func testAPasswordFileWithWindowsLineEndingsGivesTheBarePassword() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for content in ["s3cret\r\n", "s3cret\r\nsecond line\r\n", "s3cret", "s3cret\n"] {
+            try Data(content.utf8).write(to: URL(fileURLWithPath: file))
+            XCTAssertEqual(try PostgresLocation.password(file: file, environment: [:]), "s3cret", content.debugDescription)
+        }
+    }
+
     func testOnlyPostgresURLsAreServers() {
         XCTAssertTrue(PostgresLocation.isURL("postgres://a@b/c"))
         XCTAssertTrue(PostgresLocation.isURL("postgresql://a@b/c"))
