@@ -4,7 +4,9 @@ import Foundation
 /// `<out>/<period>/delivery.jsonl`: every delivery step, appended and fsynced before the next
 /// step starts, so that after any crash the file says what may have reached the server.
 ///
-/// A line cut short by a kill is ignored when read, and the next append starts on a fresh line.
+/// A line cut short (a kill, a full disk) is removed: a write that fails is undone, and a line a
+/// killed run left half written is cut off when the journal is next opened, so that every line of
+/// the file is a whole record (`jq` stops at the first line that is not).
 final class DeliveryJournal {
     let path: String
     private let fd: Int32
@@ -20,11 +22,28 @@ final class DeliveryJournal {
         fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         let size = lseek(fd, 0, SEEK_END)
-        if size > 0, let handle = FileHandle(forReadingAtPath: path) {
-            defer { try? handle.close() }
-            try? handle.seek(toOffset: UInt64(size - 1))
-            if handle.readData(ofLength: 1) != Data([0x0A]) { try append(raw: Data([0x0A])) }
+        if size > 0, let whole = Self.endOfLastLine(path: path, size: size), whole < size {
+            guard ftruncate(fd, whole) == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw .cannotWrite(path: path, reason: "cannot remove a line left half written: \(reason)")
+            }
         }
+    }
+
+    /// The offset just past the file's last newline (0 when it has none), read backwards.
+    private static func endOfLastLine(path: String, size: off_t) -> off_t? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var end = size
+        while end > 0 {
+            let start = max(0, end - 65_536)
+            guard (try? handle.seek(toOffset: UInt64(start))) != nil,
+                  let chunk = try? handle.read(upToCount: Int(end - start)) else { return nil }
+            if let last = chunk.lastIndex(of: 0x0A) { return start + off_t(last - chunk.startIndex) + 1 }
+            end = start
+        }
+        return 0
     }
 
     deinit { close(fd) }
@@ -38,6 +57,7 @@ final class DeliveryJournal {
     }
 
     private func append(raw: Data) throws(DeliveryError) {
+        let before = lseek(fd, 0, SEEK_END)
         let failure: Int32 = raw.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -47,7 +67,11 @@ final class DeliveryJournal {
             }
             return fsync(fd) == 0 ? 0 : errno
         }
-        if failure != 0 { throw .cannotWrite(path: path, reason: String(cString: strerror(failure))) }
+        if failure != 0 {
+            // Undo what part of the line was written (a full disk takes some bytes, then none).
+            if before >= 0 { _ = ftruncate(fd, before) }
+            throw .cannotWrite(path: path, reason: String(cString: strerror(failure)))
+        }
     }
 
     /// Every complete record in the journal at `path`, in order (none when there is no journal).

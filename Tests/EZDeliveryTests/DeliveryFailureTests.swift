@@ -213,6 +213,13 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         let summary = try XCTUnwrap(run.stderr.split(separator: "\n").last)
         XCTAssertTrue(summary.hasPrefix("sent "), run.stderr)
         XCTAssertTrue(summary.contains("not attempted \(4 - n)"), run.stderr)
+        // The line the limit cut short is undone: every line is a whole record, so `jq` reads the
+        // journal to its end (a cut line stopped the documented `jq` filters with a parse error).
+        let raw = try Data(contentsOf: URL(fileURLWithPath: fixture.periodFolder + "/delivery.jsonl"))
+        XCTAssertEqual(raw.last, 0x0A)
+        for line in raw.split(separator: 0x0A) {
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line)), String(decoding: line, as: UTF8.self))
+        }
 
         let rerun = try fixture.deliver(smtpArgs + users)
         let recipients = try sink.accepted().flatMap(\.rcptTos)

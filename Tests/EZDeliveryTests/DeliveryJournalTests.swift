@@ -1,0 +1,24 @@
+import Foundation
+import XCTest
+@testable import EZDelivery
+
+/// `delivery.jsonl`: whole lines only, so that every line is a record `jq` can read.
+final class DeliveryJournalTests: XCTestCase {
+    /// A run killed mid-write leaves half a line; it used to stay (a newline was added after it),
+    /// and the documented `jq` filters stopped there with a parse error. Opening the journal cuts
+    /// it off; the whole lines before it are kept.
+    func testAHalfWrittenLastLineIsCutOffWhenTheJournalIsOpened() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let whole = #"{"address":"a@example.com","at":null,"attempt":1,"message_id":null,"reason":null,"smtp_code":null,"smtp_text":null,"statement_sha256":null,"status":"sending","user_id":2}"#
+        try Data((whole + "\n" + #"{"address":"a@exa"#).utf8).write(to: URL(fileURLWithPath: path))
+        let journal = try DeliveryJournal(path: path)
+        try journal.append(DeliveryRecord(userId: 2, address: "a@example.com", messageId: nil, statementSha256: nil, status: .uncertain))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 3, "two records and the final newline: \(lines)")
+        XCTAssertEqual(String(lines[0]), whole)
+        XCTAssertEqual(lines[2], "")
+        XCTAssertEqual(try DeliveryJournal.records(at: path).map(\.status), [.sending, .uncertain])
+        for line in lines.dropLast() { XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8))) }
+    }
+}
