@@ -83,6 +83,32 @@ final class LiveLedgerTests: XCTestCase {
         XCTAssertEqual(served.status, .ok)
     }
 
+    /// A ledger that was unusable for a while (garbage where the file was, seen by `/readyz`) and
+    /// then good again (a new file) was opened again, but `ezreport_ledger_reopens_total` did not
+    /// count it: only a replacement of a healthy file was.
+    func testARecoveryAfterAnUnusableLedgerCountsAsAReopen() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statement/2026-09/categories.csv?as_of=2026-10-01"
+        let first = try await server.get(path, token: token)
+        XCTAssertEqual(first.status, .ok)
+        let aside = fixture.ledger.path + ".aside"
+        XCTAssertEqual(rename(fixture.ledger.path, aside), 0)
+        FileManager.default.createFile(atPath: fixture.ledger.path, contents: Data("not a database".utf8))
+        let unready = try await server.get("/readyz")
+        let missing = try await server.get(path, token: token)
+        try FileManager.default.removeItem(atPath: fixture.ledger.path)
+        try FileManager.default.copyItem(atPath: aside, toPath: fixture.ledger.path)   // good again, as a new file
+        let served = try await server.get(path, token: token)
+        let metrics = try await server.get("/metrics")
+        await server.stop()
+        XCTAssertEqual(unready.status, .serviceUnavailable)
+        XCTAssertEqual(missing.status, .serviceUnavailable)
+        XCTAssertEqual(served.status, .ok)
+        XCTAssertTrue(metrics.text.contains("ezreport_ledger_reopens_total 1"), metrics.text)
+    }
+
     /// An operator must see why the server is unready, once per outage and not once per request:
     /// a missing ledger file is logged with the system's reason, then the reopening when it is back.
     func testAMissingLedgerIsLoggedOncePerOutageWithItsReason() async throws {

@@ -22,6 +22,8 @@ final class LedgerSource: Sendable {
     private let state = Mutex<Opened?>(nil)
     private let digests: LedgerDigestMemo
     private let reopens: Counter
+    /// Whether a ledger was opened before (the first open is not a reopen).
+    private let openedBefore = Atomic<Bool>(false)
     private let logger: Logger
     /// The reason last logged for the ledger being unavailable: an outage is logged when it
     /// starts or its reason changes, not once per request that meets it.
@@ -61,11 +63,10 @@ final class LedgerSource: Sendable {
         if let open = state.withLock({ $0 }), open.device == device, open.inode == inode { return open.ledger }
         do {
             let ledger = try Ledger(path: path)
-            let replaced = state.withLock { previous in
-                defer { previous = Opened(ledger: ledger, device: device, inode: inode) }
-                return previous != nil
-            }
-            if replaced { reopens.increment() }
+            state.withLock { $0 = Opened(ledger: ledger, device: device, inode: inode) }
+            // Every open after the first is a reopen: a replaced file's, and a recovery's after the
+            // file could not be used (which left no ledger open, and so was not counted).
+            if openedBefore.exchange(true, ordering: .relaxed) { reopens.increment() }
             lastWarning.withLock { $0 = nil }
             logger.info("ledger opened", metadata: ["inode": "\(inode)"])
             return ledger
