@@ -9,7 +9,8 @@ final class Worksheet {
     /// Excel's limits.
     static let maxRows = 1_048_576
     static let maxColumns = 16_384
-    /// The most characters (code points, as libxlsxwriter counts them) a cell's text may hold.
+    /// The most characters a cell's text may hold: Excel counts UTF-16 units (an emoji is two),
+    /// libxlsxwriter code points; a text within the first is within the second.
     static let maxStringLength = 32_767
 
     let workbook: Workbook
@@ -30,11 +31,17 @@ final class Worksheet {
         try workbook.checkOpen("write string")
         let (r, c) = try cell(row, column)
         let status: lxw_error
-        if text.utf8.count > Worksheet.maxStringLength, text.unicodeScalars.count > Worksheet.maxStringLength {
+        if text.utf8.count > Worksheet.maxStringLength, text.utf16.count > Worksheet.maxStringLength {
             // Cut to Excel's limit with an ellipsis as its last character, so that a reader sees
-            // the text was cut (the CSV files hold it whole).
+            // the text was cut (the CSV files hold it whole). Counted in UTF-16 units, as Excel
+            // does: 32,766 emoji were 65,532 of them, past what Excel keeps in a cell.
             var cut = String.UnicodeScalarView()
-            cut.append(contentsOf: text.unicodeScalars.prefix(Worksheet.maxStringLength - 1))
+            var units = 0
+            for scalar in text.unicodeScalars {
+                units += scalar.utf16.count
+                if units > Worksheet.maxStringLength - 1 { break }
+                cut.append(scalar)
+            }
             cut.append("\u{2026}")
             status = String(cut).withCString { worksheet_write_string(handle, r, c, $0, format?.handle) }
         } else {

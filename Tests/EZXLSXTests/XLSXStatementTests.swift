@@ -130,6 +130,19 @@ final class XLSXStatementTests: XCTestCase {
         XCTAssertEqual(rows[2][6].v, figures.transactions[1].description, "other texts are whole")
     }
 
+    /// Excel counts a cell's characters in UTF-16 units: a description of 20,000 emoji (40,000
+    /// units, 20,000 code points) passed the code-point check whole, past what Excel keeps.
+    func testTheLimitIsCountedAsExcelCountsInUTF16Units() throws {
+        var figures = RenderFixtures.figures()
+        figures.transactions[0].description = String(repeating: "😀", count: 20_000)
+        let rows = try cells(writeWorkbook(figures, name: "emoji.xlsx"), sheet: "Transactions")
+        let cut = try XCTUnwrap(rows[1][6].v)
+        XCTAssertLessThanOrEqual(cut.utf16.count, 32_767, "Excel's limit")
+        XCTAssertGreaterThan(cut.utf16.count, 32_760, "cut at the limit, not before")
+        XCTAssertEqual(cut.unicodeScalars.last, "\u{2026}", "the cut shows")
+        XCTAssertTrue(cut.unicodeScalars.dropLast().allSatisfy { $0 == "😀" }, "no half of an emoji")
+    }
+
     func testCategoriesTotalIsAFormulaWhoseCachedResultIsTheEnginesTotal() throws {
         let figures = RenderFixtures.figures()
         let path = try writeWorkbook(figures)
