@@ -63,10 +63,14 @@ public struct Problem: HTTPResponseError, Equatable {
                                           detail: "this resource answers GET and HEAD only",
                                           headers: [.allow: "GET, HEAD"])
 
-    /// The methods a read-only resource refuses with 405: the standard ones and QUERY (RFC
-    /// draft "The HTTP QUERY Method"); CONNECT is left to the HTTP layer.
+    /// The methods a read-only resource refuses with 405: every method NIO's HTTP parser lets
+    /// through but GET and HEAD, so that none reaches a resource as a 404 ("no such route"): the
+    /// standard ones, QUERY (RFC draft "The HTTP QUERY Method"), WebDAV's and the others llhttp
+    /// knows. Any other method is refused by the parser (400); CONNECT is left to the HTTP layer.
     static let refusedMethods: [HTTPRequest.Method] = [.post, .put, .patch, .delete, .options, .trace]
-        + [HTTPRequest.Method("QUERY")].compactMap { $0 }
+        + ["QUERY", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "SEARCH", "PURGE", "REPORT",
+           "MERGE", "LINK", "UNLINK", "ACL", "BIND", "REBIND", "UNBIND", "MKCALENDAR", "MKACTIVITY", "CHECKOUT",
+           "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE", "M-SEARCH", "MSEARCH", "SOURCE"].compactMap { HTTPRequest.Method($0) }
 
     /// 503 with `Retry-After`: the server is busy or the ledger cannot be read right now.
     public static func unavailable(_ detail: String, retryAfter seconds: Int = 1) -> Problem {
