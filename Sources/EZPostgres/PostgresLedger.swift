@@ -227,8 +227,16 @@ package final class PostgresLedger: LedgerBackend {
             switch state {
             case "42501": return .cannotOpen(path: location.url, reason: PostgresFailure.describe(error))   // no privilege
             case "42P01", "42703": return .schemaMismatch(path: location.url, problem: PostgresFailure.describe(error))
+            // The server shut down, or cancelled the snapshot (a replica's recovery conflict, a
+            // statement cancelled): nothing more can be read from it.
+            case "57P01", "57P02", "57P03", "57014", "40001":
+                return .cannotOpen(path: location.url, reason: PostgresFailure.describe(error))
             default: break
             }
+        }
+        // A lost connection is the ledger lost, not a failed query: a run stops on it (exit 1).
+        if PostgresFailure.isConnectionLost(error) || error is NIOConnectionError {
+            return .cannotOpen(path: location.url, reason: PostgresFailure.describe(error))
         }
         return .readFailed(path: location.url, reason: PostgresFailure.describe(error))
     }

@@ -47,7 +47,7 @@ extension MonthlyRun {
     /// Renders (or reuses) the users of the plan — all of them, or those at `positions`, adding to
     /// `previous` — with one worker per connection; results land in their user's slot, so order
     /// never depends on timing. Stops starting new users as soon as the output file system refuses
-    /// writes. Before the snapshot is taken (the plan has no connections), users are only reused;
+    /// writes or the ledger as a whole is lost (``UserJob/Outcome/ledgerLost``). Before the snapshot is taken (the plan has no connections), users are only reused;
     /// those that cannot be come back in ``UserPass/pending``.
     static func renderUsers(_ plan: Plan, positions: [Int]? = nil, continuing previous: UserPass? = nil, log: RunLog) -> UserPass {
         let state = PassState(users: plan.users.count, settings: plan.settings, continuing: previous)
@@ -94,6 +94,12 @@ extension MonthlyRun {
             }
         } else {
             state.pending.withLock { $0.append(i) }
+            return
+        }
+        if let lost = outcome.ledgerLost {
+            // Every user after this one would fail the same way, each with its own line, and a
+            // manifest would call them failed: the run stops instead, and its re-run resumes.
+            state.stop.withLock { $0 = $0 ?? lost }
             return
         }
         do {

@@ -21,6 +21,10 @@ struct UserJob {
     struct Outcome {
         var entry: Manifest.UserEntry
         var skipped: Bool
+        /// Set when the ledger as a whole could not be used while reading the user (a PostgreSQL
+        /// server that stopped or cut the run's snapshot): not this user's failure, but the run's,
+        /// which stops with it (exit 1, the journal kept for the re-run).
+        var ledgerLost: LedgerError? = nil
     }
 
     /// The user's entry from the last run, reused without reading the ledger, when the ledger
@@ -57,6 +61,7 @@ struct UserJob {
             if case .quarantinedUser(_, let user, let reason) = error {
                 entry.quarantined = [Manifest.QuarantineEntry(table: "users", id: user, reason: reason)]
             }
+            if case .cannotOpen = error { return Outcome(entry: entry, skipped: false, ledgerLost: error) }
             return Outcome(entry: entry, skipped: false)
         }
         loaded(slice)
