@@ -143,6 +143,22 @@ final class ConnectionHygieneTests: XCTestCase {
         XCTAssertEqual(Self.headHealthCount(metrics) - before, 3, metrics)
     }
 
+    /// A client that resets its connection before reading the answer (mobile clients and load
+    /// balancers do) left the active-requests gauge one higher for ever: the response's body was
+    /// never written, and the request was recorded only when it was. It is now recorded either way.
+    func testARequestWhoseClientResetsTheConnectionLeavesNoActiveRequestBehind() async throws {
+        for _ in 0..<20 {
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            connection.reset()
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let metrics = try await server.get("/metrics").text
+        let active = metrics.split(separator: "\n").first { $0.hasPrefix("http_server_active_requests{http_request_method=\"GET\"}") }
+        // The /metrics request itself is the one GET in flight.
+        XCTAssertEqual(active.flatMap { Double($0.split(separator: " ").last ?? "") }, 1, metrics)
+    }
+
     /// `hb_requests` for HEAD /healthz answered 200 (the registry is the process's: other tests count too).
     private static func headHealthCount(_ metrics: String) -> Double {
         let line = metrics.split(separator: "\n").first {

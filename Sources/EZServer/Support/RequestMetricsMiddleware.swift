@@ -21,19 +21,20 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         active.increment()
         do {
             var response = try await next(request, context)
-            let record: @Sendable () -> Void = { [status = response.status, route = context.endpointPath ?? "Unknown"] in
+            let record = OnceOnly { [status = response.status, route = context.endpointPath ?? "Unknown"] in
                 let metrics = cache.endpoint(route, request.method, status)
                 metrics.counter.increment()
                 metrics.duration.recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
                 active.decrement()
             }
             if request.method == .head {
-                record()
+                record.run()
             } else {
-                // Recorded once the body has been written (or its writing failed).
+                // Recorded once the body has been written (or its writing failed), or when the
+                // response is dropped unwritten: a client that reset the connection first.
                 let body = response.body
                 response.body = ResponseBody(contentLength: body.contentLength) { writer in
-                    defer { record() }
+                    defer { record.run() }
                     try await body.write(writer)
                 }
             }
@@ -46,6 +47,16 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             active.decrement()
             throw error
         }
+    }
+
+    /// An action run once: by ``run()``, or when the last reference goes (the response body that
+    /// held it was never written).
+    private final class OnceOnly: Sendable {
+        private let done = Atomic<Bool>(false)
+        private let action: @Sendable () -> Void
+        init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+        func run() { if !done.exchange(true, ordering: .acquiringAndReleasing) { action() } }
+        deinit { run() }
     }
 
     /// The metric objects, made once per method and per (route, method, status).

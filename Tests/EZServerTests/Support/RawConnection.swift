@@ -6,7 +6,7 @@ import Glibc
 /// A plain TCP connection to 127.0.0.1 for what an HTTP client library will not send: a request
 /// the parser must reject, `CONNECT`, a head that stops half-way, a connection left idle.
 final class RawConnection {
-    private let fd: Int32
+    private var fd: Int32
 
     /// Connects to 127.0.0.1:`port`.
     init(port: Int) throws {
@@ -22,7 +22,15 @@ final class RawConnection {
         guard result == 0 else { close(fd); throw Failure("connect: errno \(errno)") }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Closes the connection with a reset (RST) instead of a FIN, as a client that gives up does.
+    func reset() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        close(fd)
+        fd = -1
+    }
 
     /// Sends `text` as it is (CR LF included by the caller).
     func send(_ text: String) throws {
