@@ -1,3 +1,4 @@
+import Crypto
 import EZServer
 import Foundation
 import HTTPTypes
@@ -42,6 +43,28 @@ final class AuthorizationMatrixTests: LiveServerTestCase {
         let plain = try await fixture.signed(claims, header: JWTHeader(fields: ["alg": .string("HS256")]))
         let accepted = try await server.get(statementCSV(fixture.alice), token: plain)
         XCTAssertEqual(accepted.status, .ok)
+    }
+
+    /// A token naming a claim or a header parameter twice, correctly signed: `{"sub":"A","sub":"B"}`
+    /// was read as user A, where a backend keeping the last name (as RFC 7519 §4 allows) reads B.
+    /// Such tokens are refused (RFC 7519 §4, RFC 7515 §4: reject, or use the last).
+    func testATokenNamingAClaimOrHeaderParameterTwiceIsRefusedWith401() async throws {
+        let exp = Int(Date().addingTimeInterval(600).timeIntervalSince1970)
+        func token(header: String, claims: String) -> String {
+            func base64URL(_ bytes: Data) -> String {
+                bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            }
+            let input = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
+            let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: fixture.secret))
+            return input + "." + base64URL(Data(mac))
+        }
+        let plain = #"{"alg":"HS256","typ":"JWT"}"#
+        let accepted = try await server.get(statementCSV(fixture.alice), token: token(header: plain, claims: #"{"sub":"\#(fixture.alice)","exp":\#(exp)}"#))
+        XCTAssertEqual(accepted.status, .ok, "the same token without the repetition is good")
+        try await assertUnauthorized(token(header: plain, claims: #"{"sub":"\#(fixture.alice)","sub":"\#(fixture.bob)","exp":\#(exp)}"#))
+        try await assertUnauthorized(token(header: plain, claims: #"{"sub":"\#(fixture.alice)","sub":"\#(fixture.bob)","exp":\#(exp)}"#))
+        try await assertUnauthorized(token(header: #"{"alg":"HS256","alg":"none"}"#, claims: #"{"sub":"\#(fixture.alice)","exp":\#(exp)}"#))
     }
 
     /// The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` works as `Bearer` does.

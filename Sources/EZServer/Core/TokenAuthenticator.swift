@@ -37,6 +37,12 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
 
     func authenticate(request: Request, context: ServerContext) async throws -> TokenSubject? {
         guard let token = Self.bearerToken(request), !token.isEmpty, token.utf8.count < 8192 else { return nil }
+        // A header or claims naming a member twice ({"sub":"2","sub":"3"}) is refused (see
+        // ``JSONMemberNames``): which one counts would depend on the parser.
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3,
+              segments.prefix(2).allSatisfy({ JSONMemberNames.base64URLDecoded($0).map(JSONMemberNames.areUnique) ?? false })
+        else { return nil }
         // The header must say what the server checks: HS256, and no `crit` extension it does not
         // know (RFC 7515 §4.1.11). jwt-kit verifies the HMAC with the one key whatever `alg` says.
         guard let header = try? DefaultJWTParser().parse(Array(token.utf8), as: AccessClaims.self).header,
