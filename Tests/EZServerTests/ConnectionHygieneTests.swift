@@ -30,6 +30,7 @@ final class ConnectionHygieneTests: XCTestCase {
             XCTAssertTrue(answer.closed, request)
             XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 400 "), answer.text)
             XCTAssertTrue(answer.text.contains("Content-Type: application/problem+json"), answer.text)
+            XCTAssertTrue(answer.text.lowercased().contains("x-content-type-options: nosniff"), "as on every response: \(answer.text)")
             let body = try XCTUnwrap(answer.text.components(separatedBy: "\r\n\r\n").last)
             let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
             XCTAssertEqual(problem["status"] as? Int, 400)
@@ -105,6 +106,7 @@ final class ConnectionHygieneTests: XCTestCase {
             XCTAssertTrue(answer.closed, "the connection was left open after CONNECT \(target)")
             XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 405 "), answer.text)
             XCTAssertTrue(answer.text.contains("Allow: GET, HEAD"), answer.text)
+            XCTAssertTrue(answer.text.lowercased().contains("x-content-type-options: nosniff"), answer.text)
             XCTAssertFalse(answer.text.contains("200 OK"), "a request after CONNECT was served: \(answer.text)")
         }
     }

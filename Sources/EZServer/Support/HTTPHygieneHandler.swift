@@ -46,6 +46,7 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
             var fields = HTTPFields()
             fields[.allow] = "GET, HEAD"
             fields[.connection] = "close"
+            fields[.xContentTypeOptions] = "nosniff"   // as on every response (NoSniffMiddleware)
             context.write(wrapOutboundOut(.head(HTTPResponse(status: .methodNotAllowed, headerFields: fields))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
             return
@@ -62,6 +63,7 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
             fields[.contentType] = "application/problem+json"
             fields[.contentLength] = String(body.readableBytes)
             fields[.cacheControl] = "no-store"
+            fields[.xContentTypeOptions] = "nosniff"
             context.write(wrapOutboundOut(.head(HTTPResponse(status: head.status, headerFields: fields))), promise: nil)
             context.write(wrapOutboundOut(.body(body)), promise: promise)
             return
