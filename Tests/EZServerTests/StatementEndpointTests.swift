@@ -28,6 +28,21 @@ final class StatementEndpointTests: LiveServerTestCase {
 
     /// A preset period names its download by the period it stands for, as the admin report
     /// does (`statement-2026-09.pdf`, not `statement-last-month.pdf`).
+    /// RFC 3986 §6.2.2.2: an encoded unreserved character is the character. `/v1/users/%3X…`
+    /// answered 404 and `2026%2D09` was "not a period"; an encoded `/` still splits nothing.
+    func testEncodedUnreservedCharactersInThePathAreTheCharacters() async throws {
+        let token = try await fixture.token(fixture.alice)
+        let id = String(fixture.alice)
+        let plain = try await server.get("/v1/users/\(id)/statement/2026-09/categories.csv?as_of=2026-10-01", token: token)
+        let encodedId = "%3" + String(id.first!) + id.dropFirst()
+        let encoded = try await server.get("/v1/users/\(encodedId)/statement/2026%2D09/categ%6Fries.csv?as_of=2026-10-01", token: token)
+        XCTAssertEqual(plain.status, .ok)
+        XCTAssertEqual(encoded.status, .ok)
+        XCTAssertEqual(encoded.bytes, plain.bytes)
+        let slash = try await server.get("/v1/users/\(id)%2Fstatement/2026-09/categories.csv", token: token)
+        XCTAssertEqual(slash.status, .notFound, "an encoded slash is not a separator")
+    }
+
     func testAPresetPeriodsDownloadIsNamedByItsDates() async throws {
         let token = try await fixture.token(fixture.alice)
         for (path, name) in [("statement/last-month.pdf", "statement-2026-09.pdf"), ("statement/last-month/transactions.csv", "transactions-2026-09.csv"),

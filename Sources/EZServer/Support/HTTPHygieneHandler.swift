@@ -5,7 +5,8 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Three answers the HTTP layer gives below the router, made to follow the API's rules:
+/// What the HTTP layer does below the router, made to follow the API's rules: three answers,
+/// and the request path's encoded unreserved characters decoded before routing (``UnreservedPath``).
 ///
 /// - **A request the HTTP parser rejects** (an unknown method, a malformed request line, an
 ///   over-long header): Hummingbird answers a bare `400` with an empty body. It becomes an
@@ -49,6 +50,12 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
             fields[.xContentTypeOptions] = "nosniff"   // as on every response (NoSniffMiddleware)
             context.write(wrapOutboundOut(.head(HTTPResponse(status: .methodNotAllowed, headerFields: fields))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            return
+        }
+        if case .head(var head) = unwrapInboundIn(data), let path = head.path, path.utf8.contains(UInt8(ascii: "%")),
+           let normalized = UnreservedPath.normalized(path) {
+            head.path = normalized
+            context.fireChannelRead(wrapInboundOut(.head(head)))
             return
         }
         context.fireChannelRead(data)
