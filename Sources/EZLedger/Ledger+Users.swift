@@ -183,9 +183,11 @@ struct UserLoader<Reader: LedgerReading> {
         }
         for g in found {
             let gid = g.id
-            guard let cur = validator.currency(g.currency) else { quarantine("groups", gid, "invalid currency '\(g.currency ?? "NULL")'"); continue }
+            guard let cur = validator.currency(g.currency) else {
+                try quarantineGroup(gid, "invalid currency '\(g.currency ?? "NULL")'"); continue
+            }
             guard let created = g.created.flatMap(LedgerTime.init(parsing:)) else {
-                quarantine("groups", gid, "created_at '\(g.created ?? "NULL")' is not an ISO-8601 timestamp"); continue
+                try quarantineGroup(gid, "created_at '\(g.created ?? "NULL")' is not an ISO-8601 timestamp"); continue
             }
             let group = Group(id: gid, name: g.name, ownerId: g.ownerId, currency: cur, createdAt: created)
             var members: [GroupMember] = []
@@ -234,6 +236,15 @@ struct UserLoader<Reader: LedgerReading> {
             out.append(GroupLedger(group: group, members: members, expenses: expenses, splits: splits, payments: payments))
         }
         return out
+    }
+
+    /// Quarantines a group row and, with it, the expenses of the group that it leaves out: they
+    /// used to vanish from their payer's and members' figures with nothing listed but the group.
+    private mutating func quarantineGroup(_ gid: Int64, _ reason: String) throws {
+        quarantine("groups", gid, reason)
+        for tx in try transactions(.transactionsOfGroup, gid) {
+            quarantine("transactions", tx.id, "its group \(gid) breaks the contract: \(reason)")
+        }
     }
 
     /// The group's live settle-up payments through the loaded window, each checked by

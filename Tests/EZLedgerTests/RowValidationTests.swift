@@ -95,6 +95,26 @@ final class RowValidationTests: XCTestCase {
         XCTAssertEqual(try opened.health().quarantined.map(\.id), [bad])
     }
 
+    /// A group whose currency breaks the contract was quarantined alone: its expenses vanished
+    /// from the payer's and the members' figures with nothing to say so. They are now quarantined
+    /// with it, naming the group, in the reports' lists and in `check`'s.
+    func testTheExpensesOfAQuarantinedGroupAreQuarantinedWithIt() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        let bob = try ledger.user("bob")
+        let trip = try ledger.group("Trip", owner: alice, members: [alice, bob], currency: "euro")
+        let dinner = try ledger.expense(alice, 1000, on: "2026-10-02", group: trip)
+        let opened = try Ledger(path: ledger.path)
+        let reason = "its group \(trip) breaks the contract: invalid currency 'euro'"
+        for viewer in [alice, bob] {
+            let slice = try opened.loadUser(id: viewer, through: october)
+            XCTAssertTrue(slice.groups.isEmpty)
+            XCTAssertEqual(slice.quarantined, [QuarantinedRow(table: "groups", id: trip, reason: "invalid currency 'euro'"),
+                                               QuarantinedRow(table: "transactions", id: dinner, reason: reason)].sorted())
+        }
+        XCTAssertTrue(try opened.health().quarantined.contains(QuarantinedRow(table: "transactions", id: dinner, reason: reason)))
+    }
+
     func testUnknownTimeZoneQuarantinesTheUser() throws {
         let ledger = try TestLedger()
         let mars = try ledger.user("marvin", timezone: "Mars/Olympus_Mons")
