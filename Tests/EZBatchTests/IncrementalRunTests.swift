@@ -36,14 +36,7 @@ final class IncrementalRunTests: XCTestCase {
         let manifest = try OutputTree.manifest(period)
         // The marked user is in no family, so no parent's report draws on their rows.
         let changed = try XCTUnwrap(manifest.users.first { $0.id == fixture.markedUser })
-        try DatabaseQueue(path: ledger).write { db in
-            try db.execute(sql: """
-                UPDATE transactions SET amount_minor = amount_minor + 100 WHERE id = (
-                  SELECT id FROM transactions WHERE user_id = ? AND kind = 'expense' AND group_id IS NULL AND deleted_at IS NULL
-                    AND occurred_at >= '2026-09-05' AND occurred_at < '2026-09-25' ORDER BY id LIMIT 1)
-                """, arguments: [changed.id])
-            XCTAssertEqual(db.changesCount, 1)
-        }
+        try fixture.nudgeMarkedUsersExpense(in: ledger)
         let third = try CLI.run(args)
         XCTAssertEqual(third.status, 0, third.stderr)
         XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: third.stderr), users - 1, third.stderr)

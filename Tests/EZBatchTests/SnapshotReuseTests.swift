@@ -3,7 +3,6 @@ import EZCore
 import EZLedger
 import EZTestSupport
 import Foundation
-import GRDB
 import Synchronization
 import XCTest
 
@@ -45,14 +44,7 @@ final class SnapshotReuseTests: XCTestCase {
         let ledger = try fixture.copyOfLedger("replaced-at-start")
         let saved = ledger + ".saved"
         try FileManager.default.copyItem(atPath: ledger, toPath: saved)
-        try DatabaseQueue(path: saved).write { db in
-            try db.execute(sql: """
-                UPDATE transactions SET amount_minor = amount_minor + 100 WHERE id = (
-                  SELECT id FROM transactions WHERE user_id = ? AND kind = 'expense' AND group_id IS NULL AND deleted_at IS NULL
-                    AND occurred_at >= '2026-09-05' AND occurred_at < '2026-09-25' ORDER BY id LIMIT 1)
-                """, arguments: [fixture.markedUser])
-            XCTAssertEqual(db.changesCount, 1)
-        }
+        try fixture.nudgeMarkedUsersExpense(in: saved)
         final class Once: Sendable { let pending = Mutex(true) }
         let once = Once()
         let out = SampleFixture.scratch("replaced-at-start-out")

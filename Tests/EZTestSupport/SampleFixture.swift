@@ -98,4 +98,18 @@ package final class SampleFixture: Sendable {
         try FileManager.default.copyItem(atPath: ledger, toPath: path)
         return path
     }
+
+    /// Adds 100 minor units to one of `markedUser`'s own September expenses in the ledger at
+    /// `path` (a copy): a change to that user's inputs alone (the marked user is in no family, so
+    /// no parent's report draws on their rows).
+    package func nudgeMarkedUsersExpense(in path: String) throws {
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                UPDATE transactions SET amount_minor = amount_minor + 100 WHERE id = (
+                  SELECT id FROM transactions WHERE user_id = ? AND kind = 'expense' AND group_id IS NULL AND deleted_at IS NULL
+                    AND occurred_at >= '2026-09-05' AND occurred_at < '2026-09-25' ORDER BY id LIMIT 1)
+                """, arguments: [markedUser])
+            XCTAssertEqual(db.changesCount, 1)
+        }
+    }
 }
