@@ -1,7 +1,6 @@
 import EZBatch
 import EZTestSupport
 import Foundation
-import GRDB
 import XCTest
 
 /// Re-runs skip users whose inputs and files are unchanged, redo exactly the changed ones, and
