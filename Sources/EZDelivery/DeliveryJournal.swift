@@ -24,9 +24,8 @@ final class DeliveryJournal {
         let size = lseek(fd, 0, SEEK_END)
         if size > 0, let whole = Self.endOfLastLine(path: path, size: size), whole < size {
             guard ftruncate(fd, whole) == 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw .cannotWrite(path: path, reason: "cannot remove a line left half written: \(reason)")
+                // (deinit closes the descriptor: every stored property is set, so it runs.)
+                throw .cannotWrite(path: path, reason: "cannot remove a line left half written: \(String(cString: strerror(errno)))")
             }
         }
     }
