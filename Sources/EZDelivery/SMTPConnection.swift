@@ -19,7 +19,7 @@ final class SMTPConnection {
     private static let unavailable: String? = {
         var reason = [CChar](repeating: 0, count: 512)
         guard ez_curl_load(&reason, reason.count) != 0 else {
-            return "libcurl cannot be loaded: " + String(cString: reason)
+            return "libcurl cannot be loaded: " + reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         }
         let code = ez_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         return code == CURLE_OK ? nil : "libcurl could not be initialised: " + String(cString: ez_curl_easy_strerror(code))

@@ -90,7 +90,7 @@ package final class LedgerSnapshot: @unchecked Sendable {
             return "\(error)"
         }
         var reason = String(cString: sqlite3_errstr(database.extendedResultCode.rawValue))
-        let system = (try? copy?.inDatabase { sqlite3_system_errno($0.sqliteConnection) }) ?? 0
+        let system = copy?.inDatabase { sqlite3_system_errno($0.sqliteConnection) } ?? 0
         if system != 0 { reason += ": " + String(cString: strerror(system)) }
         return reason
     }

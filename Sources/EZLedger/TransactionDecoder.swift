@@ -60,7 +60,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
         let userId = row.int64(1)
         guard let o = try owner(userId) else { return .quarantined(TransactionRules.missingUser(userId)) }
         if owners[o].deleted { return .ignored }
-        guard let kind = row.withText(5, Self.kind) else { return .quarantined("unknown kind '\(text(row, 5) ?? "NULL")'") }
+        guard let kind = row.withText(5, TransactionRules.kind) else { return .quarantined("unknown kind '\(text(row, 5) ?? "NULL")'") }
         guard row.type(7) == .integer, row.int64(7) > 0 else {
             return .quarantined("amount_minor must be a positive integer (got \(Self.describe(row, 7)))")
         }
@@ -180,14 +180,6 @@ struct TransactionDecoder<Reader: LedgerReading> {
         }
     }
 
-    /// The kind named by `b` exactly, or nil.
-    private static func kind(_ b: UnsafeBufferPointer<UInt8>) -> Transaction.Kind? {
-        if b.isExactly("expense") { return .expense }
-        if b.isExactly("income") { return .income }
-        if b.isExactly("transfer") { return .transfer }
-        return nil
-    }
-
     private mutating func currency(_ code: UInt32) -> Currency? {
         for entry in currencies where entry.code == code { return entry.currency }
         let text = String(decoding: [UInt8(code >> 16), UInt8(code >> 8 & 0xFF), UInt8(code & 0xFF)], as: UTF8.self)
@@ -297,6 +289,15 @@ enum TransactionRules {
                t.amount_minor, t.currency, t.occurred_at, t.method, t.description, t.recurrence_days, t.created_at
         FROM transactions t
         """
+
+    /// The kind named by `b` exactly, or nil. (Here, not in the generic decoder, so that passing it
+    /// as a closure captures no generic metatype.)
+    static func kind(_ b: UnsafeBufferPointer<UInt8>) -> Transaction.Kind? {
+        if b.isExactly("expense") { return .expense }
+        if b.isExactly("income") { return .income }
+        if b.isExactly("transfer") { return .transfer }
+        return nil
+    }
 
     /// The reason for a row whose `user_id` names no user (also used by `check`'s orphan scan).
     static func missingUser(_ userId: Int64) -> String { "user_id \(userId) does not exist" }

@@ -280,7 +280,7 @@ final class StaleUserFolderTests: XCTestCase {
             return (ids[0], ids[1])
         }
         let operatorFile = users + "/README.txt"   // not a user folder: left alone
-        FileManager.default.createFile(atPath: operatorFile, contents: Data("notes".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: operatorFile, contents: Data("notes".utf8)), "could not create \(operatorFile)")
         XCTAssertTrue([0, 3].contains(try CLI.run(args).status))
         let names = try FileManager.default.contentsOfDirectory(atPath: users)
         XCTAssertFalse(names.contains { $0.hasPrefix("\(deleted)-") }, "the deleted user's folder is still there: \(names)")

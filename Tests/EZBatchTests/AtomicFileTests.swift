@@ -32,7 +32,7 @@ final class AtomicFileTests: XCTestCase {
     func testAFailingProducerLeavesNeitherTheFileNorItsTemporary() throws {
         let path = root + "/out/statement.xlsx"
         XCTAssertThrowsError(try AtomicFile.write(to: path) { (temp: String) throws(OutputError) in
-            FileManager.default.createFile(atPath: temp, contents: Data("half".utf8))
+            XCTAssertTrue(FileManager.default.createFile(atPath: temp, contents: Data("half".utf8)), "could not create \(temp)")
             throw OutputError.cannotWrite(path: path, reason: "disk full")
         })
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/out"), [])
@@ -40,7 +40,7 @@ final class AtomicFileTests: XCTestCase {
 
     func testAFileWhereTheFolderShouldBeIsAClearError() throws {
         let blocker = root + "/blocked"
-        FileManager.default.createFile(atPath: blocker, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data()), "could not create \(blocker)")
         XCTAssertThrowsError(try AtomicFile.write(Array("x".utf8), to: blocker + "/file.csv")) { error in
             XCTAssertTrue("\(error)".contains("cannot create folder '\(blocker)'"), "\(error)")
         }
@@ -62,7 +62,7 @@ final class AtomicFileTests: XCTestCase {
     func testAFolderThatCannotBeCreatedSaysWhichPartIsAFile() throws {
         let root: String = self.root
         try FileManager.default.createDirectory(atPath: root + "/2026-10", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: root + "/2026-10/users", contents: Data("x".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/2026-10/users", contents: Data("x".utf8)), "could not create \(root + "/2026-10/users")")
         XCTAssertThrowsError(try AtomicFile.write(Array("a".utf8), to: root + "/2026-10/users/2-zoe/a.csv")) { error in
             XCTAssertEqual("\(error)", "cannot write '\(root)/2026-10/users/2-zoe/a.csv': cannot create folder '\(root)/2026-10/users/2-zoe': "
                            + "'\(root)/2026-10/users' is a file, not a folder")
@@ -93,7 +93,7 @@ final class AtomicFileTests: XCTestCase {
         let folder = root + "/2026-10/users/3-josé"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for pid in [zombie, sleeper.processIdentifier, Int32.max - 1, getpid()] {
-            FileManager.default.createFile(atPath: folder + "/.statement.pdf.tmp-\(pid)", contents: Data())
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/.statement.pdf.tmp-\(pid)", contents: Data()), "could not create \(folder + "/.statement.pdf.tmp-\(pid)")")
         }
         AtomicFile.removeLeftovers(in: root)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])

@@ -27,7 +27,7 @@ final class DecimalRateTests: XCTestCase {
         for (value, text) in shown {
             XCTAssertEqual(DecimalRate(value)?.description, text, "\(value)")
         }
-        for value in [5e-324, 1.7976931348623157e308] {
+        for value in [Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude] {
             XCTAssertEqual(DecimalRate(value).flatMap { Double($0.description) }, value)
         }
     }

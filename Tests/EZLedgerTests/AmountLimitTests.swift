@@ -34,10 +34,10 @@ final class AmountLimitTests: XCTestCase {
         let eatingOut = try ledger.category(alice, "Eating out")
         let rich = try ledger.balance(alice, "Vault", opening: -beyond)
         let budget = try ledger.budget(alice, category: groceries, amount: beyond)
-        let transfer = try ledger.newId()
+        let transfer = ledger.newId()
         try ledger.execute("INSERT INTO budget_transfers (id, user_id, from_category_id, to_category_id, amount_minor, period_start, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            [transfer, alice, groceries, eatingOut, beyond, "2026-10-01", "2026-10-01T00:00:00Z"])
-        let goal = try ledger.newId()
+        let goal = ledger.newId()
         try ledger.execute("INSERT INTO savings_goals (id, user_id, name, target_minor, currency, balance_id, due_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            [goal, alice, "Moon", beyond, "EUR", ledger.defaultBalance(alice), nil])
         let group = try ledger.group("Flat", owner: alice, members: [alice, bob])
@@ -64,7 +64,7 @@ final class SavingsGoalCurrencyTests: XCTestCase {
         let alice = try ledger.user("alice")
         let pot = try ledger.balance(alice, "Pot", kind: "savings", currency: "EUR", opening: 10_000)
         try ledger.rate("2026-09-01", "EUR", "USD", 1.1)
-        let dollars = try ledger.newId(), yen = try ledger.newId()
+        let dollars = ledger.newId(), yen = ledger.newId()
         for (goal, currency) in [(dollars, "USD"), (yen, "JPY")] {
             try ledger.execute("INSERT INTO savings_goals (id, user_id, name, target_minor, currency, balance_id, due_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                [goal, alice, "Goal \(currency)", 5_000, currency, pot, nil])

@@ -55,7 +55,7 @@ final class ChartsPNGEncoderTests: XCTestCase {
     /// What Cairo's own writer and reader make of `argb`: the reference for translucent pixels.
     private func cairoRoundTrip(_ argb: [UInt32], width: Int, height: Int) throws -> [UInt32] {
         var copy = argb
-        let png: [UInt8] = try copy.withUnsafeMutableBytes { raw in
+        let png: [UInt8] = copy.withUnsafeMutableBytes { raw in
             let s = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                                         CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(width * 4))!
             defer { cairo_surface_destroy(s) }

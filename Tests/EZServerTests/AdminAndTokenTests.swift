@@ -40,7 +40,7 @@ final class AdminAndTokenTests: XCTestCase {
     func testTheTokenCommandMintsATokenTheServerAccepts() async throws {
         let fixture = try ServerFixture()
         let secretFile = fixture.ledger.folder.appendingPathComponent("secret.key").path
-        FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A])), "could not create \(secretFile)")
         let run = try CLI.run(["token", "--user", "\(fixture.alice)", "--jwt-secret-file", secretFile, "--ttl", "10m"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let token = run.text.trimmingCharacters(in: .whitespacesAndNewlines)

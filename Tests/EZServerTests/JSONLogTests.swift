@@ -84,7 +84,7 @@ final class TextLogFormatTests: XCTestCase {
     func testAFailureThatEndsTheServerIsOneJSONLineWhenLogsAreJSONAndOneTextLineOtherwise() async throws {
         let fixture = try ServerFixture()
         let secretFile = fixture.ledger.folder.appendingPathComponent("secret.key").path
-        FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A])), "could not create \(secretFile)")
         let missing = fixture.ledger.folder.appendingPathComponent("no-such.key").path
         let running = try await ServeProcess(fixture: fixture)   // stopped when released
         // An unreadable secret, a port another server holds: each ends the server before it serves.

@@ -64,7 +64,7 @@ final class LiveLedgerTests: XCTestCase {
         let aside = fixture.ledger.path + ".aside"
         XCTAssertEqual(rename(fixture.ledger.path, aside), 0)
         let broken = fixture.ledger.path
-        FileManager.default.createFile(atPath: broken, contents: Data("this is not a database, only text".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: broken, contents: Data("this is not a database, only text".utf8)), "could not create \(broken)")
         let unready = try await server.get("/readyz")
         let refused = try await server.get(path, token: token)
         let alive = try await server.get("/healthz")
@@ -95,7 +95,7 @@ final class LiveLedgerTests: XCTestCase {
         XCTAssertEqual(first.status, .ok)
         let aside = fixture.ledger.path + ".aside"
         XCTAssertEqual(rename(fixture.ledger.path, aside), 0)
-        FileManager.default.createFile(atPath: fixture.ledger.path, contents: Data("not a database".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: fixture.ledger.path, contents: Data("not a database".utf8)), "could not create \(fixture.ledger.path)")
         let unready = try await server.get("/readyz")
         let missing = try await server.get(path, token: token)
         try FileManager.default.removeItem(atPath: fixture.ledger.path)

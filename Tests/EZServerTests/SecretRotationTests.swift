@@ -42,8 +42,8 @@ final class SecretRotationTests: XCTestCase {
     func testAPreviousSecretFileTooShortStopsTheServerNamingIt() throws {
         let fixture = try ServerFixture()
         let folder = fixture.ledger.folder.path
-        FileManager.default.createFile(atPath: folder + "/new.key", contents: Data(fixture.secret))
-        FileManager.default.createFile(atPath: folder + "/old.key", contents: Data("short\n".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/new.key", contents: Data(fixture.secret)), "could not create \(folder + "/new.key")")
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/old.key", contents: Data("short\n".utf8)), "could not create \(folder + "/old.key")")
         let outcome = try CLI.run(["serve", "--db", fixture.ledger.path, "--port", "0", "--jwt-secret-file", folder + "/new.key",
                                    "--jwt-previous-secret-file", folder + "/old.key"])
         XCTAssertEqual(outcome.status, 1)
@@ -72,7 +72,7 @@ final class SecretRotationTests: XCTestCase {
         }
         let before = [try await status(withOld), try await status(withNew)]
         // The file is rewritten (as a mounted secret is), then the signal.
-        FileManager.default.createFile(atPath: folder + "/secret.key", contents: Data(newSecret + [0x0A]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/secret.key", contents: Data(newSecret + [0x0A])), "could not create \(folder + "/secret.key")")
         XCTAssertEqual(kill(server.process.processIdentifier, SIGHUP), 0)
         try await waitForLog(server, "JWT secrets reloaded")
         let after = [try await status(withOld), try await status(withNew)]
@@ -91,7 +91,7 @@ final class SecretRotationTests: XCTestCase {
         let server = try await ServeProcess(fixture: fixture)
         let folder = fixture.ledger.folder.path
         let token = try await fixture.token(fixture.alice)
-        FileManager.default.createFile(atPath: folder + "/secret.key", contents: Data("short\n".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/secret.key", contents: Data("short\n".utf8)), "could not create \(folder + "/secret.key")")
         XCTAssertEqual(kill(server.process.processIdentifier, SIGHUP), 0)
         try await waitForLog(server, "JWT secrets not reloaded")
         let status = try await TestClientRequest.get(port: server.port, csv(fixture.alice), token: token).status

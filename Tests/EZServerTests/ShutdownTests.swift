@@ -23,7 +23,7 @@ final class ShutdownTests: XCTestCase {
     func testTheServeCommandPrintsItsAddressAndExitsZeroOnSIGTERMWithARequestInFlight() async throws {
         let fixture = try ServerFixture()
         let secretFile = fixture.ledger.folder.appendingPathComponent("secret.key").path
-        FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A])), "could not create \(secretFile)")
         let out = fixture.ledger.folder.appendingPathComponent("serve.out").path
         let err = fixture.ledger.folder.appendingPathComponent("serve.err").path
         let process = try CLI.start(["serve", "--db", fixture.ledger.path, "--port", "0", "--jwt-secret-file", secretFile,

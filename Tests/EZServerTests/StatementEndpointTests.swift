@@ -94,7 +94,7 @@ final class StatementEndpointTests: LiveServerTestCase {
 enum ProcessSHA256 {
     static func hex(_ bytes: [UInt8]) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ezserver-\(UUID().uuidString)").path
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "could not create \(path)")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let out = (try? CLI.tool("/usr/bin/sha256sum", [path])) ?? Data()
         return String(String(decoding: out, as: UTF8.self).prefix(64))

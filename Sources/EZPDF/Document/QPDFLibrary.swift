@@ -8,7 +8,7 @@ package enum QPDFLibrary {
         var reason = [CChar](repeating: 0, count: 512)
         guard let functions = ez_qpdf_load(&reason, reason.count) else {
             return .failure(QPDFError(operation: "loading libqpdf",
-                                      message: String(cString: reason)))
+                                      message: reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
         }
         return .success(functions.pointee)
     }()

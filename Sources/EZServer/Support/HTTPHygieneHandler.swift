@@ -49,7 +49,8 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
             fields[.connection] = "close"
             fields[.xContentTypeOptions] = "nosniff"   // as on every response (NoSniffMiddleware)
             context.write(wrapOutboundOut(.head(HTTPResponse(status: .methodNotAllowed, headerFields: fields))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
             return
         }
         if case .head(var head) = unwrapInboundIn(data), let path = head.path, path.utf8.contains(UInt8(ascii: "%")),

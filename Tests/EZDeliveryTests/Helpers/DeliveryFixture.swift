@@ -71,7 +71,7 @@ final class DeliveryFixture {
         env.merge(environment) { $1 }
         process.environment = env
         let err = folder.appendingPathComponent("deliver.stderr").path
-        FileManager.default.createFile(atPath: err, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: err, contents: nil), "could not create \(err)")
         process.standardError = FileHandle(forWritingAtPath: err)
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -44,7 +44,7 @@ final class SMTPSink {
         let out = Pipe()
         process.standardOutput = out
         let errPath = folder.appendingPathComponent("sink.stderr").path
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: errPath, contents: nil), "could not create \(errPath)")
         process.standardError = FileHandle(forWritingAtPath: errPath)
         self.process = process
         try Self.write(rules, to: rulesPath)

@@ -16,7 +16,7 @@ final class ServeProcess {
     init(fixture: ServerFixture, extra: [String] = [], shellSetUp: String? = nil) async throws {
         let folder = fixture.ledger.folder
         let secretFile = folder.appendingPathComponent("secret.key").path
-        FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: secretFile, contents: Data(fixture.secret + [0x0A])), "could not create \(secretFile)")
         stdoutPath = folder.appendingPathComponent("serve-\(UUID().uuidString).out").path
         stderrPath = folder.appendingPathComponent("serve-\(UUID().uuidString).err").path
         process = try CLI.start(["serve", "--db", fixture.ledger.path, "--port", "0", "--jwt-secret-file", secretFile] + extra,
