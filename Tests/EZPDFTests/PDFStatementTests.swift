@@ -289,6 +289,35 @@ final class PDFStatementTests: XCTestCase {
         }
     }
 
+    /// A parent's family table listed each child's top three categories in one line, cut with
+    /// '…' ("Shopping 34 %, Eating out 31 %, Snac…"): the line now takes more lines, breaking
+    /// between categories, never between a name and its share.
+    func testAChildsTopCategoriesTakeMoreLinesRatherThanBeingCut() throws {
+        for locale in ["it_IT", "de_DE", "ja_JP"] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5)
+            let shares: [(String, Int64)] = [("Ristoranti e bar con gli amici", 412), ("Abbigliamento e scarpe", 305), ("Videogiochi e abbonamenti", 283)]
+            figures.family!.children[0].categories = shares.map { name, tenths in
+                CategoryShare(name: name, count: 1, amount: tenths, percent: Percent(tenths: tenths), color: "#4E79A7")
+            }
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            XCTAssertFalse(shortened.contains { $0.contains("Videogiochi") }, "\(locale): the top categories were cut: \(shortened)")
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "family-top-\(locale).pdf")
+            defer { tools.cleanUp() }
+            XCTAssertEqual(try tools.qpdfCheck().status, 0)
+            // In pdftotext's layout a name that takes two lines has the other columns between its
+            // halves; its last word and its share are on one line.
+            let text = try tools.text().replacingOccurrences(of: "\u{00A0}", with: " ")
+            let format = LocaleFormat(locale: locale)
+            for (name, tenths) in shares {
+                let tail = "\(name.split(separator: " ").last!) \(format.wholePercent(Percent(tenths: tenths)))"
+                    .replacingOccurrences(of: "\u{00A0}", with: " ")
+                XCTAssertTrue(text.contains(tail), "\(locale): '\(tail)' is not in the text whole")
+                XCTAssertTrue(text.contains(String(name.split(separator: " ").first!)), "\(locale): '\(name)'")
+            }
+        }
+    }
+
     func testTheGroupSectionListsThePeriodsSettleUpPayments() throws {
         var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 12)
         let payment = GroupPaymentLine(paymentId: 41, date: CivilDate(year: 2026, month: 10, day: 12), fromUserId: 8,

@@ -75,10 +75,11 @@ extension StatementLayout {
         let sectionId = try c.section(tr("Family · {name}", ["name": InlineText.isolated(family.familyName)]), keepWith: 100)
         guard !family.children.isEmpty else { return try c.note(tr("No children in this family yet.")) }
         let rows: [[PDFTable.Cell]] = family.children.map { child in
-            let top = child.categories.prefix(3).map { "\(InlineText.isolated($0.name)) \(format.wholePercent($0.percent))" }
+            // A no-break space: a line that wraps parts two categories, never a name from its share.
+            let top = child.categories.prefix(3).map { "\(InlineText.isolated($0.name))\u{00A0}\(format.wholePercent($0.percent))" }
             return [
                 .text(child.username, bold: true), .text(money(child.income)), .text(money(child.expenses)),
-                .text(top.isEmpty ? "–" : top.joined(separator: ", "), color: PDFTheme.muted),
+                top.isEmpty ? .text("–", color: PDFTheme.muted) : .wrappingText(top.joined(separator: ", ")),
                 child.overBudgets.isEmpty ? .pill(tr("OK"), PDFTheme.positive)
                     : .pill(tr.plural("{count} OVER", "{count} OVER", count: child.overBudgets.count), PDFTheme.negative),
             ]
@@ -86,7 +87,7 @@ extension StatementLayout {
         try c.bookmark(tr("Children"), parent: sectionId)
         try c.draw(PDFTable(columns: [
             .init(title: tr("Child"), weight: 20, fit: true), .init(title: tr("Income"), weight: 15, align: .right, fit: true),
-            .init(title: tr("Expenses"), weight: 15, align: .right, fit: true), .init(title: tr("Top categories"), weight: 45),
+            .init(title: tr("Expenses"), weight: 15, align: .right, fit: true), .init(title: tr("Top categories"), weight: 45, wraps: true),
             .init(title: tr("Budgets"), weight: 12, align: .right, fit: true),
         ], rows: rows), continuation: tr("Family"))
         let over = family.children.flatMap { child in child.overBudgets.map { (child.username, $0) } }
