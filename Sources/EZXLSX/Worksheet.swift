@@ -28,6 +28,7 @@ final class Worksheet {
 
     /// Writes `text` as a string cell; longer texts than Excel allows are cut at its limit.
     func write(_ text: String, row: Int, column: Int, format: Format? = nil) throws(XLSXError) {
+        let text = Worksheet.escapingEscapes(text)
         try workbook.checkOpen("write string")
         let (r, c) = try cell(row, column)
         let status: lxw_error
@@ -48,6 +49,32 @@ final class Worksheet {
             status = text.withCString { worksheet_write_string(handle, r, c, $0, format?.handle) }
         }
         try status.check("write string", reference(row, column))
+    }
+
+    /// `text` with each `_xHHHH_` in it written as OOXML's escape for its underscore (`_x005F_`).
+    ///
+    /// A cell's text `_xHHHH_` is read by Excel as the character U+HHHH (the format's escape for
+    /// control characters, which libxlsxwriter writes for them), so a category named `_x0041_BC`
+    /// read "ABC", and a description "pay _x0033__x0030_ now" read "pay 30 now".
+    static func escapingEscapes(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "_")) else { return text }
+        let bytes = Array(utf8)
+        func isHex(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 14)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "_"), i + 6 < bytes.count, bytes[i + 1] == UInt8(ascii: "x"),
+               bytes[i + 2 ... i + 5].allSatisfy(isHex), bytes[i + 6] == UInt8(ascii: "_") {
+                out += Array("_x005F".utf8)
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return out.count == bytes.count ? text : String(decoding: out, as: UTF8.self)
     }
 
     /// Writes a number cell.

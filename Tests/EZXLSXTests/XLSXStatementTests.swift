@@ -119,6 +119,43 @@ final class XLSXStatementTests: XCTestCase {
         XCTAssertEqual(categories[2][0], Cell(t: "s", v: "=Games"))
     }
 
+    /// Excel reads a cell's `_xHHHH_` as the character U+HHHH, so a category named `_x0041_BC`
+    /// showed as "ABC" and "pay _x0033__x0030_ now" as "pay 30 now". ECMA-376 (22.4.2.4) stores
+    /// such a literal with its first underscore escaped, `_x005F_x0041_BC`, as Excel itself does;
+    /// a text that only looks close (`_x12345`, `_xZZZZ_`) is left alone. Checked in the XML of
+    /// both kinds of workbook (shared strings, and inline strings in constant-memory mode), and
+    /// read back by openpyxl, which decodes the escape in shared strings.
+    func testATextThatLooksLikeAnExcelEscapeIsStoredEscapedSoExcelShowsItAsWritten() throws {
+        var figures = RenderFixtures.figures()
+        figures.transactions[0].description = "pay _x0033__x0030_ now"
+        figures.transactions[1].description = "file_x12345.txt _xZZZZ_"
+        let folder = try ExternalReader.temporaryDirectory()
+        for constantMemory in [false, true] {
+            let path = folder + "/escapes-\(constantMemory).xlsx"
+            try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: path, rowsPerSheet: Worksheet.maxRows - 1, constantMemory: constantMemory)
+            let xml = try ExternalReader.python("""
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            print(''.join(z.read(n).decode() for n in z.namelist() if n.endswith('.xml')))
+            """, [path])
+            XCTAssertTrue(xml.contains("pay _x005F_x0033__x005F_x0030_ now"), "constant memory \(constantMemory)")
+            XCTAssertFalse(xml.contains("pay _x0033_"), "constant memory \(constantMemory)")
+            XCTAssertTrue(xml.contains("file_x12345.txt _xZZZZ_"), "no escape where none is needed")
+            // openpyxl decodes the escape in shared strings (not in inline ones, as Excel does).
+            guard !constantMemory else { continue }
+            let rows = try ExternalReader.json([[String?]].self, ExternalReader.python("""
+            import json, sys, openpyxl
+            ws = openpyxl.load_workbook(sys.argv[1])['Transactions']
+            print(json.dumps([[c.value if isinstance(c.value, str) else None for c in row] for row in ws.iter_rows()]))
+            """, [path]))
+            XCTAssertEqual(rows[1][6], "pay _x0033__x0030_ now")
+            XCTAssertEqual(rows[2][6], "file_x12345.txt _xZZZZ_")
+        }
+        XCTAssertEqual(Worksheet.escapingEscapes("_x0041_BC"), "_x005F_x0041_BC")
+        XCTAssertEqual(Worksheet.escapingEscapes("a_x00e9_"), "a_x005F_x00e9_", "hex digits in either case")
+        XCTAssertEqual(Worksheet.escapingEscapes("_x0041"), "_x0041", "no closing underscore, no escape")
+    }
+
     func testATextOverExcelsLimitIsCutThereAndEndsWithAnEllipsis() throws {
         var figures = RenderFixtures.figures()
         figures.transactions[0].description = "start " + String(repeating: "ü", count: 40_000)
