@@ -289,6 +289,28 @@ final class PDFStatementTests: XCTestCase {
         }
     }
 
+    /// The comparison's six columns of figures did not fit the page for ordinary amounts in
+    /// German and French (€10.00 last month, €5,000.00 now: "+4.990,00 (+49.900,0 …"), and the
+    /// amounts themselves were cut past ten million ("12,345,678…"). The table now takes smaller
+    /// type (down to 6 pt) and every figure is drawn whole.
+    func testTheComparisonTakesSmallerTypeRatherThanCutAFigure() throws {
+        for (locale, previous, current) in [("de_DE", Int64(1_000), Int64(500_000)), ("fr_FR", 1_000, 500_000),
+                                            ("en_US", 100_000, 1_234_567_890)] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 5)
+            figures.comparison.expenses = ComparedAmount(current: current, previous: previous, yearAgo: 1_500)
+            figures.comparison.net = ComparedAmount(current: 300_000 - current, previous: -previous, yearAgo: -1_500)
+            let format = LocaleFormat(locale: locale)
+            let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+            let change = format.decimal(current - previous, fractionDigits: 2)
+            XCTAssertFalse(shortened.contains { $0.contains(change) || $0.contains(format.decimal(current, fractionDigits: 2)) },
+                           "\(locale): a figure of the comparison was cut: \(shortened)")
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "comparison-\(locale).pdf")
+            defer { tools.cleanUp() }
+            XCTAssertEqual(try tools.qpdfCheck().status, 0)
+        }
+    }
+
     /// A parent's family table listed each child's top three categories in one line, cut with
     /// '…' ("Shopping 34 %, Eating out 31 %, Snac…"): the line now takes more lines, breaking
     /// between categories, never between a name and its share.

@@ -89,10 +89,22 @@ struct PDFTable {
         var fitTitleSize: Double { self == .regular ? 7.5 : 6.5 }
     }
 
+    /// The cells' type size in points: the density's, unless the table's figures need smaller
+    /// type to fit the page (see ``Layout``).
+    var typeSize: Double?
     /// The cells' font.
-    var font: String { PDFTheme.font(density.fontSize) }
+    var font: String { PDFTheme.font(typeSize ?? density.fontSize) }
     /// The font of bold cells and of the footer.
-    var boldFont: String { PDFTheme.font(density.fontSize, bold: true) }
+    var boldFont: String { PDFTheme.font(typeSize ?? density.fontSize, bold: true) }
+
+    /// How a table is set: its column widths, and its type size when smaller than its density's.
+    struct Layout {
+        var widths: [Double]
+        var typeSize: Double? = nil
+    }
+
+    /// The smallest type a table whose every column is fitted takes before its cells are cut.
+    static let minimumTypeSize = 6.0
 
     /// A table of rows already made.
     init(columns: [Column], rows: [[Cell]], footer: [Cell]? = nil) {
@@ -131,7 +143,10 @@ extension PDFComposer {
     /// Draws `table` at the cursor, running over as many pages as it needs with its header repeated;
     /// `continuation` names the table on later pages, captioned "Transactions (continued)".
     func draw(_ table: PDFTable, continuation: String) throws(CairoError) {
-        let widths = columnWidths(table)
+        let layout = columnWidths(table)
+        let widths = layout.widths
+        var table = table
+        table.typeSize = layout.typeSize
         let tall = tallRows(table, widths: widths)
         let heights = table.rows.indices.map { tall[$0] ?? PDFTable.rowHeight }
         let footerHeight = table.footer == nil ? 0 : PDFTable.rowHeight + 2
@@ -225,13 +240,13 @@ extension PDFComposer {
     }
 
     /// The table's column widths: measured in the measuring pass, reused in the drawing pass.
-    private func columnWidths(_ table: PDFTable) -> [Double] {
+    private func columnWidths(_ table: PDFTable) -> PDFTable.Layout {
         let index = tablesLaidOut
         tablesLaidOut += 1
         if !isMeasuring, index < metrics.tableWidths.count { return metrics.tableWidths[index] }
-        let widths = measuredColumnWidths(table)
-        if isMeasuring { metrics.tableWidths.append(widths) }
-        return widths
+        let layout = measuredColumnWidths(table)
+        if isMeasuring { metrics.tableWidths.append(layout) }
+        return layout
     }
 
     /// The width of one line of `string` in `font`, measured now (not remembered: one per cell).
@@ -239,18 +254,64 @@ extension PDFComposer {
         unrememberedWidth(string, font: font)
     }
 
-    private func measuredColumnWidths(_ table: PDFTable) -> [Double] {
+    private func measuredColumnWidths(_ table: PDFTable) -> PDFTable.Layout {
         let total = table.columns.reduce(0) { $0 + $1.weight }
         let byWeight = table.columns.map { width * $0.weight / total }
-        guard table.columns.contains(where: \.fit) else { return byWeight }
+        guard table.columns.contains(where: \.fit) else { return PDFTable.Layout(widths: byWeight) }
         var widths = byWeight
         var fixed = 0.0
-        // Each row is read once (it may be made on demand), every fitted and hugging column
-        // measured in it; a text already measured in its column (a date, a kind, a category) is not measured again.
         let measured = table.columns.indices.filter { table.columns[$0].fit || table.columns[$0].hug }
+        let need = fittedNeeds(table, columns: measured, byWeight: byWeight)
+        for c in measured where table.columns[c].fit {
+            widths[c] = min(width * table.columns[c].maxShare, need[c])
+            fixed += widths[c]
+        }
+        let flexible = table.columns.indices.filter { !table.columns[$0].fit }
+        if flexible.isEmpty {
+            // Every column fitted (the comparison's figures): when they need more than the page's
+            // width, the table takes smaller type, down to ``PDFTable/minimumTypeSize``, rather
+            // than cut its figures ("+4.990,00 (+49.900,0 …"); only past that are cells cut.
+            var typeSize: Double?
+            if fixed > width + 0.01 {
+                let regular = table.density.fontSize
+                var size = max(PDFTable.minimumTypeSize, (regular * width / fixed * 2).rounded(.down) / 2)
+                while true {
+                    var smaller = table
+                    smaller.typeSize = size
+                    let need = fittedNeeds(smaller, columns: measured, byWeight: byWeight)
+                    fixed = measured.reduce(0) { $0 + min(width * table.columns[$1].maxShare, need[$1]) }
+                    for c in measured { widths[c] = min(width * table.columns[c].maxShare, need[c]) }
+                    typeSize = size
+                    if fixed <= width + 0.01 || size <= PDFTable.minimumTypeSize { break }
+                    size = max(PDFTable.minimumTypeSize, size - 0.5)
+                }
+            }
+            return PDFTable.Layout(widths: widths.map { $0 * width / fixed }, typeSize: typeSize)
+        }
+        // The rest is shared by weight; a hugging column takes no more than it needs, and what it
+        // leaves is shared again among the others (a description takes what short names leave).
+        var rest = max(0, width - fixed)
+        var open = flexible
+        while true {
+            let weights = open.reduce(0) { $0 + table.columns[$1].weight }
+            let satisfied = open.filter { table.columns[$0].hug && need[$0] <= rest * table.columns[$0].weight / weights }
+            guard !satisfied.isEmpty, satisfied.count < open.count else {
+                for c in open { widths[c] = rest * table.columns[c].weight / weights }
+                return PDFTable.Layout(widths: widths)
+            }
+            for c in satisfied { widths[c] = need[c]; rest -= need[c] }
+            open.removeAll { satisfied.contains($0) }
+        }
+    }
+
+    /// What each of `columns` needs (its widest cell or title, its padding and a gap), in the
+    /// table's type. Each row is read once (it may be made on demand); a text already measured in
+    /// its column (a date, a kind, a category) is not measured again.
+    private func fittedNeeds(_ table: PDFTable, columns measured: [Int], byWeight: [Double]) -> [Double] {
         var need = Array(repeating: 0.0, count: table.columns.count)
         var seenRegular = Array(repeating: Set<String>(), count: table.columns.count), seenBold = seenRegular
-        let titleFont = PDFTheme.font(table.density.fitTitleSize, bold: true)
+        let titleSize = table.density.fitTitleSize * (table.typeSize ?? table.density.fontSize) / table.density.fontSize
+        let titleFont = PDFTheme.font(titleSize, bold: true)
         for c in measured { need[c] = measure(table.columns[c].title.uppercased(), font: titleFont).width }
         func consider(_ c: Int, _ s: String, bold: Bool) {
             guard (bold ? seenBold[c].insert(s) : seenRegular[c].insert(s)).inserted else { return }
@@ -274,26 +335,7 @@ extension PDFComposer {
             // A little more than the widest cell, so that neighbouring figures do not run together.
             need[c] = (need[c] + 2 * table.density.cellPadding + table.density.fitGap).rounded(.up)
         }
-        for c in measured where table.columns[c].fit {
-            widths[c] = min(width * table.columns[c].maxShare, need[c])
-            fixed += widths[c]
-        }
-        let flexible = table.columns.indices.filter { !table.columns[$0].fit }
-        guard !flexible.isEmpty else { return widths.map { $0 * width / fixed } }
-        // The rest is shared by weight; a hugging column takes no more than it needs, and what it
-        // leaves is shared again among the others (a description takes what short names leave).
-        var rest = max(0, width - fixed)
-        var open = flexible
-        while true {
-            let weights = open.reduce(0) { $0 + table.columns[$1].weight }
-            let satisfied = open.filter { table.columns[$0].hug && need[$0] <= rest * table.columns[$0].weight / weights }
-            guard !satisfied.isEmpty, satisfied.count < open.count else {
-                for c in open { widths[c] = rest * table.columns[c].weight / weights }
-                return widths
-            }
-            for c in satisfied { widths[c] = need[c]; rest -= need[c] }
-            open.removeAll { satisfied.contains($0) }
-        }
+        return need
     }
 
     private func drawHeader(_ table: PDFTable, widths: [Double], cellTag: PDFTag?) {
@@ -301,13 +343,17 @@ extension PDFComposer {
         // A header's height is fixed: the measuring pass only moves the cursor.
         guard !isMeasuring else { y += h; return }
         var x = left
+        // Titles take smaller type with their table's cells (as one size, never under 6 pt).
+        let headerSize = table.typeSize.map { max(6, (PDFTheme.tableHeaderSize * $0 / table.density.fontSize * 2).rounded(.down) / 2) }
+            ?? PDFTheme.tableHeaderSize
+        let headerFont = table.typeSize == nil ? PDFTheme.tableHeaderFont : PDFTheme.font(headerSize, bold: true)
         for (c, column) in table.columns.enumerated() {
             if let cellTag { context.beginTag(cellTag.rawValue) }
             // A title that does not fit its column gets smaller type (down to 6 pt) before it is
             // cut: "FORTSCHRITT" and "AVANZAMENTO" read whole, not "FORTS…".
             let title = column.title.uppercased(), inner = widths[c] - 2 * table.density.cellPadding
-            let font = measure(title, font: PDFTheme.tableHeaderFont).width <= inner ? PDFTheme.tableHeaderFont
-                : PDFTheme.font(fittingSize(title, bold: true, size: 7.5, minimum: 6, width: inner), bold: true)
+            let font = measure(title, font: headerFont).width <= inner ? headerFont
+                : PDFTheme.font(fittingSize(title, bold: true, size: headerSize, minimum: 6, width: inner), bold: true)
             text(title, font: font,
                  at: Point(x: x + table.density.cellPadding, y: centredTextTop(PDFTheme.tableHeaderFont, rowTop: y, height: h)),
                  width: inner, align: column.align, color: PDFTheme.muted)
@@ -330,7 +376,7 @@ extension PDFComposer {
                          allBold: Bool = false, height: Double = PDFTable.rowHeight) {
         // A row's height is known beforehand: the measuring pass only moves the cursor.
         guard !isMeasuring else { y += height; return }
-        let pad = table.density.cellPadding, size = table.density.fontSize
+        let pad = table.density.cellPadding, size = table.typeSize ?? table.density.fontSize
         let boldFont = table.boldFont, font = allBold ? boldFont : table.font
         let textTop = centredTextTop(font, rowTop: y, height: PDFTable.rowHeight)
         let boldTop = centredTextTop(boldFont, rowTop: y, height: PDFTable.rowHeight)

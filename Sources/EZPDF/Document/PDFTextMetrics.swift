@@ -23,9 +23,9 @@ final class PDFTextMetrics {
     /// ``PDFAccessibility/rowLimit`` of them.
     var tableRows = 0
 
-    /// Each table's column widths, in the order the measuring pass laid the tables out: found from
+    /// Each table's column widths (and type size), in the order the measuring pass laid the tables out: found from
     /// every cell once, and not kept cell by cell (a shop's 100,000 rows would hold them all).
-    var tableWidths: [[Double]] = []
+    var tableWidths: [PDFTable.Layout] = []
 
     /// Each table's rows taller than one line (a wrapping cell too long for one), by row index,
     /// with their heights, in the same order: found by the measuring pass, so that both passes

@@ -54,7 +54,8 @@ enum PDFTheme {
     static let bodyFont = font(9)
     static let smallFont = font(7.5)
     static let tableFont = font(8)
-    static let tableHeaderFont = font(7.5, bold: true)
+    static let tableHeaderSize = 7.5
+    static let tableHeaderFont = font(tableHeaderSize, bold: true)
     static let kpiValueFont = font(14, bold: true)
     static let kpiLabelFont = font(7.5, bold: true)
 
