@@ -28,7 +28,7 @@ extension StatementWorkbook {
         try sheet.autofilter(firstRow: 0, firstColumn: 0, lastRow: max(rows.count, 1), lastColumn: columns.count - 1)
         let counted = try s.money(currency)
         // The kind in the reader's words, as the PDF names it (transactions.csv keeps income/expense/transfer).
-        let kinds: [Transaction.Kind: String] = [.income: tr("Income"), .expense: tr("Expense"), .transfer: tr("Transfer")]
+        let kinds: [Transaction.Kind: String] = [.income: tr("Income", context: "a transaction's kind"), .expense: tr("Expense"), .transfer: tr("Transfer")]
         let reportCode = currency.code
         var lastCurrency = currency
         var amountFormat = counted

@@ -47,6 +47,19 @@ final class TranslatorTests: XCTestCase {
         XCTAssertEqual(es("Share", context: "of a total"), "Porcentaje")
         XCTAssertEqual(es("Share", context: "of a group expense"), "Parte")
     }
+
+    /// A row's kind is one income, not the section's "Revenus"/"Einnahmen" beside "Dépense"; "no
+    /// filters" agrees with its noun ("Aucun" filtre, "Nessuno"), and French sets its colon apart.
+    func testARowsKindAndAnEmptyFilterListTakeTheirOwnWords() {
+        let expected: [(String, String, String)] = [("fr_FR", "Revenu", "Filtres : Aucun"), ("de_DE", "Einnahme", "Filter: Keine"),
+                                                    ("it_IT", "Entrata", "Filtri: Nessuno"), ("es_ES", "Ingreso", "Filtros: Ninguno")]
+        for (locale, income, filters) in expected {
+            let tr = Translator(locale: locale)
+            XCTAssertEqual(tr("Income", context: "a transaction's kind"), income, locale)
+            XCTAssertNotEqual(tr("Income", context: "a transaction's kind"), tr("Income"), "\(locale): the heading stays plural")
+            XCTAssertEqual(tr("Filters: {filters}", ["filters": tr("None", context: "no filters")]), filters, locale)
+        }
+    }
 }
 
 /// Month names are the locale data's (CLDR), not the catalogs'.

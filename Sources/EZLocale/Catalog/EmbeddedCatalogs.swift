@@ -979,8 +979,6 @@ msgstr "Buchungen von {user}, {range}"
 msgid "{user} · {start} to {end} · amounts in {currency}"
 msgstr "{user} · {start} bis {end} · Beträge in {currency}"
 
-msgid "Filters"
-msgstr "Filter"
 
 msgid "Categories"
 msgstr "Kategorien"
@@ -1031,6 +1029,17 @@ msgstr "anbei Ihr EZWallet-Auszug für das {period} ({dates})."
 
 msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
 msgstr "Ein Ausgaben-Perzentil ist der Betrag eines einzelnen Nutzers: Es wird nur gezeigt, wenn mindestens {count} Nutzer gleich viel oder weniger und {count} gleich viel oder mehr ausgegeben haben."
+
+msgctxt "a transaction's kind"
+msgid "Income"
+msgstr "Einnahme"
+
+msgctxt "no filters"
+msgid "None"
+msgstr "Keine"
+
+msgid "Filters: {filters}"
+msgstr "Filter: {filters}"
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -2005,8 +2014,6 @@ msgstr "Movimientos de {user}, {range}"
 msgid "{user} · {start} to {end} · amounts in {currency}"
 msgstr "{user} · del {start} al {end} · importes en {currency}"
 
-msgid "Filters"
-msgstr "Filtros"
 
 msgid "Categories"
 msgstr "Categorías"
@@ -2057,6 +2064,17 @@ msgstr "Adjuntamos tu extracto de EZWallet del {period} ({dates})."
 
 msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
 msgstr "Un percentil de gasto es el importe de un solo usuario: solo se muestra si al menos {count} usuarios gastaron lo mismo o menos y {count} lo mismo o más."
+
+msgctxt "a transaction's kind"
+msgid "Income"
+msgstr "Ingreso"
+
+msgctxt "no filters"
+msgid "None"
+msgstr "Ninguno"
+
+msgid "Filters: {filters}"
+msgstr "Filtros: {filters}"
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -3031,8 +3049,6 @@ msgstr "Opérations de {user}, {range}"
 msgid "{user} · {start} to {end} · amounts in {currency}"
 msgstr "{user} · du {start} au {end} · montants en {currency}"
 
-msgid "Filters"
-msgstr "Filtres"
 
 msgid "Categories"
 msgstr "Catégories"
@@ -3083,6 +3099,17 @@ msgstr "Vous trouverez ci-joint votre relevé EZWallet pour le {period} ({dates}
 
 msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
 msgstr "Un percentile de dépenses est le montant d'un seul utilisateur : il n'est affiché que si au moins {count} utilisateurs ont dépensé autant ou moins et {count} autant ou plus."
+
+msgctxt "a transaction's kind"
+msgid "Income"
+msgstr "Revenu"
+
+msgctxt "no filters"
+msgid "None"
+msgstr "Aucun"
+
+msgid "Filters: {filters}"
+msgstr "Filtres : {filters}"
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -4057,8 +4084,6 @@ msgstr "Movimenti di {user}, {range}"
 msgid "{user} · {start} to {end} · amounts in {currency}"
 msgstr "{user} · dal {start} al {end} · importi in {currency}"
 
-msgid "Filters"
-msgstr "Filtri"
 
 msgid "Categories"
 msgstr "Categorie"
@@ -4109,6 +4134,17 @@ msgstr "in allegato trovi il tuo estratto conto EZWallet del {period} ({dates}).
 
 msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
 msgstr "Un percentile della spesa è l'importo di un singolo utente: è mostrato solo se almeno {count} utenti hanno speso altrettanto o meno e {count} altrettanto o di più."
+
+msgctxt "a transaction's kind"
+msgid "Income"
+msgstr "Entrata"
+
+msgctxt "no filters"
+msgid "None"
+msgstr "Nessuno"
+
+msgid "Filters: {filters}"
+msgstr "Filtri: {filters}"
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -5071,8 +5107,6 @@ msgstr "{user} の取引、{range}"
 msgid "{user} · {start} to {end} · amounts in {currency}"
 msgstr "{user} · {start}〜{end} · 金額は{currency}"
 
-msgid "Filters"
-msgstr "絞り込み"
 
 msgid "Categories"
 msgstr "カテゴリ"
@@ -5123,6 +5157,17 @@ msgstr "{period}（{dates}）のEZWallet明細書を添付しました。"
 
 msgid "A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more."
 msgstr "支出のパーセンタイルは一人の利用者の金額そのものです。それ以下の支出の利用者が{count}人以上、それ以上の支出の利用者が{count}人以上いる場合にのみ表示します。"
+
+msgctxt "a transaction's kind"
+msgid "Income"
+msgstr "収入"
+
+msgctxt "no filters"
+msgid "None"
+msgstr "なし"
+
+msgid "Filters: {filters}"
+msgstr "絞り込み: {filters}"
 """#,
     ]
 }

@@ -88,13 +88,13 @@ struct TransactionListLayout {
         if let lo = f.minCounted { parts.append(tr("Minimum amount") + ": " + format.money(lo, list.currency)) }
         if let hi = f.maxCounted { parts.append(tr("Maximum amount") + ": " + format.money(hi, list.currency)) }
         if let text = f.text, !text.isEmpty { parts.append(tr("Description contains") + ": “" + text + "”") }
-        return tr("Filters") + ": " + (parts.isEmpty ? tr("None") : parts.joined(separator: " · "))
+        return tr("Filters: {filters}", ["filters": parts.isEmpty ? tr("None", context: "no filters") : parts.joined(separator: " · ")])
     }
 
     /// The kind of a row in the reader's language.
     func kind(_ k: Transaction.Kind) -> String {
         switch k {
-        case .income: return tr("Income")
+        case .income: return tr("Income", context: "a transaction's kind")
         case .expense: return tr("Expense")
         case .transfer: return tr("Transfer")
         }
