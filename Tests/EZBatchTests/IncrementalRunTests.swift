@@ -75,6 +75,38 @@ final class IncrementalRunTests: XCTestCase {
         for (path, data) in freshFiles { XCTAssertEqual(forcedFiles[path], data, path) }
     }
 
+    /// The app's rate feed adds a row after the period: no statement can use it, so a re-run (the
+    /// scheduled job restarted the next day) skips everyone and no file changes. It re-rendered
+    /// every user, and as each new PDF named the new ledger SHA-256, `deliver` sent everyone their
+    /// statement again. A rate inside the period between currencies a user holds still redoes them.
+    func testARateAddedAfterThePeriodRedoesNobody() throws {
+        let fixture = try SampleFixture.shared()
+        let ledger = try fixture.copyOfLedger("late-rate")
+        let out = SampleFixture.scratch("late-rate-out")
+        let args = ["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
+                    "--formats", "pdf,csv", "--jobs", "2", "--quiet"]
+        let period = out + "/" + fixture.period
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        let users = try OutputTree.manifest(period).users.count
+        let before = OutputTree.snapshot(period)
+
+        try SampleFixture.execute("INSERT INTO exchange_rates (day, base, quote, rate) VALUES ('2099-01-01', 'EUR', 'USD', 1.0811)", in: ledger)
+        let again = try CLI.run(args)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: again.stderr), users, again.stderr)
+        // The manifest names the new ledger and the admin report is recomputed; no user's file moves.
+        let userFiles = { (tree: [String: Data]) in tree.filter { $0.key.hasPrefix("users/") } }
+        XCTAssertEqual(userFiles(OutputTree.snapshot(period)), userFiles(before), "a file changed although no figure could")
+
+        // A rate in the period for a pair someone uses is an input: they are redone.
+        let lastDay = try OutputTree.manifest(period).periodEnd
+        try SampleFixture.execute("INSERT OR REPLACE INTO exchange_rates (day, base, quote, rate) SELECT ?, base, quote, rate * 1.5 FROM exchange_rates LIMIT 1",
+                                  [lastDay], in: ledger)
+        let third = try CLI.run(args)
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertLessThan(try XCTUnwrap(ResumeAndDeterminismTests.summaryCount("skipped", in: third.stderr)), users, third.stderr)
+    }
+
     static func modificationTimes(_ folder: String) throws -> [String: Date] {
         var out: [String: Date] = [:]
         for path in OutputTree.snapshot(folder).keys {

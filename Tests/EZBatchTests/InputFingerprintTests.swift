@@ -47,6 +47,32 @@ final class InputFingerprintTests: XCTestCase {
         XCTAssertNotEqual(try fingerprint(ledger, alice, rates: "r2"), base)
     }
 
+    /// The rates' part of the fingerprint holds only what can reach the report: the app's feed
+    /// adds a rate every day, and with the whole table's digest each one re-rendered everyone and
+    /// `deliver` sent every statement a second time.
+    func testOnlyRatesThatCanReachTheReportAreInputs() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")   // EUR
+        _ = try ledger.expense(alice, 1250, on: "2026-10-03", currency: "USD")
+        try ledger.rate("2026-09-01", "EUR", "USD", 1.1)
+        func ratesPart() throws -> String {
+            InputFingerprint.ratesDigest(for: try Ledger(path: ledger.path).loadUser(id: alice, through: through), through: through)
+        }
+        var seen: Set<String> = [try ratesPart()]
+        try ledger.rate("2026-11-28", "EUR", "USD", 1.2)
+        XCTAssertFalse(seen.insert(try ratesPart()).inserted, "a rate dated after the report's last day")
+        try ledger.rate("2026-10-02", "GBP", "JPY", 190)
+        XCTAssertFalse(seen.insert(try ratesPart()).inserted, "a rate between currencies alice's rows do not use")
+        try ledger.rate("2026-10-02", "USD", "EUR", 0.9)
+        XCTAssertTrue(seen.insert(try ratesPart()).inserted, "a rate of alice's pair in the period, either direction")
+        try ledger.execute("UPDATE exchange_rates SET rate = 1.11 WHERE day = '2026-09-01'")
+        XCTAssertTrue(seen.insert(try ratesPart()).inserted, "a changed rate she uses")
+        try ledger.rate("2026-10-01", "GBP", "EUR", 1.15)
+        XCTAssertFalse(seen.insert(try ratesPart()).inserted, "GBP is not among alice's currencies yet")
+        _ = try ledger.expense(alice, 500, on: "2026-10-04", currency: "GBP")
+        XCTAssertTrue(seen.insert(try ratesPart()).inserted, "a row in a new currency brings its pairs in")
+    }
+
     func testAnotherUsersRowDoesNotChangeIt() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")

@@ -30,7 +30,7 @@ final class UserJobTests: XCTestCase {
         let settings = ReportSettings(ledgerPath: ledger.path, ledgerSHA256: String(repeating: "0", count: 64),
                                       period: Period.month(containing: CivilDate(year: 2026, month: 10, day: 1)),
                                       asOf: CivilDate(year: 2026, month: 11, day: 1), formats: [.csv])
-        return UserJob(settings: settings, periodFolder: folder, ratesDigest: "rates", force: force)
+        return UserJob(settings: settings, periodFolder: folder, force: force)
     }
 
     /// The user's reference as a run plans it.

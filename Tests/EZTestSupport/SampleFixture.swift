@@ -102,6 +102,11 @@ package final class SampleFixture: Sendable {
     /// Adds 100 minor units to one of `markedUser`'s own September expenses in the ledger at
     /// `path` (a copy): a change to that user's inputs alone (the marked user is in no family, so
     /// no parent's report draws on their rows).
+    /// Runs `sql` on the ledger copy at `path` (as the app would write to it between runs).
+    package static func execute(_ sql: String, _ arguments: StatementArguments = [], in path: String) throws {
+        try DatabaseQueue(path: path).write { try $0.execute(sql: sql, arguments: arguments) }
+    }
+
     package func nudgeMarkedUsersExpense(in path: String) throws {
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: """

@@ -16,6 +16,39 @@ package enum InputFingerprint {
         return sink.finalize()
     }
 
+    /// The digest of the exchange rates that can reach `ledger`'s report read through `day` (see
+    /// `StatementAnalytics.readThrough`): those between two currencies its rows use (the user's,
+    /// their balances', transactions', groups', budgets', goals' and their children's), dated on
+    /// or before `day`, and the rate rows the table left out (every report lists them).
+    ///
+    /// Not the whole table's digest: the app's feed adds rates every day, and with that digest
+    /// each one re-rendered every statement on the next run, and `deliver` sent everyone their
+    /// statement a second time (the PDF names the ledger's SHA-256, so its bytes had changed).
+    package static func ratesDigest(for ledger: UserLedger, through day: CivilDate) -> String {
+        var currencies: [Currency] = []
+        func collect(_ l: UserLedger) {
+            currencies.append(l.user.currency)
+            currencies += l.balances.map(\.currency)
+            currencies += l.transactions.map(\.currency)
+            for g in l.groups {
+                currencies.append(g.group.currency)
+                currencies += g.expenses.map(\.currency)
+                currencies += g.payments.map(\.currency)
+            }
+            currencies += l.budgets.map(\.currency)
+            currencies += l.savingsGoals.map(\.currency)
+            for child in l.children { collect(child) }
+        }
+        collect(ledger)
+        var sink = ByteSink()
+        ledger.rates.visit(among: currencies, through: day,
+                           pair: { base, quote in sink.add(Int64(base)); sink.add(Int64(quote)) },
+                           rate: { day, rate in sink.add(Int64(day)); sink.add(rate.significand); sink.add(rate.scale) })
+        sink.add(ledger.rates.quarantined.count)
+        for q in ledger.rates.quarantined { sink.add(q.table); sink.add(q.id); sink.add(q.reason) }
+        return sink.finalize()
+    }
+
     /// The digest of a rate table's contents, computed once per run.
     package static func digest(of rates: [String]) -> String {
         var sink = ByteSink()

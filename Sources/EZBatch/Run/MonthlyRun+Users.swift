@@ -53,7 +53,7 @@ extension MonthlyRun {
         let state = PassState(users: plan.users.count, settings: plan.settings, continuing: previous)
         let order = positions ?? Array(plan.users.indices)
         let workers = plan.connections.isEmpty ? max(1, min(plan.options.jobs, order.count)) : plan.connections.count
-        let job = UserJob(settings: plan.settings, periodFolder: plan.periodFolder, ratesDigest: plan.ratesDigest,
+        let job = UserJob(settings: plan.settings, periodFolder: plan.periodFolder,
                           force: plan.options.force, gate: workers > 1 ? RenderGate(workers: workers) : nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             while state.stop.withLock({ $0 == nil }) {

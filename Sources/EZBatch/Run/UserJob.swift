@@ -10,7 +10,6 @@ import Foundation
 struct UserJob {
     let settings: ReportSettings
     let periodFolder: String
-    let ratesDigest: String
     let force: Bool
     /// Lets a large statement render alone (nil: every render runs as soon as its worker is free).
     var gate: RenderGate? = nil
@@ -52,8 +51,9 @@ struct UserJob {
         }
         defer { if let pass { gate?.leave(pass) } }
         let slice: UserLedger
+        let readThrough = StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf)
         do {
-            slice = try ledger.loadUser(id: ref.id, through: StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf))
+            slice = try ledger.loadUser(id: ref.id, through: readThrough)
         } catch {
             entry.error = "\(error)"
             // The user's own row broke the contract: it is the run's quarantined row too, as
@@ -65,7 +65,12 @@ struct UserJob {
             return Outcome(entry: entry, skipped: false)
         }
         loaded(slice)
-        let fingerprint = InputFingerprint.of(slice, settings: settings.fingerprintSettings, ratesDigest: ratesDigest)
+        // The rates that can reach this report, not the whole table: a rate the app's feed adds
+        // for a later day changes no figure, and must not make `deliver` send the statement again.
+        // Conversions are made on the rows' own dates, all on or before the day the slice is read
+        // through; two days' margin covers a group member's date in another zone.
+        let rates = InputFingerprint.ratesDigest(for: slice, through: readThrough.adding(days: 2))
+        let fingerprint = InputFingerprint.of(slice, settings: settings.fingerprintSettings, ratesDigest: rates)
         if !force, let previous, previous.status == .ok, previous.fingerprint == fingerprint, previous.folder == folder,
            Self.filesIntact(previous.files, in: periodFolder) {
             return Outcome(entry: previous, skipped: true)

@@ -51,6 +51,25 @@ package struct RateTable: Sendable {
         identity = hasher.finalize()
     }
 
+    /// Visits, in a fixed order, what of the table can reach a report whose rows are in
+    /// `currencies` and whose conversions are all made on or before `day`: each series between two
+    /// of them (either direction) that has any rate (`pair`: whether a pair has rates at all
+    /// decides some quarantines), then its rates dated on or before `day` (`rate`).
+    ///
+    /// A rate between other currencies, or dated after `day`, changes no figure of that report: a
+    /// re-run's fingerprint (see EZBatch's `InputFingerprint`) need not change with it.
+    package func visit(among currencies: [Currency], through day: CivilDate,
+                       pair: (_ base: UInt32, _ quote: UInt32) -> Void, rate: (_ day: Int32, _ rate: DecimalRate) -> Void) {
+        let codes = Set(currencies.map(\.packedCode)).sorted()
+        for base in codes {
+            for quote in codes where quote != base {
+                guard let s = series[Pair(base: base, quote: quote)] else { continue }
+                pair(base, quote)
+                for i in s.days.indices where s.days[i] <= day.dayNumber { rate(s.days[i], s.rates[i]) }
+            }
+        }
+    }
+
     /// Whether any rate exists between the two currencies, in either direction.
     package func hasPair(_ a: Currency, _ b: Currency) -> Bool {
         a == b || series[Pair(a, b)] != nil || series[Pair(b, a)] != nil
