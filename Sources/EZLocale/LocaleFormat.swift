@@ -6,8 +6,10 @@ import Synchronization
 /// arithmetic only (money never passes through `Double`).
 ///
 /// Covers the locales EZWallet ships (en, it, de, fr, es, pt, nl, ja, zh, ko, with regional variants
-/// such as en_GB, de_CH, fr_CA); unknown locales fall back to their language, then to English.
-/// Spaces are plain ASCII spaces, so extracted PDF text and tests see exactly what is printed.
+/// such as en_GB, de_CH, fr_CA) by its own rules; any other language CLDR knows (`sv_SE`, `pl_PL`,
+/// `tr_TR`) by that locale's CLDR conventions (``CLDRConventions``) with English words, and a
+/// language CLDR does not know as English. Spaces are plain ASCII spaces, so extracted PDF text and
+/// tests see exactly what is printed.
 ///
 /// ```swift
 /// let it = LocaleFormat(locale: "it_IT")
@@ -35,6 +37,8 @@ package struct LocaleFormat: Hashable, Sendable {
     let spaceAfterLeadingSymbol: Bool
     /// Whether a space precedes the percent sign ("12,5 %").
     let spaceBeforePercent: Bool
+    /// A language outside ``knownLanguages``: its CLDR conventions (its words are English).
+    let cldr: CLDRConventions?
 
     /// Formatting for a POSIX or BCP-47 locale name (`it_IT`, `it-IT`, `fr_FR.UTF-8`); unknown → English.
     package init(locale: String) {
@@ -44,6 +48,9 @@ package struct LocaleFormat: Hashable, Sendable {
         let parts = name.split(separator: "_", maxSplits: 1).map(String.init)
         var lang = parts.first?.lowercased() ?? "en"
         let reg = parts.count > 1 ? parts[1].uppercased() : ""
+        let conventions = LocaleFormat.knownLanguages.contains(lang) || lang.isEmpty || !lang.allSatisfy({ $0.isASCII && $0.isLetter })
+            ? nil : CLDRConventions.of(reg.isEmpty ? lang : lang + "_" + reg)
+        cldr = conventions
         if !LocaleFormat.knownLanguages.contains(lang) { lang = "en" }
         self.locale = reg.isEmpty ? lang : lang + "_" + reg
         self.language = lang
@@ -61,16 +68,28 @@ package struct LocaleFormat: Hashable, Sendable {
         // (CLDR): `US$2,990.51`, not Spain's `2990,51 US$`.
         let spanishWithDecimalPoint = lang == "es" && LocaleFormat.spanishDecimalPointRegions.contains(reg)
         if spanishWithDecimalPoint { dec = "."; grp = "," }
-        decimalSeparator = dec; groupingSeparator = grp
-        minimumGroupingDigits = ((lang == "es" && !spanishWithDecimalPoint) || (lang == "pt" && reg == "PT")) ? 2 : 1
+        var minimumGrouping = ((lang == "es" && !spanishWithDecimalPoint) || (lang == "pt" && reg == "PT")) ? 2 : 1
+        var first: Bool, space: Bool
         switch lang {
-        case "es" where spanishWithDecimalPoint: symbolFirst = true; spaceAfterLeadingSymbol = false
-        case "en", "ja", "zh", "ko": symbolFirst = true; spaceAfterLeadingSymbol = false
-        case "nl": symbolFirst = true; spaceAfterLeadingSymbol = true
-        case "de", "it": symbolFirst = reg == "CH"; spaceAfterLeadingSymbol = true
-        default: symbolFirst = false; spaceAfterLeadingSymbol = true
+        case "es" where spanishWithDecimalPoint: first = true; space = false
+        case "en", "ja", "zh", "ko": first = true; space = false
+        case "nl": first = true; space = true
+        // CLDR: `CHF 1’234.50`, Austria's `€ 1.234,50`, Brazil's `R$ 1.234,50` (Portugal's `1234,50 €`).
+        case "de", "it": first = reg == "CH" || (lang == "de" && reg == "AT"); space = true
+        case "pt": first = reg != "PT"; space = true
+        default: first = false; space = true
         }
-        spaceBeforePercent = ["de", "fr", "es", "nl"].contains(lang) || (lang == "pt" && reg == "PT")
+        var percentSpace = ["de", "fr", "es", "nl"].contains(lang) || (lang == "pt" && reg == "PT")
+        if let conventions {
+            dec = conventions.decimalSeparator; grp = conventions.groupingSeparator
+            minimumGrouping = conventions.minimumGroupingDigits
+            first = conventions.symbolFirst; space = conventions.spaceAfterLeadingSymbol
+            percentSpace = conventions.spaceBeforePercent
+        }
+        decimalSeparator = dec; groupingSeparator = grp
+        minimumGroupingDigits = minimumGrouping
+        symbolFirst = first; spaceAfterLeadingSymbol = space
+        spaceBeforePercent = percentSpace
     }
 
     static let knownLanguages: Set<String> = ["en", "it", "de", "fr", "es", "pt", "nl", "ja", "zh", "ko"]
@@ -202,11 +221,12 @@ package struct LocaleFormat: Hashable, Sendable {
             let space = spaceAfterLeadingSymbol || isCode ? " " : ""
             return sign + symbol + space + number
         }
-        return sign + number + " " + symbol
+        return sign + number + (cldr?.spaceBeforeTrailingSymbol == false && !isCode ? "" : " ") + symbol
     }
 
     /// The symbol written for `currency` in this locale ("€", "$", "US$", "CHF", or the ISO code).
     package func symbol(for currency: Currency) -> String {
+        if let cldr { return cldr.symbol(for: currency.code) }
         switch currency.code {
         case "EUR": return "€"
         case "GBP": return "£"
@@ -220,6 +240,7 @@ package struct LocaleFormat: Hashable, Sendable {
         case "CAD": return region == "CA" ? "$" : (language == "en" ? "CA$" : "CAD")
         case "AUD": return region == "AU" ? "$" : (language == "en" ? "A$" : "AUD")
         case "BRL": return "R$"
+        case "MXN": return region == "MX" ? "$" : (language == "en" ? "MX$" : "MXN")
         default: return currency.code
         }
     }
@@ -228,13 +249,21 @@ package struct LocaleFormat: Hashable, Sendable {
 
     /// A percentage with one decimal: `12.5%` (en), `12,5%` (it), `12,5 %` (de, fr).
     package func percent(_ p: Percent) -> String {
-        decimal(p.tenths, fractionDigits: 1) + (spaceBeforePercent ? " %" : "%")
+        withPercentSign(decimal(p.tenths, fractionDigits: 1))
+    }
+
+    /// `number` with the locale's percent sign: `12,5 %`, `12.5%`, or before it in Turkish (`%12,5`).
+    private func withPercentSign(_ number: String) -> String {
+        if cldr?.percentFirst == true {
+            return number.hasPrefix("-") ? "-%" + number.dropFirst() : "%" + number
+        }
+        return number + (spaceBeforePercent ? " %" : "%")
     }
 
     /// A whole percentage (rounded half-to-even): `13%`, `13 %`; for tight chart labels.
     package func wholePercent(_ p: Percent) -> String {
         let whole = Int64(LocaleFormat.divideHalfEven(UInt128(p.tenths.magnitude), 10))
-        return (p.tenths < 0 && whole != 0 ? "-" : "") + String(whole) + (spaceBeforePercent ? " %" : "%")
+        return withPercentSign((p.tenths < 0 && whole != 0 ? "-" : "") + String(whole))
     }
 
     // MARK: - Dates
@@ -243,6 +272,7 @@ package struct LocaleFormat: Hashable, Sendable {
     /// `31 mar 2026` (it), `31.03.2026` (de), `31 mars 2026` (fr), `2026/03/31` (ja).
     package func date(_ d: CivilDate) -> String {
         let (y, m, day) = d.components
+        if let cldr { return cldr.write(cldr.datePattern, year: y, month: m, day: day) }
         let mon = monthAbbreviation(m)
         switch language {
         case "en":
@@ -261,7 +291,7 @@ package struct LocaleFormat: Hashable, Sendable {
     /// `25.09. – 24.10.2026` (de); both dates in full otherwise (and in ja, zh, ko, pt).
     package func dateRange(_ start: CivilDate, _ end: CivilDate) -> String {
         let (y1, m1, d1) = start.components
-        guard y1 == end.year else { return date(start) + " – " + date(end) }
+        guard y1 == end.year, cldr == nil else { return date(start) + " – " + date(end) }
         switch language {
         case "en" where region == "US" || region.isEmpty: return "\(monthAbbreviation(m1)) \(d1) – " + date(end)
         case "de": return "\(LocaleFormat.two(d1)).\(LocaleFormat.two(m1)). – " + date(end)
@@ -320,6 +350,7 @@ package struct LocaleFormat: Hashable, Sendable {
 
     /// A month with its year: `Mar 2026`, `mar 2026`, `2026年3月`.
     package func monthYearLabel(_ d: CivilDate) -> String {
+        if let cldr { return cldr.write(cldr.monthYearPattern, year: d.year, month: d.month, day: d.day) }
         switch language {
         case "ja", "zh": return "\(d.year)年\(d.month)月"
         case "ko": return "\(d.year)년 \(d.month)월"
@@ -331,6 +362,7 @@ package struct LocaleFormat: Hashable, Sendable {
     /// Foundation's `DateFormatter`): `Mar`, `mar`, `Mär`, `mars`, `3月`.
     package func monthAbbreviation(_ m: Int) -> String {
         let i = max(1, min(12, m)) - 1
+        if let cldr { return cldr.shortStandaloneMonths[i] }
         return LocaleFormat.monthNames(language)[i]
     }
 

@@ -64,6 +64,42 @@ final class LocaleFormatTests: XCTestCase {
                        ["May", "mag", "Mai", "mai", "may", "5月"])
     }
 
+    /// A language without a catalog gets English words but its own figures, as CLDR writes them
+    /// (they were English: `SEK 123,456.78`, `1 Oct 2026` for a Swede), in Latin digits and plain spaces.
+    func testALanguageWithoutACatalogWritesFiguresAsCLDRDoes() throws {
+        let oct = CivilDate(year: 2026, month: 10, day: 1)
+        let sv = LocaleFormat(locale: "sv_SE")
+        XCTAssertEqual(sv.language, "en", "the words stay English")
+        XCTAssertEqual(sv.money(12_345_678, try Currency("SEK")), "123 456,78 kr")
+        XCTAssertEqual(sv.percent(Percent(tenths: 125)), "12,5 %")
+        XCTAssertEqual(sv.date(oct), "1 okt. 2026")
+        XCTAssertEqual(sv.dateRange(oct, CivilDate(year: 2026, month: 10, day: 31)), "1 okt. 2026 – 31 okt. 2026")
+        let pl = LocaleFormat(locale: "pl_PL")
+        XCTAssertEqual(pl.money(123_450, try Currency("PLN")), "1234,50 zł", "Polish leaves four digits ungrouped")
+        XCTAssertEqual(pl.money(1_234_550, try Currency("PLN")), "12 345,50 zł")
+        let tr = LocaleFormat(locale: "tr_TR")
+        XCTAssertEqual(tr.percent(Percent(tenths: 125)), "%12,5", "Turkish writes the sign first")
+        XCTAssertEqual(tr.percent(Percent(tenths: -125)), "-%12,5")
+        XCTAssertEqual(tr.wholePercent(Percent(tenths: 333)), "%33")
+        XCTAssertEqual(tr.money(250_075, try Currency("TRY")), "₺2.500,75")
+        XCTAssertEqual(LocaleFormat(locale: "ru_RU").monthYearLabel(oct), "окт. 2026 г.")
+        // Arabic figures in Latin digits, with no bidirectional marks in the text.
+        let ar = LocaleFormat(locale: "ar_EG").money(250_075, .eur)
+        XCTAssertTrue(ar.contains("2,500.75") || ar.contains("2.500,75"), ar)
+        XCTAssertFalse(ar.unicodeScalars.contains { [0x200E, 0x200F, 0x061C].contains($0.value) }, ar)
+        // A language CLDR does not know is written as English.
+        XCTAssertEqual(LocaleFormat(locale: "xx_YY").money(123_450, .eur), "€1,234.50")
+        XCTAssertEqual(LocaleFormat(locale: "xx_YY").date(oct), "1 Oct 2026")
+    }
+
+    /// Regional money patterns CLDR gives, among the languages with a catalog.
+    func testBrazilAustriaAndMexicoPutTheSymbolFirst() throws {
+        XCTAssertEqual(LocaleFormat(locale: "pt_BR").money(250_075, try Currency("BRL")), "R$ 2.500,75")
+        XCTAssertEqual(LocaleFormat(locale: "pt_PT").money(250_075, .eur), "2500,75 €")
+        XCTAssertEqual(LocaleFormat(locale: "de_AT").money(250_075, .eur), "€ 2.500,75")
+        XCTAssertEqual(LocaleFormat(locale: "es_MX").money(250_075, try Currency("MXN")), "$2,500.75")
+    }
+
     /// Every kind of period is named in the locale's words, never by its machine name: a
     /// quarter with CLDR's quarter names, a week or a range by its dates.
     func testEveryPeriodIsNamedInTheLocalesWords() throws {
