@@ -75,7 +75,7 @@ final class TransactionExportTests: LiveServerTestCase {
                                          "Conteggiato", "Valuta del report", "Gruppo", "Pagato da"], query)
             XCTAssertEqual(sheet.first?.count, csv.first?.count)
             // The same rows; the kind in the reader's words, as the PDF says it (the CSV keeps income/expense/transfer).
-            let italian = ["income": "Entrate", "expense": "Spesa", "transfer": "Trasferimento"]
+            let italian = ["income": "Entrata", "expense": "Spesa", "transfer": "Trasferimento"]
             let translated = csv.dropFirst().map { row in row.enumerated().map { $0.offset == 2 ? italian[$0.element] ?? "?" : $0.element } }
             XCTAssertEqual(Array(sheet.dropFirst()), translated, query)
             let about = try XCTUnwrap(book["About"]).map { $0.prefix(2).joined(separator: "=") }
