@@ -10,9 +10,31 @@ import EZCore
 /// who left keep their history and balance, and may still pay or be paid back.
 enum GroupAnalytics {
     static func build(ledger: UserLedger, zone: ZoneRules, period: Period) throws(AnalyticsError) -> [GroupFigures] {
-        try ledger.groups.sorted { $0.group.id < $1.group.id }.map { g throws(AnalyticsError) in
-            try figures(for: g, viewer: ledger.user.id, rates: ledger.rates, zone: zone, period: period)
+        var out: [GroupFigures] = []
+        for g in ledger.groups.sorted(by: { $0.group.id < $1.group.id }) {
+            let whole = try figures(for: g, viewer: ledger.user.id, rates: ledger.rates, zone: zone, period: period)
+            if let seen = visible(whole, of: g, to: ledger.user.id, in: period) { out.append(seen) }
         }
+        return out
+    }
+
+    /// What `viewer` may see of a group in `period`. A member on any day of the period sees the
+    /// group whole, as the app shows it to them. Someone who was not a member then (they joined
+    /// later, or left before it) saw none of its activity: the group is left out, unless they
+    /// still owe or are owed in it, and then only their own line and the transfers and payments
+    /// that involve them. (Before, a member who had left years ago read the others' figures and
+    /// the plan between them, and a member who joined later read the months before them.)
+    static func visible(_ figures: GroupFigures, of g: GroupLedger, to viewer: Int64, in period: Period) -> GroupFigures? {
+        let memberInPeriod = g.members.contains { m in
+            m.userId == viewer && m.joinedOn <= period.end && (m.leftOn.map { $0 > period.start } ?? true)
+        }
+        if memberInPeriod { return figures }
+        guard let own = figures.members.first(where: { $0.userId == viewer }), own.outstanding != 0 else { return nil }
+        var only = figures
+        only.members = [own]
+        only.settlement.transfers = figures.settlement.transfers.filter { $0.fromUserId == viewer || $0.toUserId == viewer }
+        only.payments = figures.payments.filter { $0.fromUserId == viewer || $0.toUserId == viewer }
+        return only
     }
 
     static func figures(for g: GroupLedger, viewer: Int64, rates: RateTable, zone: ZoneRules,

@@ -141,3 +141,37 @@ final class GroupSplitTests: XCTestCase {
         }
     }
 }
+
+/// A group's section shows what its reader may see: the others' figures and the plan between them
+/// only to someone who was a member during the period.
+final class GroupVisibilityTests: XCTestCase {
+    private func statement(ann: GroupMember, period: String = "2026-10") throws -> StatementFigures {
+        var f = LedgerFixture()
+        let group = Group(id: 1, name: "Book club", ownerId: 2, currency: eur, createdAt: at("2025-01-01"))
+        let expenses = [groupExpense(id: 1, payer: 2, amount: 9_000, time: "2025-03-05T12:00:00Z", group: 1),
+                        groupExpense(id: 2, payer: 3, amount: 6_000, time: "2026-10-05T12:00:00Z", group: 1)]
+        f.ledger.groups = [GroupLedger(group: group, members: [ann, member(2, "bob"), member(3, "cy")], expenses: expenses, splits: [:])]
+        return try StatementAnalytics.statement(for: f.ledger, period: month(period), asOf: day("2026-11-01"))
+    }
+
+    func testAMemberDuringThePeriodSeesTheWholeGroup() throws {
+        let s = try statement(ann: member(1, "ann", left: "2026-10-20"))
+        XCTAssertEqual(s.groups.first?.members.map(\.username), ["ann", "bob", "cy"])
+    }
+
+    /// ann left in 2025 owing bob her share of March's 90.00: she sees her own balance and what
+    /// she owes, not bob's and cy's October, nor the plan between them.
+    func testSomeoneWhoLeftBeforeThePeriodSeesOnlyTheirOwnLineWhileTheyOweSomething() throws {
+        let s = try statement(ann: member(1, "ann", left: "2025-07-07"))
+        let g = try XCTUnwrap(s.groups.first)
+        XCTAssertEqual(g.members.map(\.username), ["ann"])
+        XCTAssertEqual(g.members.first?.outstanding, -3_000)
+        XCTAssertTrue(g.settlement.transfers.allSatisfy { $0.fromUserId == 1 || $0.toUserId == 1 }, "\(g.settlement.transfers)")
+        XCTAssertFalse(g.settlement.transfers.isEmpty)
+    }
+
+    func testSomeoneWhoJoinedAfterThePeriodDoesNotSeeTheGroup() throws {
+        let s = try statement(ann: member(1, "ann", joined: "2026-12-30"))
+        XCTAssertTrue(s.groups.isEmpty, "\(s.groups)")
+    }
+}
