@@ -76,6 +76,7 @@ public enum ReportServer {
                               delay: configuration.renderDelay)
         let service = ReportService(configuration: configuration, ledgers: ledgers, pool: pool, logger: logger)
         let keyring = await TokenKeyring.make(secrets: [configuration.jwtSecret] + configuration.previousJWTSecrets)
+        let connections = ConnectionLimit(limit: configuration.maxConnections)
 
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: NoSniffMiddleware())
@@ -92,7 +93,7 @@ public enum ReportServer {
 
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [HTTPHygieneHandler()],
+            server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler(), HTTPHygieneHandler()],
                                                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },

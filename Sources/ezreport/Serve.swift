@@ -40,6 +40,10 @@ extension EZReport {
         @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "n"))
         var maxConcurrent: Int?
 
+        @Option(name: .customLong("max-connections"),
+                help: ArgumentHelp("Connections open at once; one more is closed as it opens.", valueName: "n"))
+        var maxConnections: Int = 512
+
         @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json.", valueName: "format"))
         var logFormat: String = "text"
 
@@ -50,6 +54,9 @@ extension EZReport {
             guard (0...65535).contains(port) else { throw ValidationError("invalid --port \(port): expected 0...65535") }
             if let maxConcurrent, !(1...256).contains(maxConcurrent) {
                 throw ValidationError("invalid --max-concurrent \(maxConcurrent): expected 1...256")
+            }
+            guard (1...65_536).contains(maxConnections) else {
+                throw ValidationError("invalid --max-connections \(maxConnections): expected 1...65536")
             }
             guard ServerConfiguration.LogFormat(rawValue: logFormat) != nil else {
                 throw ValidationError("invalid --log-format '\(logFormat)': expected text or json")
@@ -67,6 +74,7 @@ extension EZReport {
                 configuration.previousJWTSecrets = try jwtPreviousSecretFiles.map { path throws(JWTSecretFile.SecretError) in try JWTSecretFile.read(path) }
                 configuration.jwtSecretFiles = .init(current: jwtSecretFile, previous: jwtPreviousSecretFiles)
                 configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
+                configuration.maxConnections = maxConnections
                 if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener() }
                 try await ReportServer.run(configuration)
             } catch {

@@ -19,6 +19,31 @@ final class ConnectionHygieneTests: XCTestCase {
         await server?.stop()
     }
 
+    /// 15,000 idle connections (no token needed) took the server from 44 MB to 440 MB. Past
+    /// `maxConnections` a new connection is closed as it opens; once one closes, the next is served.
+    func testAConnectionBeyondTheLimitIsClosedAtOnceAndServedWhenThereIsRoomAgain() async throws {
+        let limited = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) { $0.maxConnections = 3 }
+        defer { Task { await limited.stop() } }
+        let idle = try (0..<3).map { _ in try RawConnection(port: limited.port) }
+        try await Task.sleep(for: .milliseconds(300))
+        let extra = try RawConnection(port: limited.port)
+        let refused = extra.readUntilClosed(timeout: .seconds(5))
+        XCTAssertTrue(refused.closed, "the fourth connection was kept open")
+        XCTAssertEqual(refused.text, "")
+        // The open ones are still served.
+        try idle[0].send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(idle[0].readUntilClosed(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 200 "))
+        idle[0].reset()   // the server waits for the client's side of the close before it lets the socket go
+        try await Task.sleep(for: .milliseconds(300))
+        let next = try RawConnection(port: limited.port)
+        try next.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let metrics = next.readUntilClosed(timeout: .seconds(5)).text
+        XCTAssertTrue(metrics.hasPrefix("HTTP/1.1 200 "), metrics)
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("ezreport_connections_refused_total ") }
+        XCTAssertGreaterThanOrEqual(Double(line?.split(separator: " ").last ?? "") ?? 0, 1, metrics)
+        _ = idle
+    }
+
     /// Every error is an RFC 9457 problem, the parser's too (it used to be a bare, empty 400).
     func testARequestTheParserRejectsGetsAProblemBodyAndTheConnectionCloses() throws {
         for request in ["FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n",

@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
     /// middle of a request's head — is closed, so that slow or abandoned clients cannot hold
     /// sockets and memory for ever.
     public var idleTimeout: Duration = .seconds(60)
+    /// Connections open at once; one more is closed as it opens (see ``ConnectionLimit``).
+    public var maxConnections: Int = 512
     /// The most rows a transaction PDF lists (~700 landscape pages); beyond it the answer is 422.
     /// On the project's 2-core machine a PDF takes ~0.4 ms per row: 100,000 rows (a shop's month)
     /// ran past ``requestTimeout``, were answered 503 with `Retry-After`, and the render went on as
