@@ -56,6 +56,11 @@ package struct PostgresLocation: Sendable, Equatable {
         }
         guard let user = parts.user, !user.isEmpty else { throw bad("the URL names no user (postgres://USER@HOST:PORT/DBNAME)") }
         guard let host = parts.host, !host.isEmpty else { throw bad("the URL names no host (postgres://USER@HOST:PORT/DBNAME)") }
+        // URLComponents reads any digits as the port, and the connection then took 99999 as
+        // 99999 mod 65536 = 34463: a typo could read another server's ledger.
+        if let port = parts.port, !(1...65_535).contains(port) {
+            throw bad("port \(port) is not a number from 1 to 65535")
+        }
         let database = String(parts.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else { throw bad("the URL names no database (postgres://USER@HOST:PORT/DBNAME)") }
         var mode = SSLMode.prefer

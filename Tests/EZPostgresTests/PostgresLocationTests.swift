@@ -44,7 +44,10 @@ final class PostgresLocationTests: XCTestCase {
     func testIncompleteURLsAndUnknownParametersAreOneLineErrors() {
         for (url, mention) in [("postgres://db/wallet", "no user"), ("postgres://report@db", "no database"),
                                ("postgres://report@db/wallet?sslmode=sometimes", "sslmode 'sometimes'"),
-                               ("postgres://report@db/wallet?pool=3", "unknown URL parameter 'pool'")] {
+                               ("postgres://report@db/wallet?pool=3", "unknown URL parameter 'pool'"),
+                               // It wrapped: 99999 connected to port 34463 (99999 mod 65536), another server.
+                               ("postgres://report@127.0.0.1:99999/wallet", "port 99999 is not a number from 1 to 65535"),
+                               ("postgres://report@127.0.0.1:0/wallet", "port 0 is not")] {
             XCTAssertThrowsError(try PostgresLocation(url: url, password: nil), url) { error in
                 XCTAssertTrue("\(error)".contains(mention), "\(url): \(error)")
                 XCTAssertFalse("\(error)".contains("\n"))
