@@ -85,7 +85,7 @@ public enum ReportServer {
         router.add(middleware: ProblemMiddleware())
         HealthRoutes(ledgers: ledgers, registry: registry).add(to: router)
         let v1 = router.group("v1")
-            .add(middleware: TokenAuthenticator(keyring: keyring))
+            .add(middleware: TokenAuthenticator(keyring: keyring, audience: configuration.jwtAudience))
             .add(middleware: IsAuthenticatedMiddleware())
         StatementRoutes(service: service).add(to: v1)
         TransactionRoutes(service: service).add(to: v1)

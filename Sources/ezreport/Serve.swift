@@ -37,6 +37,10 @@ extension EZReport {
                 help: ArgumentHelp("While rotating the secret: a file holding a secret tokens may also be signed with (repeatable).", valueName: "file"))
         var jwtPreviousSecretFiles: [String] = []
 
+        @Option(name: .customLong("jwt-audience"),
+                help: ArgumentHelp("Accept tokens whose aud claim names this (without it, a token with an aud is refused).", valueName: "name"))
+        var jwtAudience: String?
+
         @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "n"))
         var maxConcurrent: Int?
 
@@ -75,6 +79,7 @@ extension EZReport {
                 configuration.jwtSecretFiles = .init(current: jwtSecretFile, previous: jwtPreviousSecretFiles)
                 configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
                 configuration.maxConnections = maxConnections
+                configuration.jwtAudience = jwtAudience
                 if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener() }
                 try await ReportServer.run(configuration)
             } catch {

@@ -99,6 +99,28 @@ final class AuthorizationMatrixTests: LiveServerTestCase {
         }
     }
 
+    /// RFC 7519 §4.1.3: a token whose `aud` does not name this server must be refused. Tokens the
+    /// app's backend signed for its other services ("payments-service"), with the same secret,
+    /// were taken here. Without `--jwt-audience` any `aud` is refused; with it, only one naming it.
+    func testATokenForAnotherAudienceIsRefusedWith401() async throws {
+        func token(_ audience: [String]) async throws -> String {
+            try await fixture.signed(AudienceClaims(sub: .init(value: "\(fixture.alice)"), exp: .init(value: Date().addingTimeInterval(600)),
+                                                    aud: .init(value: audience)))
+        }
+        try await assertUnauthorized(try await token(["payments-service"]))
+        try await assertUnauthorized(try await token(["ezreport"]))
+        let named = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) { $0.jwtAudience = "ezreport" }
+        defer { Task { await named.stop() } }
+        for (audience, expected) in [(["ezreport"], HTTPResponse.Status.ok), (["payments-service", "ezreport"], .ok),
+                                     (["payments-service"], .unauthorized)] {
+            let status = try await named.get(statementCSV(fixture.alice), token: try await token(audience)).status
+            XCTAssertEqual(status, expected, "aud \(audience)")
+        }
+        // A token without aud is still taken: the claim is optional.
+        let plain = try await named.get(statementCSV(fixture.alice), token: try await fixture.token(fixture.alice)).status
+        XCTAssertEqual(plain, .ok)
+    }
+
     func testADeletedOrUnknownUsersTokenIsRefusedWith401() async throws {
         try await assertUnauthorized(try await fixture.token(fixture.erin))
         try await assertUnauthorized(try await fixture.token(999_999))

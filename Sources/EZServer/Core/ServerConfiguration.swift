@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
     /// middle of a request's head — is closed, so that slow or abandoned clients cannot hold
     /// sockets and memory for ever.
     public var idleTimeout: Duration = .seconds(60)
+    /// The name a token's `aud` claim must hold to be accepted; nil: tokens with an `aud` are refused.
+    public var jwtAudience: String?
     /// Connections open at once; one more is closed as it opens (see ``ConnectionLimit``).
     public var maxConnections: Int = 512
     /// The most rows a transaction PDF lists (~700 landscape pages); beyond it the answer is 422.

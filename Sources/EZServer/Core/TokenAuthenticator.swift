@@ -4,12 +4,16 @@ import HummingbirdAuth
 import JWTKit
 
 /// The claims `ezreport serve` reads from a token: `sub` (the user id, decimal) and `exp` are
-/// required; `iat` and `nbf` are honoured when present; any other claim is ignored.
+/// required; `iat`, `nbf` and `aud` are honoured when present; any other claim is ignored.
 struct AccessClaims: JWTPayload {
     var sub: SubjectClaim
     var exp: ExpirationClaim
     var iat: IssuedAtClaim?
     var nbf: NotBeforeClaim?
+    /// Whom the token is for. RFC 7519 §4.1.3: a token whose `aud` does not name this server
+    /// (``TokenAuthenticator/audience``) must be refused, so that a token the app's backend
+    /// signed for another of its services, with the same secret, is not taken here.
+    var aud: AudienceClaim? = nil
 
     /// How far the app's clock may run ahead of this server's for `nbf` and `iat` (RFC 7519
     /// §4.1.5 allows "some small leeway"). Without it, a token the app minted with `nbf` = now
@@ -34,6 +38,8 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
     typealias Context = ServerContext
     /// The keys of the current secret and the previous ones, replaced whole on SIGHUP.
     let keyring: TokenKeyring
+    /// The name a token's `aud` must hold (`--jwt-audience`); nil: a token with an `aud` is refused.
+    var audience: String? = nil
 
     func authenticate(request: Request, context: ServerContext) async throws -> TokenSubject? {
         guard let token = Self.bearerToken(request), !token.isEmpty, token.utf8.count < 8192 else { return nil }
@@ -52,6 +58,9 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
             verified = try? await collection.verify(token, as: AccessClaims.self)
         }
         guard let claims = verified else { return nil }
+        if let aud = claims.aud {
+            guard let audience, aud.value.contains(audience) else { return nil }
+        }
         let sub = claims.sub.value
         // A decimal id, nothing else: no sign, no spaces, no leading zeros.
         guard let id = Int64(sub), id > 0, String(id) == sub else { return nil }

@@ -60,6 +60,14 @@ struct TestClaims: JWTPayload {
     func verify(using algorithm: some JWTAlgorithm) throws {}
 }
 
+/// Claims with an audience.
+struct AudienceClaims: JWTPayload {
+    var sub: SubjectClaim
+    var exp: ExpirationClaim
+    var aud: AudienceClaim
+    func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
 /// Claims without `exp`.
 struct NoExpiryClaims: JWTPayload {
     var sub: SubjectClaim
