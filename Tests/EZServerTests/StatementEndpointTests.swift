@@ -74,6 +74,34 @@ final class StatementEndpointTests: LiveServerTestCase {
         }
     }
 
+    /// A group share that cannot be converted into its member's currency (the ledger without
+    /// the pair's rates up to the group's first expense): every statement of that member answered
+    /// 500 ("the server logged why"), an error a client may retry. The figures cannot be made
+    /// until the data changes, so it is a 422 problem, and it names no row.
+    func testFiguresTheLedgerCannotMakeAre422NotAServerError() async throws {
+        let sample = try SampleFixture.shared()
+        let ledger = try sample.copyOfLedger("missing-rate")
+        let found = try XCTUnwrap(SampleFixture.firstRow("""
+            SELECT gm.user_id, u.currency, g.currency, substr(MIN(t.occurred_at), 1, 10) FROM group_members gm
+            JOIN users u ON u.id = gm.user_id JOIN groups g ON g.id = gm.group_id JOIN transactions t ON t.group_id = g.id
+            WHERE u.currency != g.currency AND u.deleted_at IS NULL AND t.deleted_at IS NULL AND t.occurred_at < '2026-09'
+            GROUP BY gm.user_id, g.id ORDER BY gm.user_id LIMIT 1
+            """, in: ledger), "the sample has a member whose currency is not their group's")
+        let (member, own, groupCurrency, first) = (found[0], found[1], found[2], found[3])
+        try SampleFixture.execute("""
+            DELETE FROM exchange_rates WHERE day <= ?
+              AND ((base = ? AND quote = ?) OR (base = ? AND quote = ?))
+            """, [first, own, groupCurrency, groupCurrency, own], in: ledger)
+        let other = try await LiveServer.start(ledger: ledger, secret: fixture.secret)
+        defer { Task { await other.stop() } }
+        let response = try await other.get("/v1/users/\(member)/statement/\(sample.period)/categories.csv?as_of=\(sample.asOf)",
+                                           token: try await fixture.token(Int64(member)!))
+        XCTAssertEqual(response.status, .unprocessableContent, response.text)
+        XCTAssertEqual(response.headers[.contentType], "application/problem+json")
+        XCTAssertTrue(response.text.contains("cannot be computed"), response.text)
+        XCTAssertFalse(response.text.contains(groupCurrency) || response.text.contains("transaction"), "the problem names no row: \(response.text)")
+    }
+
     func testAChartTheStatementDoesNotHaveIs404() async throws {
         let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09/charts/groups.png?as_of=2026-10-01",
                                             token: try await fixture.token(fixture.alice))

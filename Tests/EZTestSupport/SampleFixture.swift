@@ -107,6 +107,13 @@ package final class SampleFixture: Sendable {
         try DatabaseQueue(path: path).write { try $0.execute(sql: sql, arguments: arguments) }
     }
 
+    /// The first row `sql` selects from the ledger at `path`, as text columns (nil when it selects none).
+    package static func firstRow(_ sql: String, in path: String) throws -> [String]? {
+        try DatabaseQueue(path: path).read { db in
+            try Row.fetchOne(db, sql: sql).map { row in row.databaseValues.map { String(describing: $0.storage.value ?? "") } }
+        }
+    }
+
     package func nudgeMarkedUsersExpense(in path: String) throws {
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: """

@@ -50,6 +50,14 @@ public struct Problem: HTTPResponseError, Equatable {
     public static let accountUnreportable = Problem(status: .unprocessableContent, title: "Unprocessable Content",
                                                     detail: "this account's ledger data breaks the ledger contract, so no report can be made for it until the app corrects it")
 
+    /// 422: the account's figures cannot be computed from the ledger as it is (a conversion with no
+    /// exchange rate on or before its day, a sum beyond what can be counted). Deterministic, so
+    /// not a 500: retrying would only make the same figures fail again. Says nothing of the row
+    /// (it may be another group member's); the server's log names it, and `ezreport check` or an
+    /// `ezreport export` of the account shows it to an operator.
+    public static let figuresUncomputable = Problem(status: .unprocessableContent, title: "Unprocessable Content",
+                                                    detail: "this account's figures cannot be computed from the ledger as it is (an exchange rate it needs is missing, or an amount is beyond what can be counted), so no report can be made for it until the app corrects the data")
+
     /// 422: the range and filters select more rows than a PDF lists (``ServerConfiguration/transactionPDFRowLimit``).
     /// Deterministic, so not a 503: retrying would only take a render slot for the same refusal.
     public static func tooManyRowsForPDF(rows: Int, limit: Int) -> Problem {

@@ -1,3 +1,4 @@
+import EZAnalytics
 import Hummingbird
 import Logging
 
@@ -28,6 +29,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                     return Problem(status: http.status, title: http.status.reasonPhrase, detail: "the request was refused")
                 }
             }
+        }
+        if let analytics = error as? AnalyticsError {
+            logger.notice("account figures cannot be computed", metadata: ["reason": "\(analytics)"])
+            return .figuresUncomputable
         }
         logger.error("request failed", metadata: ["error": "\(error)"])
         return .internalError
