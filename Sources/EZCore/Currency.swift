@@ -9,7 +9,7 @@
 package struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The three-letter upper-case ISO-4217 code.
     package let code: String
-    /// Minor-unit digits (0, 2 or 3).
+    /// Minor-unit digits (0, 2, 3, or 4 for CLF and UYW).
     package let exponent: Int
 
     /// Makes the currency for a code, or throws when the code is not three upper-case ASCII letters.
@@ -62,7 +62,10 @@ package struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible
     ]
     private static let threeDigit: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
 
+    /// ISO 4217's units of account counted to four decimals (Chile's UF, Uruguay's wage index).
+    private static let fourDigit: Set<String> = ["CLF", "UYW"]
     private static func exponent(of code: String) -> Int {
+        if fourDigit.contains(code) { return 4 }
         if zeroDigit.contains(code) { return 0 }
         if threeDigit.contains(code) { return 3 }
         return 2

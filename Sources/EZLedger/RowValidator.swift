@@ -33,7 +33,7 @@ struct RowValidator {
     mutating func currency(_ code: String?) -> Currency? {
         guard let code else { return nil }
         if let c = currencies[code] { return c }
-        guard let c = try? Currency(code) else { return nil }
+        guard ISO4217.isMoney(code), let c = try? Currency(code) else { return nil }
         currencies[code] = c
         return c
     }

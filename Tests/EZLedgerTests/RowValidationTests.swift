@@ -56,6 +56,20 @@ final class RowValidationTests: XCTestCase {
         XCTAssertEqual(row?.reason, "no exchange rate USD→EUR on or before 2026-10-02")
     }
 
+    /// The contract's currency is an ISO 4217 code: any three capital letters used to pass
+    /// (`XXQ` counted with two decimals), and ISO's test code and gold quarantined nothing.
+    func testACodeThatIsNotISO4217MoneyIsQuarantined() throws {
+        for code in ["XXQ", "ABC", "XTS", "XAU"] {
+            let (row, _, _) = try quarantined { l, u in
+                try l.rate("2026-09-01", code, "EUR", 1.5)
+                return try l.expense(u, 100, on: "2026-10-02", currency: code)
+            }
+            XCTAssertEqual(row?.reason, "invalid currency '\(code)'", code)
+        }
+        XCTAssertTrue(ISO4217.isMoney("CLF") && ISO4217.isMoney("XOF") && ISO4217.isMoney("VES"))
+        XCTAssertEqual(try Currency("CLF").exponent, 4, "ISO 4217 counts the UF to four decimals")
+    }
+
     func testRateAfterTheDateDoesNotCount() throws {
         let (row, _, _) = try quarantined { l, u in
             try l.rate("2026-10-05", "EUR", "USD", 1.08)
