@@ -4,6 +4,17 @@ import XCTest
 
 /// Files appear whole or not at all, in folders made on demand.
 final class AtomicFileTests: XCTestCase {
+    /// A full disk while the entries record or the manifest was written printed Foundation's
+    /// whole error (`Error Domain=NSCocoaErrorDomain Code=640 "There isn’t enough space." UserInfo={…}`);
+    /// the line now gives the system's words, which the full-disk check also recognises.
+    func testAFoundationWriteErrorIsReportedInTheSystemsWords() {
+        let full = NSError(domain: NSCocoaErrorDomain, code: 640,
+                           userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))])
+        XCTAssertEqual(OutputError.reason(full), String(cString: strerror(ENOSPC)))
+        XCTAssertEqual(OutputError.reason(NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))), String(cString: strerror(EACCES)))
+        XCTAssertFalse(OutputError.reason(full).contains("Domain="))
+    }
+
     var root: String!
 
     override func setUpWithError() throws {

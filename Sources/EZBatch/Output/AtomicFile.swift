@@ -104,6 +104,18 @@ package enum AtomicFile {
 
 /// An output file or folder that could not be written.
 package enum OutputError: Error, Equatable, CustomStringConvertible {
+    /// `error` as one short reason: the system's words for a POSIX error (Foundation's wrap, the
+    /// whole `Error Domain=NSCocoaErrorDomain Code=640 … UserInfo={…}`, was printed before).
+    package static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if ns.domain == NSCocoaErrorDomain { return ns.localizedDescription }
+        return "\(error)"
+    }
+
     case cannotWrite(path: String, reason: String)
     /// The file system holding `folder` refuses writes (full, or over quota): the run stopped starting
     /// users; those finished are in its journal and the next run resumes from them.

@@ -124,7 +124,7 @@ final class EntryLog: Sendable {
             defer { try? out.close() }
             // `write(contentsOf:)` throws; `write(_:)` traps on a full disk.
             func put(_ bytes: [UInt8]) throws(OutputError) {
-                do { try out.write(contentsOf: bytes) } catch { throw OutputError.cannotWrite(path: path, reason: "\(error)") }
+                do { try out.write(contentsOf: bytes) } catch { throw OutputError.cannotWrite(path: path, reason: OutputError.reason(error)) }
             }
             var chunk: [UInt8] = Array(headerLine) + [0x0A]
             for ref in refs {

@@ -45,7 +45,7 @@ extension MonthlyRun {
                     defer { try? handle.close() }
                     try Manifest.stream(shell: shell, count: refsInOrder.count, entries: { try journal.read(refsInOrder[$0]) }, to: handle)
                 } catch let e as OutputError { throw e } catch {
-                    throw OutputError.cannotWrite(path: manifestPath, reason: "\(error)")
+                    throw OutputError.cannotWrite(path: manifestPath, reason: OutputError.reason(error))
                 }
             }
         }

@@ -146,13 +146,13 @@ enum StatementFiles {
                     } catch {
                         renderError = StatementFiles.writeFailure(error, temp: temp).map { OutputError.cannotWrite(path: path(of: relative), reason: $0) }
                             ?? error
-                        throw OutputError.cannotWrite(path: relative, reason: "\(error)")
+                        throw OutputError.cannotWrite(path: relative, reason: OutputError.reason(error))
                     }
                     do {
                         digest = try FileDigest.sha256(ofFile: temp, cache: nil)
                         size = (try FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0
                     } catch {
-                        throw OutputError.cannotWrite(path: relative, reason: "\(error)")
+                        throw OutputError.cannotWrite(path: relative, reason: OutputError.reason(error))
                     }
                 }
             } catch {

@@ -74,7 +74,7 @@ enum AdminFiles {
                         try UsageWorkbook.write(usage, provenance: provenance, to: temp, locale: locale)
                         data = Array(try Data(contentsOf: URL(fileURLWithPath: temp)))
                     } catch let e as OutputError { throw e } catch {
-                        throw OutputError.cannotWrite(path: relative, reason: "\(error)")
+                        throw OutputError.cannotWrite(path: relative, reason: OutputError.reason(error))
                     }
                 }
                 entries.append(Manifest.FileEntry(path: relative, bytes: data.count, sha256: FileDigest.sha256(data)))
