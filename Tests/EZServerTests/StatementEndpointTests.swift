@@ -102,6 +102,24 @@ final class StatementEndpointTests: LiveServerTestCase {
         XCTAssertFalse(response.text.contains(groupCurrency) || response.text.contains("transaction"), "the problem names no row: \(response.text)")
     }
 
+    /// A year of a shop's 200,000 rows took 36 s to draw, past the 30 s a request may take: it was
+    /// answered 503 with `Retry-After: 1` on every try, and each try held a render slot. Over the
+    /// limit (here lowered to 3 rows) a statement PDF is refused at once with 422; its workbook is made.
+    func testAStatementPDFOfMoreRowsThanItsLimitIsRefusedAtOnceWhileItsWorkbookIsMade() async throws {
+        XCTAssertEqual(ServerConfiguration(ledgerPath: "x", jwtSecret: []).statementPDFRowLimit, 100_000)
+        let limited = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) { $0.statementPDFRowLimit = 3 }
+        let token = try await fixture.token(fixture.alice)
+        let pdf = try await limited.get("/v1/users/\(fixture.alice)/statement/\(fixture.period).pdf?as_of=\(fixture.asOf)", token: token)
+        let xlsx = try await limited.get("/v1/users/\(fixture.alice)/statement/\(fixture.period).xlsx?as_of=\(fixture.asOf)", token: token)
+        await limited.stop()
+        XCTAssertEqual(pdf.status, .unprocessableContent, pdf.text)
+        XCTAssertNil(pdf.headers[.retryAfter], "retrying cannot help")
+        let json = try pdf.json()
+        XCTAssertEqual(json["title"] as? String, "Too many rows for a PDF")
+        XCTAssertTrue((json["detail"] as? String ?? "").contains("a statement PDF made here lists at most 3"), "\(json)")
+        XCTAssertEqual(xlsx.status, .ok)
+    }
+
     func testAChartTheStatementDoesNotHaveIs404() async throws {
         let response = try await server.get("/v1/users/\(fixture.alice)/statement/2026-09/charts/groups.png?as_of=2026-10-01",
                                             token: try await fixture.token(fixture.alice))

@@ -66,6 +66,14 @@ public struct Problem: HTTPResponseError, Equatable {
                     + "narrow the range or the filters, or ask for transactions.csv or transactions.xlsx, which list them all")
     }
 
+    /// 422: a statement whose period holds more transactions than a statement PDF lists over HTTP
+    /// (``ServerConfiguration/statementPDFRowLimit``). Deterministic, so not a 503.
+    public static func tooManyRowsForStatementPDF(rows: Int, limit: Int) -> Problem {
+        Problem(status: .unprocessableContent, title: "Too many rows for a PDF",
+                detail: "the period holds \(rows) transactions and a statement PDF made here lists at most \(limit): "
+                    + "ask for a shorter period, or for the statement's .xlsx or CSV files, which list them all")
+    }
+
     /// 405 with `Allow`: every route is read-only.
     static let methodNotAllowed = Problem(status: .methodNotAllowed, title: "Method Not Allowed",
                                           detail: "this resource answers GET and HEAD only",

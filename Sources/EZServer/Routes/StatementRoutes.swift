@@ -60,10 +60,14 @@ struct StatementRoutes {
         let asOf = try RequestParameters.asOf(request)
         let period = try RequestParameters.period(periodText, asOf: asOf)
         let ledgerPath = service.configuration.ledgerPath
+        let rowLimit = service.configuration.statementPDFRowLimit
         let key = "statement|\(file)|\(period.name)|\(period.start)|\(period.end)|\(asOf)"
         return try await service.userResponse(caller: caller, target: target, reach: .history(through: StatementAnalytics.readThrough(period: period, asOf: asOf)), key: key,
                                               request: request) { inputs in
             let figures = try StatementAnalytics.statement(for: inputs.slice, period: period, asOf: asOf)
+            if case .pdf = file, figures.transactions.count > rowLimit {
+                throw Problem.tooManyRowsForStatementPDF(rows: figures.transactions.count, limit: rowLimit)
+            }
             let provenance = ReportProvenance(ledgerSHA256: inputs.digest, ledgerPath: ledgerPath, period: period, asOf: asOf,
                                               engineVersion: EngineVersion.current, quarantined: inputs.slice.reportQuarantine)
             do {
