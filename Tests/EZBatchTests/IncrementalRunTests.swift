@@ -7,12 +7,7 @@ import XCTest
 /// `--force` redoes everyone.
 final class IncrementalRunTests: XCTestCase {
     func testRerunSkipsUnchangedUsersRedoesOnlyTheChangedOneAndForceRedoesAll() throws {
-        let fixture = try SampleFixture.shared()
-        let ledger = try fixture.copyOfLedger("incremental")
-        let out = SampleFixture.scratch("incremental-out")
-        let args = ["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
-                    "--formats", "pdf,csv", "--jobs", "2", "--quiet"]
-        let period = out + "/" + fixture.period
+        let (fixture, ledger, out, args, period) = try Self.run(named: "incremental")
 
         let first = try CLI.run(args)
         XCTAssertEqual(first.status, 0, first.stderr)
@@ -80,12 +75,7 @@ final class IncrementalRunTests: XCTestCase {
     /// every user, and as each new PDF named the new ledger SHA-256, `deliver` sent everyone their
     /// statement again. A rate inside the period between currencies a user holds still redoes them.
     func testARateAddedAfterThePeriodRedoesNobody() throws {
-        let fixture = try SampleFixture.shared()
-        let ledger = try fixture.copyOfLedger("late-rate")
-        let out = SampleFixture.scratch("late-rate-out")
-        let args = ["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
-                    "--formats", "pdf,csv", "--jobs", "2", "--quiet"]
-        let period = out + "/" + fixture.period
+        let (_, ledger, _, args, period) = try Self.run(named: "late-rate")
         XCTAssertEqual(try CLI.run(args).status, 0)
         let users = try OutputTree.manifest(period).users.count
         let before = OutputTree.snapshot(period)
@@ -105,6 +95,18 @@ final class IncrementalRunTests: XCTestCase {
         let third = try CLI.run(args)
         XCTAssertEqual(third.status, 0, third.stderr)
         XCTAssertLessThan(try XCTUnwrap(ResumeAndDeterminismTests.summaryCount("skipped", in: third.stderr)), users, third.stderr)
+    }
+
+    /// A copy of the sample ledger, the `monthly` arguments of a run of it into a fresh folder, and
+    /// that run's period folder.
+    private static func run(named name: String) throws
+        -> (fixture: SampleFixture, ledger: String, out: String, args: [String], period: String) {
+        let fixture = try SampleFixture.shared()
+        let ledger = try fixture.copyOfLedger(name)
+        let out = SampleFixture.scratch(name + "-out")
+        let args = ["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
+                    "--formats", "pdf,csv", "--jobs", "2", "--quiet"]
+        return (fixture, ledger, out, args, out + "/" + fixture.period)
     }
 
     static func modificationTimes(_ folder: String) throws -> [String: Date] {
