@@ -97,6 +97,29 @@ final class IncrementalRunTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(ResumeAndDeterminismTests.summaryCount("skipped", in: third.stderr)), users, third.stderr)
     }
 
+    /// A run of listed users (an operator's fix-up) replaced the entries record with its own users':
+    /// the next whole run found no earlier entry for anyone else and rendered them all again; after
+    /// any ledger change (a sign-in row) their PDFs named the new SHA-256, and `deliver` e-mailed
+    /// every user a second time. The record keeps the others' entries, so they are skipped.
+    func testAWholeRunAfterARunOfListedUsersRedoesNobodyElse() throws {
+        let (fixture, ledger, _, args, period) = try Self.run(named: "listed-then-whole")
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        let users = try OutputTree.manifest(period).users
+        let before = OutputTree.snapshot(period)
+        let fixed = try XCTUnwrap(users.first { $0.id == fixture.markedUser })
+        try SampleFixture.execute("INSERT INTO logins (user_id, at) VALUES (?, '2026-10-01T08:00:00Z')", [fixed.id], in: ledger)
+        let listed = try CLI.run(args + ["--users", "\(fixed.id)"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(try OutputTree.manifest(period).users.map(\.id), [fixed.id], "the listed run's manifest lists its user only")
+        let whole = try CLI.run(args)
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        XCTAssertEqual(ResumeAndDeterminismTests.summaryCount("skipped", in: whole.stderr), users.count, whole.stderr)
+        let after = OutputTree.snapshot(period)
+        for (path, data) in before where path.hasPrefix("users/") && !path.hasPrefix(fixed.folder + "/") {
+            XCTAssertEqual(after[path], data, "\(path) was rendered again")
+        }
+    }
+
     /// A copy of the sample ledger, the `monthly` arguments of a run of it into a fresh folder, and
     /// that run's period folder.
     private static func run(named name: String) throws

@@ -37,12 +37,13 @@ final class EntryLog: Sendable {
     private let fd: Int32
     /// The file's length: where the next entry goes. Appends hold it while they write.
     private let end: Mutex<Int64>
-    private let encoder: JSONEncoder = {
+    private let encoder = EntryLog.makeEncoder()
+    private static func makeEncoder() -> JSONEncoder {
         let e = JSONEncoder()
         e.keyEncodingStrategy = .convertToSnakeCase
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
-    }()
+    }
     private static func decoder() -> JSONDecoder {
         let d = JSONDecoder()
         d.keyDecodingStrategy = .convertFromSnakeCase
@@ -113,7 +114,13 @@ final class EntryLog: Sendable {
     /// Writes `header`, then the lines at `refs` in that order, as a new log at `path`
     /// (atomically): the compact, deterministic record of a finished run.
     func compact(_ refs: [Ref], header: Header, to path: String) throws(OutputError) {
-        guard let headerLine = try? encoder.encode(HeaderLine(run: header)) else {
+        try Self.compact(refs.map { (self, $0) }, header: header, to: path)
+    }
+
+    /// ``compact(_:header:to:)`` of lines taken from several logs, in the order given (a run of
+    /// listed users carries the last run's lines for everyone else).
+    static func compact(_ lines: [(log: EntryLog, ref: Ref)], header: Header, to path: String) throws(OutputError) {
+        guard let headerLine = try? makeEncoder().encode(HeaderLine(run: header)) else {
             throw .cannotWrite(path: path, reason: "cannot encode the run header")
         }
         try AtomicFile.write(to: path, durable: true) { temp throws(OutputError) in
@@ -127,8 +134,8 @@ final class EntryLog: Sendable {
                 do { try out.write(contentsOf: bytes) } catch { throw OutputError.cannotWrite(path: path, reason: OutputError.reason(error)) }
             }
             var chunk: [UInt8] = Array(headerLine) + [0x0A]
-            for ref in refs {
-                chunk.append(contentsOf: try line(ref))
+            for (log, ref) in lines {
+                chunk.append(contentsOf: try log.line(ref))
                 chunk.append(0x0A)
                 if chunk.count > 1 << 16 { try put(chunk); chunk.removeAll(keepingCapacity: true) }
             }

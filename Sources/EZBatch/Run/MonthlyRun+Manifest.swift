@@ -34,7 +34,21 @@ extension MonthlyRun {
             }
             return error
         }
-        do { try journal.compact(refsInOrder, header: finished, to: plan.entriesPath) } catch { throw asFull(error) }
+        // What the next run compares against. A run of listed users keeps the last run's lines for
+        // everyone else: with only its own, the next whole run found no earlier entry for the
+        // others, rendered them all again, and after any ledger change their PDFs (which name the
+        // ledger's SHA-256) were new bytes, so `deliver` e-mailed everyone a second time. The
+        // record then mixes runs, so no one snapshot vouches for it: the next run checks each
+        // user by fingerprint.
+        var lines = zip(plan.users, pass.refs).compactMap { user, ref in ref.map { (id: user.id, log: journal, ref: $0) } }
+        if plan.options.userIds != nil, let last = plan.lastRun {
+            let listed = Set(plan.users.map(\.id))
+            for (id, ref) in last.index() where !listed.contains(id) { lines.append((id: id, log: last, ref: ref)) }
+            lines.sort { $0.id < $1.id }
+            finished.snapshotSha256 = nil
+            finished.contentKey = nil
+        }
+        do { try EntryLog.compact(lines.map { ($0.log, $0.ref) }, header: finished, to: plan.entriesPath) } catch { throw asFull(error) }
         do { try writeManifest() } catch { throw asFull(error) }
         func writeManifest() throws(OutputError) {
             try AtomicFile.write(to: manifestPath, durable: true) { temp throws(OutputError) in
