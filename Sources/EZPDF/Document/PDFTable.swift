@@ -273,8 +273,13 @@ extension PDFComposer {
             // than cut its figures ("+4.990,00 (+49.900,0 …"); only past that are cells cut.
             var typeSize: Double?
             if fixed > width + 0.01 {
+                // The first guess scales only the text: each column's padding and gap keep their
+                // size, so scaling whole widths guessed too small a type (and each step down
+                // measures every cell again).
                 let regular = table.density.fontSize
-                var size = max(PDFTable.minimumTypeSize, (regular * width / fixed * 2).rounded(.down) / 2)
+                let overhead = Double(measured.count) * (2 * table.density.cellPadding + table.density.fitGap + 1)
+                let guess = fixed > overhead + 1 ? regular * max(0, width - overhead) / (fixed - overhead) : 0
+                var size = max(PDFTable.minimumTypeSize, min(regular - 0.5, (guess * 2).rounded(.down) / 2))
                 while true {
                     var smaller = table
                     smaller.typeSize = size
