@@ -93,7 +93,8 @@ public enum ReportServer {
 
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler(), HTTPHygieneHandler()],
+            server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler(), HTTPHygieneHandler(),
+                                                                            SendTimeout(timeout: TimeAmount(configuration.idleTimeout))],
                                                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },

@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Answers the `/v1` requests: checks in the request's snapshot of the ledger that the caller
 /// may see what they ask for, then makes the response on the render pool, with ETags.
@@ -14,13 +15,25 @@ final class ReportService: Sendable {
     let ledgers: LedgerSource
     let pool: RenderPool
     let etags = ETagMemo()
+    /// The finished responses still waiting for their readers: new renders wait while they hold too much.
+    let unsent: UnsentResponses
     let logger: Logger
 
     init(configuration: ServerConfiguration, ledgers: LedgerSource, pool: RenderPool, logger: Logger) {
         self.configuration = configuration
         self.ledgers = ledgers
         self.pool = pool
+        self.unsent = UnsentResponses(limit: configuration.unsentResponseLimit)
         self.logger = logger
+    }
+
+    /// Runs `job` on the render pool, unless the responses already made but not yet read hold
+    /// more than ``ServerConfiguration/unsentResponseLimit`` (then 503, like a full pool).
+    private func runRender(on channel: any Channel, _ job: @escaping @Sendable () throws -> Outcome) async throws -> Response {
+        guard unsent.admitsRender else {
+            throw Problem.unavailable("too many finished reports are still being sent; try again shortly")
+        }
+        return try await pool.run(job).response(unsent, channel: channel)
     }
 
     /// What one request about a user's data needs from the ledger, read in one snapshot.
@@ -47,9 +60,9 @@ final class ReportService: Sendable {
     /// `key` names the response (route, format, parameters): with the inputs' rows it forms the
     /// fingerprint that a matching `If-None-Match` is answered from with 304, without rendering.
     func userResponse(caller: TokenSubject, target: String, reach: Reach, key: String,
-                      request: Request, produce: @escaping @Sendable (UserInputs) throws -> Produced) async throws -> Response {
+                      request: Request, context: ServerContext, produce: @escaping @Sendable (UserInputs) throws -> Produced) async throws -> Response {
         let condition = request.headers[.ifNoneMatch]
-        let outcome = try await pool.run { [self] () throws -> Outcome in
+        return try await runRender(on: context.channel) { [self] () throws -> Outcome in
             let inputs = try self.load(caller: caller, target: target, reach: reach)
             let fingerprint = InputFingerprint.of(inputs.slice, settings: "\(EngineVersion.current)|\(key)|\(configuration.ledgerPath)|\(inputs.digest)",
                                                   // The file's digest covers a SQLite ledger's rates; a server's ledger has
@@ -62,7 +75,6 @@ final class ReportService: Sendable {
             if ifNoneMatch(condition, matches: tag) { return .notModified(tag) }
             return .made(produced, tag)
         }
-        return outcome.response
     }
 
     /// A response for an administrator (403 for anyone else): `figures` computes what the
@@ -76,11 +88,11 @@ final class ReportService: Sendable {
     /// digest covers every row the report reads, so a matching `If-None-Match` is answered 304
     /// without the pass while the file is unchanged; a PostgreSQL ledger has no such digest and
     /// always renders (the response still carries its ETag).
-    func adminResponse<Figures: Sendable>(caller: TokenSubject, key: String, request: Request,
+    func adminResponse<Figures: Sendable>(caller: TokenSubject, key: String, request: Request, context: ServerContext,
                                           figures: @escaping @Sendable (LedgerReadTransaction) throws -> Figures,
                                           render: @escaping @Sendable (Figures, String) throws -> Produced) async throws -> Response {
         let condition = request.headers[.ifNoneMatch]
-        let outcome = try await pool.run { [self] () throws -> Outcome in
+        return try await runRender(on: context.channel) { [self] () throws -> Outcome in
             // The cheap check first, on the shared connection: a non-admin costs no extra connection.
             try readCurrentLedger { snapshot in try Self.requireAdmin(caller, in: snapshot) }
             // The digest alone is not enough under WAL: commits land in the -wal file and leave the
@@ -106,7 +118,6 @@ final class ReportService: Sendable {
             if ifNoneMatch(condition, matches: tag) { return .notModified(tag) }
             return .made(produced, tag)
         }
-        return outcome.response
     }
 
     /// 401 for a caller the snapshot does not know (or knows as deleted), 403 for a non-admin.
@@ -182,7 +193,8 @@ final class ReportService: Sendable {
         case made(Produced, String)
         case notModified(String)
 
-        var response: Response {
+        /// The response; a body is counted in `unsent` until its client has taken it.
+        func response(_ unsent: UnsentResponses, channel: any Channel) -> Response {
             var headers = HTTPFields()
             headers[.cacheControl] = "private, no-cache"
             switch self {
@@ -195,7 +207,7 @@ final class ReportService: Sendable {
                 if let name = produced.fileName {
                     headers[.contentDisposition] = "attachment; filename=\"\(name)\""
                 }
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: produced.bytes)))
+                return Response(status: .ok, headers: headers, body: unsent.body(produced.bytes, channel: channel))
             }
         }
     }

@@ -54,8 +54,14 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Duration
     /// A connection that sends nothing for this long — idle between requests, or stalled in the
     /// middle of a request's head — is closed, so that slow or abandoned clients cannot hold
-    /// sockets and memory for ever.
+    /// sockets and memory for ever. So is one whose client takes none of its response for this
+    /// long (``SendTimeout``).
     public var idleTimeout: Duration = .seconds(60)
+    /// The bytes that finished responses not yet read by their clients may hold; beyond it new
+    /// renders are answered 503 with `Retry-After` (see ``UnsentResponses``). 32 MiB: with the
+    /// server's ~100 MB under load, memory stays within the deployment's bounds whoever reads
+    /// slowly; one larger response (a shop's 18 MB transaction export) is still served alone.
+    public var unsentResponseLimit: Int = 32 * 1024 * 1024
     /// The name a token's `aud` claim must hold to be accepted; nil: tokens with an `aud` are refused.
     public var jwtAudience: String?
     /// Connections open at once; one more is closed as it opens (see ``ConnectionLimit``).

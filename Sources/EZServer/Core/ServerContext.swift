@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import HummingbirdAuth
 import Synchronization
 
@@ -18,10 +19,13 @@ public struct ServerContext: AuthRequestContext, RequestContext {
     /// Shared by every copy of this context: lets the access log, outside the authenticator,
     /// name the caller.
     let caller = CallerRecord()
+    /// The request's connection: a response body waits on its buffered bytes (``UnsentResponses``).
+    let channel: any Channel
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
         self.identity = nil
+        self.channel = source.channel
     }
 }
 

@@ -21,7 +21,7 @@ struct AdminRoutes {
         let asOf = try RequestParameters.asOf(request)
         let period = try RequestParameters.period(stem, asOf: asOf)
         let ledgerPath = service.configuration.ledgerPath
-        return try await service.adminResponse(caller: caller, key: "usage|\(ext)|\(period.name)|\(asOf)", request: request) { snapshot in
+        return try await service.adminResponse(caller: caller, key: "usage|\(ext)|\(period.name)|\(asOf)", request: request, context: context) { snapshot in
             // Every user and every row as of one moment: the whole pass runs in the snapshot
             // the caller's rights were checked in.
             try UsageReport.figures(in: snapshot, period: period, asOf: asOf)

@@ -63,7 +63,7 @@ struct StatementRoutes {
         let rowLimit = service.configuration.statementPDFRowLimit
         let key = "statement|\(file)|\(period.name)|\(period.start)|\(period.end)|\(asOf)"
         return try await service.userResponse(caller: caller, target: target, reach: .history(through: StatementAnalytics.readThrough(period: period, asOf: asOf)), key: key,
-                                              request: request) { inputs in
+                                              request: request, context: context) { inputs in
             let figures = try StatementAnalytics.statement(for: inputs.slice, period: period, asOf: asOf)
             if case .pdf = file, figures.transactions.count > rowLimit {
                 throw Problem.tooManyRowsForStatementPDF(rows: figures.transactions.count, limit: rowLimit)

@@ -88,7 +88,7 @@ struct TransactionRoutes {
             let ledgerPath = service.configuration.ledgerPath
             let rowLimit = service.configuration.transactionPDFRowLimit
             return try await service.userResponse(caller: caller, target: target, reach: .window(query.range),
-                                                  key: "transactions|\(format.rawValue)|" + query.key, request: request) { inputs in
+                                                  key: "transactions|\(format.rawValue)|" + query.key, request: request, context: context) { inputs in
                 let list = try Self.list(inputs, query)
                 if format == .pdf, list.rows.count > rowLimit {
                     throw Problem.tooManyRowsForPDF(rows: list.rows.count, limit: rowLimit)
@@ -109,7 +109,7 @@ struct TransactionRoutes {
         let target = try context.parameters.require("id")
         let query = try Query(request)
         return try await service.userResponse(caller: caller, target: target, reach: .window(query.range),
-                                              key: "statistics|json|" + query.key, request: request) { inputs in
+                                              key: "statistics|json|" + query.key, request: request, context: context) { inputs in
             let list = try Self.list(inputs, query)
             return Produced(bytes: try StatisticsDocument(list.statistics, range: query.range).encoded(),
                             contentType: Produced.json, fileName: nil)
@@ -121,7 +121,7 @@ struct TransactionRoutes {
         let target = try context.parameters.require("id")
         let query = try Query(request)
         return try await service.userResponse(caller: caller, target: target, reach: .history(through: query.range.end),
-                                              key: "statistics|png|" + query.key, request: request) { inputs in
+                                              key: "statistics|png|" + query.key, request: request, context: context) { inputs in
             var (figures, rows) = try Self.filtered(inputs, query)
             let colors = Dictionary(figures.categories.rows.map { ($0.name, $0.color) }, uniquingKeysWith: { a, _ in a })
             let stats = StatisticsFigures.of(rows, currency: figures.currency, colors: colors)

@@ -8,10 +8,14 @@ import Glibc
 final class RawConnection {
     private var fd: Int32
 
-    /// Connects to 127.0.0.1:`port`.
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer first
+    /// (a client that reads slowly then holds the server's bytes on the server's side).
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket: errno \(errno)") }
+        if var size = receiveBuffer {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -59,6 +63,27 @@ final class RawConnection {
             if n <= 0 { return (String(decoding: received, as: UTF8.self), true, ContinuousClock.now - start) }
             received += buffer[0..<n]
         }
+    }
+
+    /// Reads like a client on a slow link: about `chunk` bytes, then a pause, until the server
+    /// closes the connection or `timeout` passes. Returns every byte received.
+    func readSlowly(pause: Duration, chunk: Int, timeout: Duration) -> (bytes: [UInt8], closed: Bool, elapsed: Duration) {
+        let start = ContinuousClock.now
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now - start < timeout {
+            var taken = 0
+            while taken < chunk {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 1000) > 0 else { break }
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { return (received, true, ContinuousClock.now - start) }
+                received += buffer[0..<n]
+                taken += n
+            }
+            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+        }
+        return (received, false, ContinuousClock.now - start)
     }
 
     struct Failure: Error, CustomStringConvertible {
