@@ -66,26 +66,23 @@ enum GroupAnalytics {
             let amount = try rates.convert(tx.amountMinor, from: tx.currency, to: cur, on: tx.ownerDate,
                                            user: viewer, transaction: tx.id, group: g.group.id)
             slots.removeAll(keepingCapacity: true); weights.removeAll(keepingCapacity: true)
+            // The weights add up to `whole`: the split rows (adding up to the amount), or one each
+            // for an equal split, so that the converted amount itself is split equally (remainder
+            // units to the lowest user ids), not the amount split first in its own currency.
+            var whole = tx.amountMinor
             if let rows = g.splits[tx.id], !rows.isEmpty {
                 for r in rows where r.shareMinor > 0 { slots.append(slot(r.userId)); weights.append(r.shareMinor) }
             } else {
-                var n: Int64 = 0
-                for m in members where m.isMember(on: tx.ownerDate) { n += 1 }
-                if n > 0 {
-                    let q = tx.amountMinor / n, r = tx.amountMinor % n
-                    var rank: Int64 = 0
-                    for (k, m) in members.enumerated() where m.isMember(on: tx.ownerDate) {
-                        slots.append(k); weights.append(q + (rank < r ? 1 : 0)); rank += 1
-                    }
-                }
+                for (k, m) in members.enumerated() where m.isMember(on: tx.ownerDate) { slots.append(k); weights.append(1) }
+                if !slots.isEmpty { whole = Int64(slots.count) }
             }
             let payer = slot(tx.userId)
             grow()
             if slots.isEmpty { slots.append(payer); weights.append(tx.amountMinor) }   // nothing to share: stays with the payer
-            // Allocate the converted amount in proportion to the shares (exact when nothing was converted).
+            // Allocate the converted amount in proportion to the weights.
             userIds.removeAll(keepingCapacity: true)
             for k in slots { userIds.append(ids[k]) }
-            GroupShares.allocate(amount, whole: tx.amountMinor, weights: weights, userIds: userIds, into: &alloc, remainders: &remainders)
+            GroupShares.allocate(amount, whole: whole, weights: weights, userIds: userIds, into: &alloc, remainders: &remainders)
             totalPaid[payer] = try checkedAdd(totalPaid[payer], amount, user: viewer, transaction: tx.id)
             if inPeriod { paid[payer] = try checkedAdd(paid[payer], amount, user: viewer, transaction: tx.id) }
             for (k, s) in slots.enumerated() {

@@ -102,7 +102,8 @@ enum GroupShares {
     }
 
     /// Shares `amount` (the expense converted whole into the group's currency) in proportion to
-    /// `weights` (the shares in the expense's own currency, adding up to `whole`), by the largest
+    /// `weights` (the split rows in the expense's own currency, or one each for an equal split;
+    /// adding up to `whole`), by the largest
     /// remainder, ties to the lowest of `userIds`: so the parts add up to exactly `amount`. The
     /// result goes to `alloc`; `remainders` is a scratch buffer (both reused, no allocation per row).
     /// When nothing was converted (`amount == whole`), the parts are the weights themselves.
@@ -132,17 +133,18 @@ enum GroupShares {
     static func shareInGroupCurrency(of user: Int64, in tx: Transaction, amount: Int64, members: [GroupMember],
                                      splits: [Int64: [Split]]) -> Int64 {
         var ids: [Int64] = [], weights: [Int64] = []
+        var whole = tx.amountMinor
         if let rows = splits[tx.id], !rows.isEmpty {
             for r in rows where r.shareMinor > 0 { ids.append(r.userId); weights.append(r.shareMinor) }
         } else {
-            for m in members where m.isMember(on: tx.ownerDate) {
-                ids.append(m.userId); weights.append(share(of: m.userId, in: tx, members: members, splits: splits))
-            }
+            // An equal split shares the converted amount equally: one weight each (see GroupAnalytics).
+            for m in members where m.isMember(on: tx.ownerDate) { ids.append(m.userId); weights.append(1) }
+            if !ids.isEmpty { whole = Int64(ids.count) }
         }
-        if ids.isEmpty { ids = [tx.userId]; weights = [tx.amountMinor] }   // nothing to share: stays with the payer
+        if ids.isEmpty { ids = [tx.userId]; weights = [tx.amountMinor]; whole = tx.amountMinor }   // nothing to share: stays with the payer
         guard let k = ids.firstIndex(of: user) else { return 0 }
         var alloc: [Int64] = [], remainders: [Int128] = []
-        allocate(amount, whole: tx.amountMinor, weights: weights, userIds: ids, into: &alloc, remainders: &remainders)
+        allocate(amount, whole: whole, weights: weights, userIds: ids, into: &alloc, remainders: &remainders)
         return alloc[k]
     }
 }

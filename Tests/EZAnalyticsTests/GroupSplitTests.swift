@@ -112,6 +112,30 @@ final class GroupSplitTests: XCTestCase {
         XCTAssertEqual(t.transactions.map(\.counted), [485], "3.03 EUR at 160 = 484.8 JPY")
     }
 
+    /// An equal split of an expense in another currency splits the converted amount equally: 33.33
+    /// EUR at 162.61 is ¥5,420, so ¥2,710 each. (Splitting 16.67 / 16.66 EUR first and sharing the
+    /// yen in that proportion gave ¥2,711 and ¥2,709, and a plan of ¥2,711 between two friends who
+    /// owed each other the same.)
+    func testAnEqualSplitOfAForeignExpenseSplitsTheConvertedAmountEqually() throws {
+        var f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 3_333, time: "2026-10-05T12:00:00Z", group: 1, currency: eur)],
+                        members: [member(1, "ann"), member(2, "bob")], currency: jpy)
+        f.ledger.user.currency = jpy
+        f.rate("EUR", "JPY", "162.61")
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        let g = try XCTUnwrap(s.groups.first)
+        XCTAssertEqual(g.members.map(\.paid), [0, 5_420])
+        XCTAssertEqual(g.members.map(\.share), [2_710, 2_710])
+        XCTAssertEqual(s.transactions.map(\.counted), [2_710])
+        XCTAssertEqual(s.kpis.expenses, 2_710)
+        // An odd unit still goes to the lowest user id: ¥5,421 (33.34 EUR at 162.60) is 2,711 + 2,710.
+        var odd = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 3_334, time: "2026-10-05T12:00:00Z", group: 1, currency: eur)],
+                          members: [member(1, "ann"), member(2, "bob")], currency: jpy)
+        odd.ledger.user.currency = jpy
+        odd.rate("EUR", "JPY", "162.6")
+        let t = try StatementAnalytics.statement(for: odd.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(try XCTUnwrap(t.groups.first).members.map(\.share), [2_711, 2_710])
+    }
+
     func testOutstandingRunsFromTheGroupsStartToThePeriodsEnd() throws {
         let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 300, time: "2026-08-05T12:00:00Z", group: 1),
                                    groupExpense(id: 2, payer: 3, amount: 600, time: "2026-10-05T12:00:00Z", group: 1),
