@@ -84,7 +84,10 @@ struct DeliveryPlan {
         // else (a row erased, the id given to a new sign-up) or another ledger than the run's
         // must never mail one person's statement to another.
         let folder = "users/" + SafeName.userFolder(id: entry.id, username: contact.username)
-        guard entry.folder == folder else {
+        // The folder is a cleaned, shortened name ("isla smith" and "isla/smith" share one): the
+        // manifest's account digest (of the exact username) tells them apart.
+        let sameAccount = entry.accountSha256.map { $0 == Manifest.accountDigest(id: entry.id, username: contact.username) } ?? true
+        guard entry.folder == folder, sameAccount else {
             return record(.failed, "not sent: the statement was written for '\(entry.folder)', but user \(entry.id) is '\(folder)' "
                                    + "in this ledger (a reused id, a renamed user or another ledger); run monthly for this user again")
         }

@@ -117,6 +117,23 @@ final class RecipientRulesTests: XCTestCase {
         XCTAssertTrue(why.contains("users/\(alice)-alice") && why.contains("\(alice)-new.signup"), why)
     }
 
+    /// The same when the newcomer's name cleans up to the same folder name ("isla smith" and
+    /// "isla/smith", both `…-isla_smith`): the folder alone let the statement go to the new address.
+    func testANewcomerWhoseNameMakesTheSameFolderIsNotSentTheOldStatement() throws {
+        let alice = try XCTUnwrap(ids["plain"])
+        try ledger.execute("UPDATE users SET username = 'isla smith' WHERE id = ?", [alice])
+        let fixture = try DeliveryFixture(ledger: ledger.path)
+        try ledger.execute("UPDATE users SET username = 'isla/smith', email = 'mallory@example.net' WHERE id = ?", [alice])
+        let sink = try SMTPSink()
+        self.sink = sink
+        let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertFalse(try sink.accepted().flatMap(\.rcptTos).contains("mallory@example.net"))
+        XCTAssertEqual(try fixture.state()[alice], "failed")
+        let why = try XCTUnwrap(try reason(fixture, "plain"))
+        XCTAssertTrue(why.contains("reused id"), why)
+    }
+
     func testSkipEmptySkipsUsersWithoutTransactionsOfTheirOwn() throws {
         let fixture = try DeliveryFixture(ledger: ledger.path)
         let sink = try SMTPSink()

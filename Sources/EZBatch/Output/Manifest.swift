@@ -1,4 +1,5 @@
 import EZCore
+import EZLedger
 import Foundation
 
 /// `manifest.json`: what a run wrote, for whom, and how to verify it (docs/manifest.md).
@@ -67,6 +68,16 @@ package struct Manifest: Codable, Equatable, Sendable {
         package var fingerprint: String?
         /// Headline figures for `ezreport deliver`'s e-mail (absent when failed).
         package var summary: StatementSummary?
+        /// Whose statement this is: ``Manifest/accountDigest(id:username:)`` of the user's id and
+        /// exact username. `deliver` mails the statement only to the user the ledger now holds
+        /// under that id with that name: the folder name alone is a cleaned, shortened username,
+        /// which another person's name (given a reused id) can clean up to as well.
+        package var accountSha256: String?
+    }
+
+    /// The SHA-256 (hex) of a user's id and exact username, as ``UserEntry/accountSha256`` holds it.
+    package static func accountDigest(id: Int64, username: String) -> String {
+        FileDigest.sha256(Array("\(id)\n\(username)".utf8))
     }
 
     /// One written file.

@@ -29,9 +29,12 @@ struct UserJob {
     /// The user's entry from the last run, reused without reading the ledger, when the ledger
     /// file is byte-identical to that run's (so every input is unchanged) and the files are intact.
     func reuse(user ref: UserRef, previous: Manifest.UserEntry?) -> Manifest.UserEntry? {
-        guard !force, let previous, previous.status == .ok,
+        let account = Manifest.accountDigest(id: ref.id, username: ref.username)
+        guard !force, var previous, previous.status == .ok,
               previous.folder == "users/" + SafeName.userFolder(id: ref.id, username: ref.username),
+              previous.accountSha256 == nil || previous.accountSha256 == account,
               Self.filesIntact(previous.files, in: periodFolder) else { return nil }
+        previous.accountSha256 = account
         return previous
     }
 
@@ -43,7 +46,8 @@ struct UserJob {
         let folder = "users/" + SafeName.userFolder(id: ref.id, username: ref.username)
         var entry = Manifest.UserEntry(id: ref.id, status: .failed, folder: folder, currency: nil, incomeMinor: nil,
                                        expensesMinor: nil, netMinor: nil, transactionCount: nil, files: [], quarantined: [],
-                                       error: nil, fingerprint: nil)
+                                       error: nil, fingerprint: nil,
+                                       accountSha256: Manifest.accountDigest(id: ref.id, username: ref.username))
         // A large statement is read and rendered alone (see `RenderGate`): its size is counted
         // before its rows are read, so that they never sit beside another user's render.
         let pass = gate.map { gate in
