@@ -48,6 +48,25 @@ final class TransactionListPDFTests: XCTestCase {
         XCTAssertFalse(shortened.contains("Shared groceries"), "\(shortened.prefix(8))")
     }
 
+    /// A pasted 2 MB description is cut to a thousand characters before it is laid out (laid out
+    /// whole, a 10 MB one took ~25 s and over a gigabyte per render); the row and the text around it
+    /// are still drawn, the description ending in '…'.
+    func testAHugeDescriptionIsCutBeforeItIsLaidOut() throws {
+        var huge = list(locale: "en_US", rows: 3)
+        huge.rows[1].description = "Start of a pasted text " + String(repeating: "lorem ipsum ", count: 180_000)
+        let tools = try PDFToolRunner(bytes: try TransactionListPDF.render(huge, provenance: PDFFixtures.provenance()),
+                                      name: "transactions-huge.pdf")
+        defer { tools.cleanUp() }
+        XCTAssertEqual(try tools.qpdfCheck().status, 0)
+        let text = try tools.text()
+        XCTAssertTrue(text.contains("Start of a pasted"), text.prefix(400).description)
+        XCTAssertLessThan(text.components(separatedBy: "lorem").count, 200, "the whole description was laid out")
+        let cell = PDFTable.Cell.wrappingText(huge.rows[1].description).bounded
+        guard case .wrappingText(let kept, _) = cell else { return XCTFail("\(cell)") }
+        XCTAssertEqual(kept.count, PDFTable.Cell.maximumCharacters)
+        XCTAssertTrue(kept.hasSuffix("…") && kept.hasPrefix("Start of a pasted text lorem"))
+    }
+
     /// The export is still a valid PDF whose text carries every row's figures.
     func testTheListPassesQpdfAndCarriesItsRows() throws {
         let list = list(locale: "en_US")

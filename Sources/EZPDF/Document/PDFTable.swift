@@ -40,6 +40,28 @@ struct PDFTable {
 
         /// Plain text in the default colour.
         static func plain(_ s: String) -> Cell { .text(s) }
+
+        /// The most characters a cell's text keeps: a line of a landscape page shows ~200, and
+        /// ``PDFTable/wrapLines`` lines not many more. A longer text (a pasted 10 MB description)
+        /// is cut here, with '…', before it is laid out: laying it out whole took ~25 s and over
+        /// a gigabyte per render, so one account could hold every render slot of the server.
+        static let maximumCharacters = 1_000
+
+        /// This cell with its text cut to ``maximumCharacters``.
+        var bounded: Cell {
+            func cut(_ s: String) -> String {
+                // utf8.count is O(1) for native strings; a long text is walked no further than the cut.
+                guard s.utf8.count > Self.maximumCharacters else { return s }
+                let head = s.prefix(Self.maximumCharacters)
+                return head.endIndex == s.endIndex ? s : String(head.dropLast()) + "…"
+            }
+            switch self {
+            case .text(let s, let color, let bold): return .text(cut(s), color: color, bold: bold)
+            case .wrappingText(let s, let bold): return .wrappingText(cut(s), bold: bold)
+            case .pill(let s, let color): return .pill(cut(s), color)
+            case .bar(let fraction, let color, let label): return .bar(fraction: fraction, color: color, label: cut(label))
+            }
+        }
     }
 
     /// A table's rows: held, or made one at a time as they are measured and drawn, so that a
@@ -52,13 +74,13 @@ struct PDFTable {
         /// Rows already made.
         init(_ rows: [[Cell]]) {
             endIndex = rows.count
-            make = { rows[$0] }
+            make = { rows[$0].map(\.bounded) }
         }
 
         /// `count` rows, row `i` made by `make(i)` each time it is read (it must give the same cells each time).
         init(count: Int, make: @escaping (Int) -> [Cell]) {
             endIndex = count
-            self.make = make
+            self.make = { make($0).map(\.bounded) }
         }
 
         subscript(position: Int) -> [Cell] { make(position) }
