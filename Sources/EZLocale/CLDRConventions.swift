@@ -44,7 +44,7 @@ struct CLDRConventions: Hashable, Sendable {
     private static func load(_ identifier: String) -> CLDRConventions? {
         let language = String(identifier.prefix { $0 != "_" })
         guard Locale.availableIdentifiers.contains(where: { $0 == language || $0.hasPrefix(language + "_") }) else { return nil }
-        let locale = Locale(identifier: identifier + "@numbers=latn")
+        let locale = Locale(identifier: identifier + "@calendar=gregorian;numbers=latn")
         let decimal = NumberFormatter()
         decimal.locale = locale
         decimal.numberStyle = .decimal
@@ -56,6 +56,10 @@ struct CLDRConventions: Hashable, Sendable {
         percent.numberStyle = .percent
         let dates = DateFormatter()
         dates.locale = locale
+        // Statements are dated in the Gregorian calendar whatever the language: fa_IR's default
+        // calendar (Persian) named October 2026 "دی", ar_SA's (Islamic) "شوال", beside the
+        // Gregorian day and year.
+        dates.calendar = Calendar(identifier: .gregorian)
         let months = dates.shortMonthSymbols ?? [], standalone = dates.shortStandaloneMonthSymbols ?? []
         guard months.count == 12, standalone.count == 12 else { return nil }
 
@@ -84,7 +88,7 @@ struct CLDRConventions: Hashable, Sendable {
         let key = identifier + "|" + code
         if let known = Self.symbols.withLock({ $0[key] }) { return known }
         let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: identifier + "@numbers=latn")
+        formatter.locale = Locale(identifier: identifier + "@calendar=gregorian;numbers=latn")
         formatter.numberStyle = .currency
         formatter.currencyCode = code
         let symbol = Self.plain(formatter.currencySymbol ?? code)

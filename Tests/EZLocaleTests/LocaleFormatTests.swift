@@ -92,6 +92,19 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertEqual(LocaleFormat(locale: "xx_YY").date(oct), "1 Oct 2026")
     }
 
+    /// Dates are Gregorian in every language: Persian's and Saudi Arabic's own calendars named
+    /// October 2026 "دی" and "شوال" beside the Gregorian day and year.
+    func testMonthsAreGregorianInLanguagesWhoseDefaultCalendarIsAnother() throws {
+        let oct = CivilDate(year: 2026, month: 10, day: 1)
+        let gregorianOctober = ["fa_IR": "اکتبر", "ar_SA": "أكتوبر"]
+        for (locale, october) in gregorianOctober {
+            let format = LocaleFormat(locale: locale)
+            XCTAssertTrue(format.monthYearLabel(oct).contains(october), "\(locale): \(format.monthYearLabel(oct))")
+            XCTAssertTrue(format.date(oct).contains(october) && format.date(oct).contains("2026"), "\(locale): \(format.date(oct))")
+            XCTAssertFalse(format.monthYearLabel(oct).contains("دی") || format.monthYearLabel(oct).contains("شوال"), locale)
+        }
+    }
+
     /// Regional money patterns CLDR gives, among the languages with a catalog.
     func testBrazilAustriaAndMexicoPutTheSymbolFirst() throws {
         XCTAssertEqual(LocaleFormat(locale: "pt_BR").money(250_075, try Currency("BRL")), "R$ 2.500,75")
