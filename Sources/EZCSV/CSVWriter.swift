@@ -5,7 +5,8 @@ import EZCore
 /// Lines end with CRLF (RFC 4180 §2.1). A field is quoted when it holds a comma, a double quote,
 /// CR or LF, with inner quotes doubled. Text fields go through ``text(_:)``, which also guards
 /// against formula injection: a text that begins with `=`, `+`, `-`, `@`, a tab or a carriage
-/// return gets a leading single quote so that no spreadsheet evaluates it. Numbers, dates and
+/// return gets a leading single quote so that no spreadsheet evaluates it (and so does a text
+/// whose leading quotes are followed by one of those, so the quote can be undone exactly). Numbers, dates and
 /// amounts go through the raw appenders, which never add that quote (`-12.50` stays a number).
 ///
 /// Everything is appended into one growing byte buffer: no per-cell `String` is built. A writer
@@ -150,6 +151,18 @@ struct CSVWriter {
         first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09 || first == 0x0D
     }
 
+    /// Whether a text gets the leading `'`: it starts a formula, or it starts with quotes followed
+    /// by what starts one (`'=1+1` as typed), which would otherwise read as a guarded `=1+1`. So
+    /// the reader's rule is exact: a field whose leading quotes are followed by `=`, `+`, `-`,
+    /// `@`, a tab or a carriage return was guarded; drop one quote.
+    static func needsGuard(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = utf8.first else { return false }
+        if startsFormula(first) { return true }
+        guard first == 0x27 else { return false }
+        guard let next = utf8.first(where: { $0 != 0x27 }) else { return false }
+        return startsFormula(next)
+    }
+
     private mutating func appendText(_ utf8: UnsafeBufferPointer<UInt8>) {
         appendQuotedIfNeeded(utf8, guardFormula: true)
     }
@@ -160,7 +173,7 @@ struct CSVWriter {
             needsQuotes = true
             break
         }
-        let prefix = guardFormula && !utf8.isEmpty && CSVWriter.startsFormula(utf8[0])
+        let prefix = guardFormula && CSVWriter.needsGuard(utf8)
         if !needsQuotes {
             if prefix { bytes.append(0x27) }
             bytes.append(contentsOf: utf8)

@@ -152,6 +152,28 @@ final class CSVStatementTests: XCTestCase {
         XCTAssertEqual(trends[2], ["2025-09-01", "0.00", "100.00", "-12.50", "6", "EUR"])
     }
 
+    /// The guard can be undone exactly by the documented rule (drop one `'` when the leading
+    /// quotes are followed by `=`, `+`, `-`, `@`, tab or CR): a description typed as `'=1+1` used to
+    /// come out as `'=1+1`, exactly like a guarded `=1+1`, and read back as `=1+1`.
+    func testTheFormulaGuardIsUndoneExactlyByTheDocumentedRule() throws {
+        let texts = ["=1+1", "'=1+1", "''=1+1", "'hello'", "'", "''", "-5", "'-5", "@SUM(A1)", "'@x", "\tx", "'\tx", "plain", "a'=b"]
+        var writer = CSVWriter(header: ["text"])
+        for t in texts { writer.text(t); writer.endRow() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("csv-guard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("guard.csv").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(writer.bytes)))
+        let read = try pythonRows(file).dropFirst().map { $0[0] }
+        XCTAssertEqual(read.count, texts.count)
+        for (written, original) in zip(read, texts) {
+            XCTAssertFalse(written.first.map { "=+-@\t\r".contains($0) } ?? false, "'\(written)' could start a formula")
+            let afterQuotes = written.drop { $0 == "'" }.first
+            let unguarded = written.hasPrefix("'") && afterQuotes.map { "=+-@\t\r".contains($0) } == true ? String(written.dropFirst()) : written
+            XCTAssertEqual(unguarded, original, "written as '\(written)'")
+        }
+    }
+
     func testAmountsArePlainDecimalsWithTheCurrencysMinorDigits() throws {
         let figures = RenderFixtures.figures()
         let dir = try writeFiles(StatementCSV.files(for: figures))
