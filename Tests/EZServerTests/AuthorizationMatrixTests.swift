@@ -32,6 +32,23 @@ final class AuthorizationMatrixTests: LiveServerTestCase {
         try await assertUnauthorized(forged)
     }
 
+    /// One signature has one spelling: the 43rd character of an HMAC-SHA256 signature carries four
+    /// bits, and variants of it that differ only in the two unused bits (or a trailing `=`) were
+    /// accepted as the same token.
+    func testATokenWhoseBase64IsNotCanonicalIsRefusedWith401() async throws {
+        let token = try await fixture.token(fixture.alice)
+        let good = try await server.get(statementCSV(fixture.alice), token: token)
+        XCTAssertEqual(good.status, .ok)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let last = try XCTUnwrap(token.last)
+        let index = try XCTUnwrap(alphabet.firstIndex(of: last))
+        XCTAssertEqual(index & 0b11, 0, "a canonical last character leaves its two low bits zero")
+        for stray in 1...3 {
+            try await assertUnauthorized(String(token.dropLast()) + String(alphabet[index | stray]))
+        }
+        try await assertUnauthorized(token + "=")
+    }
+
     /// A valid HMAC-SHA256 signature under a header that says another algorithm, or lists a
     /// critical extension the server does not know, is refused (RFC 8725 §3.1, RFC 7515 §4.1.11).
     func testATokenWhoseHeaderIsNotPlainHS256IsRefusedWith401() async throws {

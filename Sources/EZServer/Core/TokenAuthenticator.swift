@@ -47,7 +47,8 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
         // ``JSONMemberNames``): which one counts would depend on the parser.
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
-              segments.prefix(2).allSatisfy({ JSONMemberNames.base64URLDecoded($0).map(JSONMemberNames.areUnique) ?? false })
+              segments.prefix(2).allSatisfy({ JSONMemberNames.base64URLDecoded($0).map(JSONMemberNames.areUnique) ?? false }),
+              segments.allSatisfy(Self.isCanonicalBase64URL)
         else { return nil }
         // The header must say what the server checks: HS256, and no `crit` extension it does not
         // know (RFC 7515 §4.1.11). jwt-kit verifies the HMAC with the one key whatever `alg` says.
@@ -66,6 +67,18 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
         guard let id = Int64(sub), id > 0, String(id) == sub else { return nil }
         context.caller.userId = id
         return TokenSubject(userId: id)
+    }
+
+    /// Whether `segment` is base64url as RFC 7515 writes it: the URL-safe alphabet, no padding,
+    /// and no stray bits in its last character. A decoder that ignores those bits accepted one
+    /// signature written four ways (and with a trailing `=`): the same token under several
+    /// spellings, which anything keyed on a token's text (a deny-list, a replay cache) would miss.
+    static func isCanonicalBase64URL(_ segment: Substring) -> Bool {
+        guard let bytes = JSONMemberNames.base64URLDecoded(segment) else { return false }
+        let encoded = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return encoded == segment
     }
 
     /// The token of `Authorization: Bearer <token>`; the scheme's name is case-insensitive (RFC 9110
