@@ -1,4 +1,5 @@
 import ArgumentParser
+import EZCore
 
 /// The exit codes every subcommand shares (and scripts rely on).
 enum ExitStatus: Int32, Error, CaseIterable {
@@ -17,10 +18,12 @@ enum ExitStatus: Int32, Error, CaseIterable {
     var exitCode: ExitCode { ExitCode(rawValue) }
 }
 
-/// Prints one line to standard error.
+/// Prints one line to standard error. A message may quote ledger text (a time zone with a line
+/// break and terminal escapes): its control characters are written as escapes, so that it can
+/// neither forge another line nor drive the operator's terminal.
 func printError(_ message: String) {
     var stderr = StandardError()
-    print("ezreport: \(message)", to: &stderr)
+    print("ezreport: \(LogText.oneLine(message))", to: &stderr)
 }
 
 /// Standard error as a `TextOutputStream`.

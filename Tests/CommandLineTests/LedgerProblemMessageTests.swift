@@ -20,6 +20,23 @@ final class LedgerProblemMessageTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing written")
     }
 
+    /// Ledger text quoted in an error (a time zone holding a line break and terminal escapes)
+    /// stays on its one line, escaped: it forged a whole `ezreport: progress …` line and sent
+    /// `ESC[2J` to the operator's terminal from `export` and `monthly`.
+    func testLedgerTextInAnErrorCannotForgeALineOrReachTheTerminal() throws {
+        let ledger = try TestLedger()
+        let user = try ledger.user("mallory", timezone: "Nope\nezreport: progress done=49 FORGED\n\u{1B}[2J\u{1B}]0;pwned\u{7}")
+        let out = SampleFixture.scratch("log-forgery")
+        for args in [["export", "--db", ledger.path, "--user", "\(user)", "--period", "2026-09", "--format", "csv", "--out", out + "/x"],
+                     ["monthly", "--db", ledger.path, "--period", "2026-09", "--as-of", "2026-10-01", "--out", out, "--formats", "csv"]] {
+            let run = try CLI.run(args)
+            XCTAssertNotEqual(run.status, 0, args[0])
+            XCTAssertFalse(run.stderr.contains("\u{1B}") || run.stderr.contains("\u{7}"), "\(args[0]): \(run.stderr)")
+            XCTAssertFalse(run.stderr.split(separator: "\n").contains { $0.hasPrefix("ezreport: progress done=49") }, "\(args[0]): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("Nope\\nezreport: progress done=49 FORGED\\n\\u{1B}[2J"), "\(args[0]): \(run.stderr)")
+        }
+    }
+
     /// The run's snapshot copy of the ledger over the file-size limit: the process used to be
     /// ended by SIGXFSZ, and once that was an error, it read "SQLite error 10: not an error".
     func testASnapshotCopyOverTheFileSizeLimitSaysWhyAndLeavesNoCopy() throws {

@@ -1,3 +1,4 @@
+import EZCore
 import EZServer
 import EZTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import EZCore
 import Foundation
 import Synchronization
 
@@ -71,7 +72,7 @@ package final class RunLog: Sendable {
                 for (k, v) in fields { object[k.replacingOccurrences(of: " ", with: "_")] = v }   // snake_case keys for collectors
                 emit(Self.json(object), newline: true)
             case .text:
-                emit(fields.map { "\($0.key) \($0.value)" }.joined(separator: ", "), newline: true)
+                emit(fields.map { "\($0.key) \(LogText.oneLine($0.value))" }.joined(separator: ", "), newline: true)
             }
         }
     }
@@ -84,8 +85,10 @@ package final class RunLog: Sendable {
             object["elapsed_s"] = String(format: "%.1f", elapsed)
             emit(Self.json(object), newline: true)
         case .text:
-            let rest = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            emit((isTerminal ? "\n" : "") + "ezreport: \(message)" + (rest.isEmpty ? "" : " " + rest), newline: true)
+            // A reason may quote ledger text: control characters are escaped (LogText), so no
+            // value forges a line or reaches the terminal as an escape sequence.
+            let rest = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(LogText.oneLine($0.value))" }.joined(separator: " ")
+            emit((isTerminal ? "\n" : "") + "ezreport: \(LogText.oneLine(message))" + (rest.isEmpty ? "" : " " + rest), newline: true)
         }
     }
 
