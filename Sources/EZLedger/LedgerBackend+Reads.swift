@@ -134,6 +134,15 @@ func readAllUsers<Reader: LedgerReading>(_ reader: Reader, rates: RateTable,
 package func loadExchangeRates<Reader: LedgerReading>(_ reader: Reader) throws -> (RateTable, [QuarantinedRow]) {
     var table = RateTable()
     var bad: [QuarantinedRow] = []
+    var money: [UInt32: Bool] = [:]
+    /// Whether a packed code is ISO 4217 money, each code looked up once.
+    func isMoney(_ packed: UInt32, _ known: inout [UInt32: Bool]) -> Bool {
+        if let answer = known[packed] { return answer }
+        let code = String(decoding: [UInt8(packed >> 16 & 0xFF), UInt8(packed >> 8 & 0xFF), UInt8(packed & 0xFF)], as: UTF8.self)
+        let answer = ISO4217.isMoney(code)
+        known[packed] = answer
+        return answer
+    }
     let rows = try reader.rows(.exchangeRates, [])
     // Every open reads all of a ledger's rates (thousands), so each column is read in place: no
     // string is made for a day or a currency code unless the row is quarantined.
@@ -146,6 +155,14 @@ package func loadExchangeRates<Reader: LedgerReading>(_ reader: Reader) throws -
         guard let base = rows.withText(2, Currency.packedCode), let quote = rows.withText(3, Currency.packedCode) else {
             let base = rows.string(2), quote = rows.string(3)
             bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "invalid currency pair '\(base ?? "NULL")'/'\(quote ?? "NULL")'"))
+            continue
+        }
+        // The same rules as a row's currency (ISO 4217 money), and two different currencies: a
+        // rate of EUR into EUR, or into XXQ or gold, converts nothing a report can count.
+        guard base != quote, isMoney(base, &money), isMoney(quote, &money) else {
+            let base = rows.string(2) ?? "", quote = rows.string(3) ?? ""
+            let why = base == quote ? "the same currency twice" : "not an ISO 4217 currency"
+            bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "invalid currency pair '\(base)'/'\(quote)' (\(why))"))
             continue
         }
         let type = rows.type(4)

@@ -174,6 +174,9 @@ final class RowValidationTests: XCTestCase {
             ("'2026-10-02'", "'EUR'", "'ÜSD'", "1.1"),      // not ASCII
             ("'2026-10-03'", "'EUR'", "'USD'", "'n/a'"),    // text (a numeric text would become a REAL)
             ("'2026-10-04'", "'EUR'", "'USD'", "0"),        // not positive
+            ("'2026-10-05'", "'EUR'", "'XXQ'", "1.1"),      // not an ISO 4217 code
+            ("'2026-10-05'", "'EUR'", "'EUR'", "2.0"),      // the same currency twice
+            ("'2026-10-05'", "'XAU'", "'EUR'", "1900"),     // gold: not money the ledger counts in
         ]
         for row in bad {
             try ledger.execute("INSERT INTO exchange_rates (day, base, quote, rate) VALUES (\(row.day), \(row.base), \(row.quote), \(row.rate))")
@@ -190,6 +193,9 @@ final class RowValidationTests: XCTestCase {
             "invalid currency pair 'EUR'/'ÜSD'",
             "rate 'n/a' is not a positive number",
             "rate '0.0' is not a positive number",
+            "invalid currency pair 'EUR'/'XXQ' (not an ISO 4217 currency)",
+            "invalid currency pair 'EUR'/'EUR' (the same currency twice)",
+            "invalid currency pair 'XAU'/'EUR' (not an ISO 4217 currency)",
         ])
         let rates = opened.rates
         let eur = Currency.eur, usd = try Currency("USD"), jpy = try Currency("JPY")
