@@ -13,10 +13,18 @@ enum StatementMessage {
         let wanted: [(suffix: String, type: String)] = [("pdf", "application/pdf")]
             + (options.attachXLSX ? [("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")] : [])
         for (suffix, type) in wanted {
-            guard let file = job.entry.files.first(where: { $0.path.hasSuffix("/statement." + suffix) }) else {
-                throw Unsendable(reason: "no statement.\(suffix) in the manifest")
+            // Exactly where monthly writes it, in the folder checked to be this user's: a path
+            // edited into the manifest (`users/2-zoë/../3-josé/statement.pdf`) or a link placed
+            // in the folder must never attach another user's statement or any other file.
+            let expected = job.entry.folder + "/statement." + suffix
+            guard let file = job.entry.files.first(where: { $0.path == expected }) else {
+                throw Unsendable(reason: "no \(expected) in the manifest")
             }
             let path = options.periodFolder + "/" + file.path
+            for link in [options.periodFolder + "/users", options.periodFolder + "/" + job.entry.folder, path]
+            where (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != nil {
+                throw Unsendable(reason: "\(file.path) is reached through a symbolic link; not sent")
+            }
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 throw Unsendable(reason: "\(file.path) cannot be read")
             }

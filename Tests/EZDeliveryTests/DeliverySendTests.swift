@@ -145,6 +145,44 @@ final class DeliverySendTests: SMTPSinkTestCase {
         XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1)
     }
 
+    /// The statement is read only from where monthly writes it: a manifest path edited to climb
+    /// into another user's folder (with that file's SHA-256), or the statement replaced by a link
+    /// to someone else's, attached another person's statement to this user's e-mail.
+    func testOnlyTheUsersOwnStatementFileIsEverAttached() throws {
+        let manifestPath = fixture.periodFolder + "/manifest.json"
+        var manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        var users = try XCTUnwrap(manifest["users"] as? [[String: Any]])
+        let three = try XCTUnwrap(users.firstIndex { $0["id"] as? Int == 3 })
+        let four = try XCTUnwrap(users.firstIndex { $0["id"] as? Int == 4 })
+        func pdf(_ user: [String: Any]) throws -> [String: Any] {
+            try XCTUnwrap((user["files"] as? [[String: Any]])?.first { ($0["path"] as? String)?.hasSuffix("/statement.pdf") == true })
+        }
+        let other = try pdf(users[four])
+        let otherPath = try XCTUnwrap(other["path"] as? String)
+        let climbing = (users[three]["folder"] as! String) + "/../" + otherPath.dropFirst("users/".count)
+        users[three]["files"] = [["path": climbing, "bytes": other["bytes"]!, "sha256": other["sha256"]!]]
+        manifest["users"] = users
+        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: URL(fileURLWithPath: manifestPath))
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(try fixture.state()[3], "failed")
+
+        // A link in place of the statement, to user 4's, with its SHA-256 in the manifest.
+        let own = (users[three]["folder"] as! String) + "/statement.pdf"
+        users[three]["files"] = [["path": own, "bytes": other["bytes"]!, "sha256": other["sha256"]!]]
+        manifest["users"] = users
+        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: URL(fileURLWithPath: manifestPath))
+        try FileManager.default.removeItem(atPath: fixture.periodFolder + "/" + own)
+        try FileManager.default.createSymbolicLink(atPath: fixture.periodFolder + "/" + own, withDestinationPath: fixture.periodFolder + "/" + otherPath)
+        let linked = try fixture.deliver(smtpArgs + ["--retry-failed"])
+        XCTAssertEqual(linked.status, 2, linked.stderr)
+        XCTAssertTrue(linked.stderr.contains("symbolic link"), linked.stderr)
+        XCTAssertEqual(try fixture.state()[3], "failed")
+        let attached = try sink.accepted().flatMap { try ParsedMessage.parse([sink.path(of: $0)]) }
+            .filter { $0.attachments.first?.sha256 == other["sha256"] as? String }
+        XCTAssertEqual(attached.count, 1, "user 4's statement went to someone else too")
+    }
+
     /// October 2026's subject in each language the statements are written in.
     static let subjects = [
         "en": "Your EZWallet statement for October 2026",
