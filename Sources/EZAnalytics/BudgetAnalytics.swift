@@ -117,7 +117,10 @@ enum BudgetAnalytics {
         }
         var tIn: Int64 = 0, tOut: Int64 = 0
         if let cid = b.categoryId {
-            for t in ledger.budgetTransfers where t.periodStart >= calendarStart && t.periodStart <= calendarEnd {
+            // The move's day must be one the budget covers (`ws...we`), or the natural window's
+            // first day, which the app writes as `period_start`: a budget that ended on the 15th
+            // took a move dated the 31st, a day it did not cover (outside audit).
+            for t in ledger.budgetTransfers where t.periodStart == calendarStart || (t.periodStart >= ws && t.periodStart <= we) {
                 if t.toCategoryId == cid { tIn = try checkedAdd(tIn, t.amountMinor, user: user) }
                 if t.fromCategoryId == cid { tOut = try checkedAdd(tOut, t.amountMinor, user: user) }
             }

@@ -201,4 +201,25 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(june.map(\.transfersOut), [0, 2_160])
         XCTAssertEqual(june.reduce(0) { $0 + $1.effective }, 70_000, "the move changed the total budget")
     }
+
+    /// A move dated on a day the budget does not cover changes nothing on that side: a budget
+    /// that ends on 15 October took a move dated the 31st. A move dated on the window's first day
+    /// (what the app writes) still counts for a budget that starts later in the window.
+    func testABudgetMoveOnADayTheBudgetDoesNotCoverLeavesItAlone() throws {
+        var f = LedgerFixture()
+        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 50_000),
+                            budget(2, f, category: LedgerFixture.rent, .month, 20_000, starts: "2026-10-05")]
+        f.ledger.budgets[0].endsOn = day("2026-10-15")
+        f.ledger.budgetTransfers = [
+            BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.rent), toCategoryId: f.category(LedgerFixture.groceries),
+                           amountMinor: 500, periodStart: day("2026-10-31")),
+            BudgetTransfer(id: 12, userId: 1, fromCategoryId: f.category(LedgerFixture.groceries), toCategoryId: f.category(LedgerFixture.rent),
+                           amountMinor: 700, periodStart: day("2026-10-01")),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        let october = s.budgets.filter { $0.windowStart >= day("2026-10-01") && $0.windowEnd <= day("2026-10-31") }
+        XCTAssertEqual(october.map(\.categoryName), ["Groceries", "Rent"])
+        XCTAssertEqual(october.map(\.transfersIn), [0, 700], "the 31st is not a day the groceries budget covers")
+        XCTAssertEqual(october.map(\.transfersOut), [700, 500])
+    }
 }
