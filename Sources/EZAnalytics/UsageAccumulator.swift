@@ -194,9 +194,16 @@ package struct UsageAccumulator: Sendable {
                 let rank = max(1, (sorted.count * p + 99) / 100)
                 return Self.showsPercentile(rank: rank, of: sorted.count) ? .shown(sorted[rank - 1]) : .suppressed
             }
+            // A count shown beside the month's total tells its complement too: 49 users and 47
+            // active said that exactly two did nothing. An active count whose complement is one to
+            // four users is withheld, and so is a MAU count that leaves one to four users of the
+            // total, or of the active count when that is shown, unaccounted for.
+            let activeShown = active[m] >= minimum && !Self.isSmallComplement(total[m] - active[m])
+            let mauShown = mau[m] >= minimum && !Self.isSmallComplement(total[m] - mau[m])
+                && !(activeShown && Self.isSmallComplement(active[m] - mau[m]))
             return UsageMonth(
                 month: months[m], usersTotal: guarded(total[m]), usersNew: guarded(new[m]), usersDeleted: guarded(deleted[m]),
-                usersActive: guarded(active[m]), mau: guarded(mau[m]),
+                usersActive: activeShown ? .shown(active[m]) : .suppressed, mau: mauShown ? .shown(mau[m]) : .suppressed,
                 transactions: guarded(transactions[m], users: transactionUsers[m]),
                 volume: guarded(volume[m], users: volumeUsers[m]),
                 budgetsOverShare: budgetUsers[m] < minimum || windows[m] == 0
@@ -222,7 +229,15 @@ package struct UsageAccumulator: Sendable {
                                    groupSizes: histogram(groupSizes.values), familySizes: histogram(familyMembers.values),
                                    cohorts: cohorts)
         figures.usersLeftOut = usersLeftOut
-        figures.activeInPeriod = guarded(activeInPeriod)
+        let totalAtEnd = total[11]
+        figures.activeInPeriod = activeInPeriod >= minimum && !Self.isSmallComplement(totalAtEnd - activeInPeriod)
+            ? .shown(activeInPeriod) : .suppressed
         return figures
+    }
+
+    /// Whether `difference` (a total less a count shown beside it) is about one to four users:
+    /// then the count would tell that small group's size, so it is withheld.
+    static func isSmallComplement(_ difference: Int) -> Bool {
+        difference > 0 && difference < UsageFigures.minimumUsers
     }
 }

@@ -118,6 +118,8 @@ final class UsageAccumulatorTests: XCTestCase {
         }
         try usage.add(user(7, created: "2026-01-10T10:00:00Z", logins: ["2026-08-15T08:00:00Z"]))
         try usage.add(user(8, created: "2026-01-10T10:00:00Z", logins: ["2026-06-30T08:00:00Z"]))
+        // Five who never sign in, so that no active count leaves one to four users unaccounted for.
+        for id in 9...13 { try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z")) }
         let u = usage.finish()
         XCTAssertEqual(u.activeInPeriod, .shown(7))
         XCTAssertEqual(u.periodMonths.map(\.month), [day("2026-07-01"), day("2026-08-01"), day("2026-09-01")])
@@ -129,5 +131,35 @@ final class UsageAccumulatorTests: XCTestCase {
         XCTAssertEqual(UsageFigures.monthsTouched(by: try Period.parse("2026-W40", asOf: day("2026-11-01"))), 1,
                        "a week straddling September and October shows the month of its end")
         XCTAssertEqual(UsageFigures.monthsTouched(by: try Period.parse("2026", asOf: day("2026-11-01"))), 12)
+    }
+
+    /// A count beside the total tells its complement: 8 users and 6 active said that exactly two
+    /// did nothing in the month (outside privacy test). Such an active count is withheld, and a MAU
+    /// count that leaves one to four users of the total or of the shown active count; counts whose
+    /// complement is none, or five or more, stay shown.
+    func testACountWhoseComplementIsOneToFourUsersIsWithheld() throws {
+        func october(active: Int, signedIn: Int, idle: Int) throws -> UsageMonth {
+            var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+            var id: Int64 = 0
+            for k in 0..<(active + idle) {
+                id += 1
+                let logins = k < signedIn ? ["2026-10-02T08:00:00Z"] : []
+                let spend: [(Int64, String)] = k < active && k >= signedIn ? [(1_000, "2026-10-05T10:00:00Z")] : []
+                try usage.add(user(id, created: "2026-01-10T10:00:00Z", spend: spend, logins: logins))
+            }
+            return try XCTUnwrap(usage.finish().months.last)
+        }
+        let twoIdle = try october(active: 6, signedIn: 6, idle: 2)
+        XCTAssertEqual(twoIdle.usersTotal, .shown(8))
+        XCTAssertEqual(twoIdle.usersActive, .suppressed)
+        XCTAssertEqual(twoIdle.mau, .suppressed)
+        let noneIdle = try october(active: 8, signedIn: 8, idle: 0)
+        XCTAssertEqual([noneIdle.usersActive, noneIdle.mau], [.shown(8), .shown(8)])
+        let fiveIdle = try october(active: 6, signedIn: 6, idle: 5)
+        XCTAssertEqual([fiveIdle.usersActive, fiveIdle.mau], [.shown(6), .shown(6)])
+        // Active shown (ten idle), but two who spent without signing in: the MAU is withheld.
+        let twoSilent = try october(active: 8, signedIn: 6, idle: 10)
+        XCTAssertEqual(twoSilent.usersActive, .shown(8))
+        XCTAssertEqual(twoSilent.mau, .suppressed)
     }
 }
