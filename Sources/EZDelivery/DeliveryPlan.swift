@@ -87,8 +87,12 @@ struct DeliveryPlan {
         // The folder is a cleaned, shortened name ("isla smith" and "isla/smith" share one): the
         // manifest's account digest (of the exact username) tells them apart.
         let sameAccount = entry.accountSha256.map { $0 == Manifest.accountDigest(id: entry.id, username: contact.username) } ?? true
-        guard entry.folder == folder, sameAccount else {
+        guard entry.folder == folder else {
             return record(.failed, "not sent: the statement was written for '\(entry.folder)', but user \(entry.id) is '\(folder)' "
+                                   + "in this ledger (a reused id, a renamed user or another ledger); run monthly for this user again")
+        }
+        guard sameAccount else {
+            return record(.failed, "not sent: the statement in '\(entry.folder)' was written for another username than user \(entry.id) has "
                                    + "in this ledger (a reused id, a renamed user or another ledger); run monthly for this user again")
         }
         switch contact.statementEmail {
