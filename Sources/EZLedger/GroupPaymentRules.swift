@@ -9,7 +9,7 @@ extension RowValidator {
     static let groupPaymentColumns = """
         p.id, p.from_user_id, p.to_user_id, p.from_balance_id, p.to_balance_id,
                p.amount_minor, p.currency, p.occurred_at, p.created_at,
-               fb.user_id, fb.currency, tb.user_id, tb.currency
+               fb.user_id, fb.currency, tb.user_id, tb.currency, p.deleted_at
         """
 
     /// The reason for a payment whose group does not exist (no member's report reaches it; `check` finds it).
@@ -17,7 +17,7 @@ extension RowValidator {
 
     /// Checks one live `group_payments` row of `group` against the contract, in a fixed order
     /// (the first rule broken names the reason):
-    /// a positive integer amount; a known currency; `occurred_at` and `created_at` that parse;
+    /// no `deleted_at` that cannot be a timestamp; a positive integer amount; a known currency; `occurred_at` and `created_at` that parse;
     /// two different users who are both members of the group (`zones`: each member's time zone);
     /// a named balance that is one of that member's balances; exchange rates on the payer's local
     /// date from the payment's currency into the group's and into each named balance's currency.
@@ -25,6 +25,8 @@ extension RowValidator {
         let id = row.int64(0)
         let from = row.optionalInt64(1), to = row.optionalInt64(2)
         let fromBalance = row.optionalInt64(3), toBalance = row.optionalInt64(4)
+        // Only a `deleted_at` that cannot be a timestamp reaches here (the query leaves deleted rows out).
+        if let d = row.string(13) { return .quarantined(LedgerContract.unparsedDeletion(d)) }
         guard row.type(5) == .integer, row.int64(5) > 0 else {
             let text: String
             switch row.type(5) {

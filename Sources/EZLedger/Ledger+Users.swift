@@ -122,6 +122,7 @@ struct UserLoader<Reader: LedgerReading> {
         let row = try rows(.balancesOfUser, userId)
         while try row.next() {
             let id = row.int64(0)
+            if let d = row.string(7) { quarantine("balances", id, LedgerContract.unparsedDeletion(d)); continue }
             guard let kind = Balance.Kind(rawValue: row.string(3) ?? "") else { quarantine("balances", id, "unknown kind '\(row.shown(3))'"); continue }
             guard let cur = validator.currency(row.string(4)) else { quarantine("balances", id, "invalid currency '\(row.shown(4))'"); continue }
             guard row.type(5) == .integer else { quarantine("balances", id, "opening_minor must be an integer"); continue }
@@ -139,6 +140,8 @@ struct UserLoader<Reader: LedgerReading> {
         var out: [Category] = []
         let row = try rows(.categoriesOfUser, userId)
         while try row.next() {
+            // Left out of the list, its rows counting under 'Others' as a deleted category's do.
+            if let d = row.string(5) { quarantine("categories", row.int64(0), LedgerContract.unparsedDeletion(d)); continue }
             let color = row.string(2)
             let valid = color.map { Self.isHexColor($0) } ?? false
             out.append(Category(id: row.int64(0), userId: userId, name: row.string(1) ?? "", color: valid ? color : nil,
@@ -176,13 +179,14 @@ struct UserLoader<Reader: LedgerReading> {
 
     mutating func groups(_ userId: Int64) throws -> [GroupLedger] {
         var out: [GroupLedger] = []
-        var found: [(id: Int64, name: String, ownerId: Int64, currency: String?, created: String?)] = []
+        var found: [(id: Int64, name: String, ownerId: Int64, currency: String?, created: String?, deleted: String?)] = []
         let row = try rows(.groupsOfUser, userId)
         while try row.next() {
-            found.append((row.int64(0), row.string(1) ?? "", row.int64(2), row.string(3), row.string(4)))
+            found.append((row.int64(0), row.string(1) ?? "", row.int64(2), row.string(3), row.string(4), row.string(5)))
         }
         for g in found {
             let gid = g.id
+            if let d = g.deleted { try quarantineGroup(gid, LedgerContract.unparsedDeletion(d)); continue }
             guard let cur = validator.currency(g.currency) else {
                 try quarantineGroup(gid, "invalid currency '\(g.currency ?? "NULL")'"); continue
             }

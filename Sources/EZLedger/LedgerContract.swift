@@ -18,6 +18,14 @@ package enum LedgerContract {
         return "\(column) \(value) is beyond the limit of ±\(maxAmountMinor) minor units"
     }
 
+    /// Why a row whose `deleted_at` holds `text` is quarantined: text that cannot be a timestamp
+    /// (it does not start like a date, as `''`, `0` or `'no'` do) says neither "deleted" nor
+    /// "live". The row is left out and reported, never silently dropped as deleted
+    /// (``LedgerQuery/notDeleted(_:)`` reads such rows; the users' rule is the same).
+    package static func unparsedDeletion(_ text: String) -> String {
+        "deleted_at '\(text)' is not an ISO-8601 timestamp"
+    }
+
     /// Every table the engine reads and the columns it needs, in contract order.
     package static let tables: [(name: String, columns: [String])] = [
         ("users", ["id", "username", "email", "password_hash", "role", "currency", "timezone", "locale",

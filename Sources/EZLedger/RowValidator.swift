@@ -75,7 +75,7 @@ struct RowValidator {
         }
         var deleted: LedgerTime?
         if let d = row.string(11) {
-            guard let t = LedgerTime(parsing: d) else { return .quarantined("deleted_at '\(d)' is not an ISO-8601 timestamp") }
+            guard let t = LedgerTime(parsing: d) else { return .quarantined(LedgerContract.unparsedDeletion(d)) }
             deleted = t
         }
         let startDay: Int

@@ -60,6 +60,8 @@ struct TransactionDecoder<Reader: LedgerReading> {
         let userId = row.int64(1)
         guard let o = try owner(userId) else { return .quarantined(TransactionRules.missingUser(userId)) }
         if owners[o].deleted { return .ignored }
+        // Only a `deleted_at` that cannot be a timestamp reaches here (the query leaves deleted rows out).
+        if row.type(14) != .null { return .quarantined(LedgerContract.unparsedDeletion(text(row, 14) ?? "")) }
         guard let kind = row.withText(5, TransactionRules.kind) else { return .quarantined("unknown kind '\(text(row, 5) ?? "NULL")'") }
         guard row.type(7) == .integer, row.int64(7) > 0 else {
             return .quarantined("amount_minor must be a positive integer (got \(Self.describe(row, 7)))")
@@ -274,7 +276,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
         let row = try reader.rows(.groupById, [.integer(id)])
         guard try row.next() else { groupIndex.set(id, -1); return nil }
         let currency = validator.currency(row.string(0))
-        groups.append(GroupRef(currency: currency, code: currency?.packedCode ?? 0, deleted: !row.isNull(1)))
+        groups.append(GroupRef(currency: currency, code: currency?.packedCode ?? 0, deleted: row.int64(1) != 0))
         groupIndex.set(id, Int32(groups.count - 1))
         return groups.count - 1
     }
@@ -286,7 +288,8 @@ enum TransactionRules {
     /// reader selects the same columns, its typed times as contract text).
     static let select = """
         SELECT t.id, t.user_id, t.balance_id, t.category_id, t.group_id, t.kind, t.to_balance_id,
-               t.amount_minor, t.currency, t.occurred_at, t.method, t.description, t.recurrence_days, t.created_at
+               t.amount_minor, t.currency, t.occurred_at, t.method, t.description, t.recurrence_days, t.created_at,
+               t.deleted_at
         FROM transactions t
         """
 

@@ -8,7 +8,9 @@ import EZLedger
 /// parse exactly as they parse SQLite's text; `bigint` and `integer` columns are integers and a
 /// `boolean` reads as 1 or 0. An instant-or-date pair (`occurred_at` and `occurred_on`,
 /// `joined_at`/`joined_on`, `left_at`/`left_on`) becomes the one column the rules read (see
-/// ``either(_:_:)``). Parameters are `$1`, `$2`, always bound.
+/// ``either(_:_:)``). A typed `deleted_at` is always a timestamp, so the column SQLite's queries add
+/// for one that cannot be (see ``notDeleted(_:)``) is `NULL::text` here. Parameters are `$1`, `$2`,
+/// always bound.
 extension LedgerQuery {
     /// An instant column as contract text (UTC, milliseconds), NULL for NULL.
     static func instant(_ column: String) -> String {
@@ -71,12 +73,12 @@ extension LedgerQuery {
             return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL::bigint FROM users ORDER BY id"
         case .balancesOfUser:
             return """
-                SELECT id, user_id, name, kind, currency, opening_minor, \(Self.instant("created_at"))
+                SELECT id, user_id, name, kind, currency, opening_minor, \(Self.instant("created_at")), NULL::text
                 FROM balances WHERE user_id = $1 AND deleted_at IS NULL ORDER BY id
                 """
         case .categoriesOfUser:
             return """
-                SELECT id, name, color, important, position FROM categories
+                SELECT id, name, color, important, position, NULL::text FROM categories
                 WHERE user_id = $1 AND deleted_at IS NULL ORDER BY position, id
                 """
         case .transactionsOfUser, .transactionsOfGroup, .transactionsOfUserInWindow, .transactionsOfGroupInWindow:
@@ -89,7 +91,7 @@ extension LedgerQuery {
             return """
                 SELECT t.id, t.user_id, t.balance_id, t.category_id, t.group_id, t.kind, t.to_balance_id,
                        t.amount_minor, t.currency, \(Self.either("t.occurred_at", "t.occurred_on")), t.method, t.description, t.recurrence_days,
-                       \(Self.instant("t.created_at"))
+                       \(Self.instant("t.created_at")), NULL::text
                 FROM transactions t
                 WHERE \(byUser ? "t.user_id" : "t.group_id") = $1 AND t.deleted_at IS NULL
                   AND ((\(window)) OR (t.occurred_on IS NULL AND t.occurred_at IS NULL))
@@ -106,7 +108,7 @@ extension LedgerQuery {
             return """
                 SELECT p.id, p.from_user_id, p.to_user_id, p.from_balance_id, p.to_balance_id,
                        p.amount_minor, p.currency, \(Self.either("p.occurred_at", "p.occurred_on")), \(Self.instant("p.created_at")),
-                       fb.user_id, fb.currency, tb.user_id, tb.currency
+                       fb.user_id, fb.currency, tb.user_id, tb.currency, NULL::text
                 FROM group_payments p
                 LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
                 WHERE p.group_id = $1 AND p.deleted_at IS NULL
@@ -121,7 +123,7 @@ extension LedgerQuery {
                 """
         case .groupsOfUser:
             return """
-                SELECT g.id, g.name, g.owner_id, g.currency, \(Self.instant("g.created_at")) FROM groups g
+                SELECT g.id, g.name, g.owner_id, g.currency, \(Self.instant("g.created_at")), NULL::text FROM groups g
                 JOIN group_members gm ON gm.group_id = g.id
                 WHERE gm.user_id = $1 AND g.deleted_at IS NULL ORDER BY g.id
                 """
@@ -175,7 +177,7 @@ extension LedgerQuery {
         case .balanceById: return "SELECT id, user_id, currency FROM balances WHERE id = $1"
         case .categoriesOfOwner: return "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = $1"
         case .categoryById: return "SELECT id, user_id, name, deleted_at FROM categories WHERE id = $1"
-        case .groupById: return "SELECT currency, deleted_at FROM groups WHERE id = $1"
+        case .groupById: return "SELECT currency, deleted_at IS NOT NULL FROM groups WHERE id = $1"
         case .dataVersion:
             // A digest of the rows' content: any insert, update or delete changes it, whatever order
             // the writers' transactions commit in (the newest xmin did not move when an older

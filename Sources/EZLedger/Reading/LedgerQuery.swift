@@ -33,9 +33,10 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case deliveryContactsWithoutOptIn
 
     // MARK: One user's tables
-    /// `id, user_id, name, kind, currency, opening_minor, created_at` of user `$1`'s live balances.
+    /// `id, user_id, name, kind, currency, opening_minor, created_at, deleted_at` of user `$1`'s live balances
+    /// (`deleted_at` set only when it cannot be a timestamp: see ``notDeleted(_:)``).
     case balancesOfUser
-    /// `id, name, color, important, position` of user `$1`'s live categories.
+    /// `id, name, color, important, position, deleted_at` of user `$1`'s live categories (as ``balancesOfUser``).
     case categoriesOfUser
     /// ``TransactionRules/select`` of user `$1`'s live transactions before local date `$2` (text) + 1 day margin.
     case transactionsOfUser
@@ -51,7 +52,7 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case groupPayments
     /// `id, group_id` of live settle-up payments whose group does not exist.
     case orphanGroupPayments
-    /// `id, name, owner_id, currency, created_at` of the live groups user `$1` is a member of.
+    /// `id, name, owner_id, currency, created_at, deleted_at` of the live groups user `$1` is a member of (as ``balancesOfUser``).
     case groupsOfUser
     /// `user_id, joined_at, left_at, username, timezone, users.id` of group `$1`'s members.
     case groupMembers
@@ -81,7 +82,7 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case categoriesOfOwner
     /// `id, user_id, name, deleted_at` of category `$1`.
     case categoryById
-    /// `currency, deleted_at` of group `$1`.
+    /// `currency, deleted` (1 or 0) of group `$1`.
     case groupById
 
     // MARK: The whole ledger
@@ -136,13 +137,13 @@ extension LedgerQuery {
             return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL FROM users ORDER BY id"
         case .balancesOfUser:
             return """
-                SELECT id, user_id, name, kind, currency, opening_minor, created_at
-                FROM balances WHERE user_id = ? AND deleted_at IS NULL ORDER BY id
+                SELECT id, user_id, name, kind, currency, opening_minor, created_at, deleted_at
+                FROM balances WHERE user_id = ? AND \(Self.notDeleted("balances")) ORDER BY id
                 """
         case .categoriesOfUser:
             return """
-                SELECT id, name, color, important, position FROM categories
-                WHERE user_id = ? AND deleted_at IS NULL ORDER BY position, id
+                SELECT id, name, color, important, position, deleted_at FROM categories
+                WHERE user_id = ? AND \(Self.notDeleted("categories")) ORDER BY position, id
                 """
         case .transactionsOfUser, .transactionsOfGroup, .transactionsOfUserInWindow, .transactionsOfGroupInWindow:
             // `occurred_at < bound` keeps rows up to the bound in any zone (bare dates and timestamps
@@ -154,7 +155,7 @@ extension LedgerQuery {
                 ? "t.occurred_at < ? AND t.occurred_at >= ?" : "t.occurred_at < ?"
             return TransactionRules.select + """
 
-                WHERE \(byUser ? "t.user_id" : "t.group_id") = ? AND t.deleted_at IS NULL
+                WHERE \(byUser ? "t.user_id" : "t.group_id") = ? AND \(Self.notDeleted("t"))
                   AND ((\(window)) OR t.occurred_at IS NULL OR t.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
                 """
         case .groupSplitsInWindow:
@@ -168,20 +169,20 @@ extension LedgerQuery {
                 SELECT \(RowValidator.groupPaymentColumns)
                 FROM group_payments p
                 LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
-                WHERE p.group_id = ? AND p.deleted_at IS NULL
+                WHERE p.group_id = ? AND \(Self.notDeleted("p"))
                   AND (p.occurred_at < ? OR p.occurred_at IS NULL OR p.occurred_at NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')
                 ORDER BY p.id
                 """
         case .orphanGroupPayments:
             return """
                 SELECT p.id, p.group_id FROM group_payments p LEFT JOIN groups g ON g.id = p.group_id
-                WHERE p.deleted_at IS NULL AND g.id IS NULL ORDER BY p.id
+                WHERE \(Self.notDeleted("p")) AND g.id IS NULL ORDER BY p.id
                 """
         case .groupsOfUser:
             return """
-                SELECT g.id, g.name, g.owner_id, g.currency, g.created_at FROM groups g
+                SELECT g.id, g.name, g.owner_id, g.currency, g.created_at, g.deleted_at FROM groups g
                 JOIN group_members gm ON gm.group_id = g.id
-                WHERE gm.user_id = ? AND g.deleted_at IS NULL ORDER BY g.id
+                WHERE gm.user_id = ? AND \(Self.notDeleted("g")) ORDER BY g.id
                 """
         case .groupMembers:
             return """
@@ -229,14 +230,16 @@ extension LedgerQuery {
         case .balanceById: return "SELECT id, user_id, currency FROM balances WHERE id = ?"
         case .categoriesOfOwner: return "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = ?"
         case .categoryById: return "SELECT id, user_id, name, deleted_at FROM categories WHERE id = ?"
-        case .groupById: return "SELECT currency, deleted_at FROM groups WHERE id = ?"
+        // Deleted as ``notDeleted(_:)`` reads it: a group whose `deleted_at` cannot be a timestamp is
+        // not deleted; its member's load quarantines it, and its expenses with it.
+        case .groupById: return "SELECT currency, NOT \(Self.notDeleted("groups")) FROM groups WHERE id = ?"
         case .dataVersion: return "PRAGMA data_version"
         case .exchangeRates: return "SELECT rowid, day, base, quote, rate FROM exchange_rates ORDER BY rowid"
         case .exchangeRatesText: return "SELECT day, base, quote, CAST(rate AS TEXT) FROM exchange_rates ORDER BY day, base, quote"
         case .orphanTransactions:
             return """
                 SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
-                WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
+                WHERE \(Self.notDeleted("t")) AND u.id IS NULL ORDER BY t.id
                 """
         case .orphanFamilyMembers:
             return """
@@ -251,4 +254,13 @@ extension LedgerQuery {
 extension LedgerQuery {
     /// SQL for "this user is deleted": `deleted_at` holds a date (text that starts like one).
     static let isDeleted = "coalesce(deleted_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*', 0)"
+
+    /// SQL for "the row of table or alias `table` is not soft-deleted", the rule ``isDeleted`` gives
+    /// users: its `deleted_at` is NULL, or holds something that cannot be a timestamp (it does not
+    /// start like a date: `''`, `0`, `'no'`). Those rows are read, and their rules quarantine them
+    /// (``LedgerContract/unparsedDeletion(_:)``) instead of the row vanishing from every figure
+    /// with nothing reported.
+    static func notDeleted(_ table: String) -> String {
+        "(\(table).deleted_at IS NULL OR NOT \(table).deleted_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')"
+    }
 }
