@@ -14,8 +14,9 @@ import EZCore
 ///   extrapolates, are taken at the cut-off or the as-of date, whichever is earlier; a projection
 ///   is never below what was already spent.
 /// - Transfers are the budget transfers whose `periodStart` falls in the window (the contract
-///   names its first day; a day inside it counts for it too), on both sides alike, in the user's
-///   currency whatever the budgets' (so a move takes from one what it gives the other).
+///   names its first day; a day inside it counts for it too, unless a window of another kind of
+///   the category's budgets starts on that day: then that window alone), on both sides alike, in
+///   the user's currency whatever the budgets' (so a move takes from one what it gives the other).
 /// - When no overall budget is active in the period and the user has a monthly limit, the limit is
 ///   reported as an overall monthly budget with `budgetId` 0.
 /// - Amounts are in the view's currency; a budget in another currency is converted at the rate of
@@ -120,7 +121,14 @@ enum BudgetAnalytics {
             // The move's day must be one the budget covers (`ws...we`), or the natural window's
             // first day, which the app writes as `period_start`: a budget that ended on the 15th
             // took a move dated the 31st, a day it did not cover (outside audit).
-            for t in ledger.budgetTransfers where t.periodStart == calendarStart || (t.periodStart >= ws && t.periodStart <= we) {
+            // A day inside this window names it only when no window of the category's budgets of
+            // another kind starts on that day: a move dated on a weekly budget's Monday changes that
+            // week, not also the month holding the Monday (it was taken twice from a category with
+            // both, and given once to the other side).
+            for t in ledger.budgetTransfers
+            where t.periodStart == calendarStart
+                || (t.periodStart >= ws && t.periodStart <= we
+                    && !someWindowStarts(on: t.periodStart, categoryId: cid, budgets: ledger.budgets, monthStartDay: ledger.user.monthStartDay)) {
                 if t.toCategoryId == cid { tIn = try checkedAdd(tIn, t.amountMinor, user: user) }
                 if t.fromCategoryId == cid { tOut = try checkedAdd(tOut, t.amountMinor, user: user) }
             }
@@ -175,6 +183,16 @@ enum BudgetAnalytics {
         let period: Budget.Period
         static func < (a: Self, b: Self) -> Bool {
             ((a.categoryId ?? Int64.min), a.period.rawValue) < ((b.categoryId ?? Int64.min), b.period.rawValue)
+        }
+    }
+
+    /// Whether `day` is the first day of a window of one of category `categoryId`'s budgets (of any
+    /// kind) that the budget overlaps: the window a move with that `period_start` names.
+    static func someWindowStarts(on day: CivilDate, categoryId: Int64, budgets: [Budget], monthStartDay: Int) -> Bool {
+        budgets.contains { b in
+            guard b.categoryId == categoryId, start(of: day, b.period, monthStartDay: monthStartDay) == day else { return false }
+            let natural = next(after: day, b.period).adding(days: -1)
+            return b.startsOn <= natural && (b.endsOn.map { $0 >= day } ?? true)
         }
     }
 

@@ -202,6 +202,38 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(june.reduce(0) { $0 + $1.effective }, 70_000, "the move changed the total budget")
     }
 
+    /// A category with a weekly and a monthly budget: a move dated on a Monday names that week's
+    /// window, and the month holding the Monday no longer takes it too (taken twice from Groceries,
+    /// given once to Rent). A move dated on the 1st names the month, not the week holding the 1st.
+    func testAMoveNamesOneWindowWhenACategoryHasBudgetsOfTwoKinds() throws {
+        var f = LedgerFixture()
+        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 50_000),
+                            budget(2, f, category: LedgerFixture.groceries, .week, 12_000),
+                            budget(3, f, category: LedgerFixture.rent, .month, 20_000)]
+        f.ledger.budgetTransfers = [
+            // 2026-10-05 is a Monday: Groceries' week of the 5th gives 800 to Rent's October.
+            BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.groceries), toCategoryId: f.category(LedgerFixture.rent),
+                           amountMinor: 800, periodStart: day("2026-10-05")),
+            // 2026-10-01 is a Thursday: Rent's October gives 300 to Groceries' October, not to the week of 28 September.
+            BudgetTransfer(id: 12, userId: 1, fromCategoryId: f.category(LedgerFixture.rent), toCategoryId: f.category(LedgerFixture.groceries),
+                           amountMinor: 300, periodStart: day("2026-10-01")),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        func line(_ name: String, _ start: String, _ end: String) throws -> BudgetLine {
+            try XCTUnwrap(s.budgets.first { $0.categoryName == name && $0.windowStart == day(start) && $0.windowEnd == day(end) })
+        }
+        let groceriesMonth = try line("Groceries", "2026-10-01", "2026-10-31")
+        XCTAssertEqual([groceriesMonth.transfersOut, groceriesMonth.transfersIn], [0, 300], "the week's move is not the month's")
+        let week5 = try line("Groceries", "2026-10-05", "2026-10-11")
+        XCTAssertEqual([week5.transfersOut, week5.transfersIn], [800, 0])
+        let week28 = try line("Groceries", "2026-09-28", "2026-10-04")
+        XCTAssertEqual([week28.transfersOut, week28.transfersIn], [0, 0], "the month's move is not the week's")
+        let rent = try line("Rent", "2026-10-01", "2026-10-31")
+        XCTAssertEqual([rent.transfersOut, rent.transfersIn], [300, 800])
+        let moved = s.budgets.reduce(0) { $0 + $1.transfersOut }, received = s.budgets.reduce(0) { $0 + $1.transfersIn }
+        XCTAssertEqual(moved, received, "every move takes exactly what it gives")
+    }
+
     /// A move dated on a day the budget does not cover changes nothing on that side: a budget
     /// that ends on 15 October took a move dated the 31st. A move dated on the window's first day
     /// (what the app writes) still counts for a budget that starts later in the window.
