@@ -23,6 +23,8 @@ struct UserLoader<Reader: LedgerReading> {
     let bound: String
     var quarantined: [QuarantinedRow] = []
     var userCurrency = Currency.eur
+    /// The loaded user's `month_start_day` (their budgets' month windows start on it).
+    var userMonthStartDay = 1
     /// Reads transaction rows in place and applies the contract's transaction rules.
     var decoder: TransactionDecoder<Reader>
     /// When set (a window's load, see ``LedgerReadTransaction/loadWindow(id:from:through:)``),
@@ -68,6 +70,7 @@ struct UserLoader<Reader: LedgerReading> {
         }
 
         userCurrency = user.currency
+        userMonthStartDay = user.monthStartDay
         var ledger = UserLedger(user: user, rates: validator.rates)
         ledger.balances = try balances(userId)
         ledger.categories = try categories(userId)
@@ -196,9 +199,11 @@ struct UserLoader<Reader: LedgerReading> {
             let group = Group(id: gid, name: g.name, ownerId: g.ownerId, currency: cur, createdAt: created)
             var members: [GroupMember] = []
             var zones: [Int64: ZoneRules] = [:]
+            var memberIds: Set<Int64> = []   // every membership row, valid or not
             let m = try rows(.groupMembers, gid)
             while try m.next() {
                 let uid = m.int64(0)
+                memberIds.insert(uid)
                 guard !m.isNull(5) else { quarantine("group_members", gid, "member user_id \(uid) does not exist"); continue }
                 let zone = validator.zone(m.string(4) ?? "") ?? ZoneRules.utc
                 guard let joined = m.string(1).flatMap(LedgerTime.init(parsing:)) else {
@@ -226,7 +231,7 @@ struct UserLoader<Reader: LedgerReading> {
             var splits: [Int64: [Split]] = [:]
             for tx in candidates {
                 if let explicit = shares[tx.id] {
-                    switch validator.splits(explicit, of: tx) {
+                    switch validator.splits(explicit, of: tx, memberIds: memberIds) {
                     case .valid(let s): splits[tx.id] = s
                     case .ignored: continue
                     case .quarantined(let why): quarantine("transactions", tx.id, why); continue
@@ -294,11 +299,16 @@ struct UserLoader<Reader: LedgerReading> {
                 guard let d = CivilDate(iso: e), d >= starts else { quarantine("budgets", id, "ends_on '\(e)' is not a date on or after starts_on"); continue }
                 ends = d
             }
-            if cur != userCurrency, !validator.rates.hasPair(cur, userCurrency) {
-                quarantine("budgets", id, "no exchange rate \(cur.code)→\(userCurrency.code)"); continue
+            let budget = Budget(id: id, userId: userId, categoryId: categoryId, period: period, amountMinor: amount,
+                                currency: cur, startsOn: starts, endsOn: ends)
+            // Each window is converted at its first day's rate: without one for the first window, the
+            // user's whole statement failed while `check` called the ledger clean (outside audit).
+            let first = budget.firstWindowStart(monthStartDay: userMonthStartDay)
+            if cur != userCurrency, validator.rates.rate(from: cur, to: userCurrency, on: first) == nil {
+                quarantine("budgets", id, "no exchange rate \(cur.code)→\(userCurrency.code) on or before \(first), its first window's first day")
+                continue
             }
-            out.append(Budget(id: id, userId: userId, categoryId: categoryId, period: period, amountMinor: amount,
-                              currency: cur, startsOn: starts, endsOn: ends))
+            out.append(budget)
         }
         return out
     }

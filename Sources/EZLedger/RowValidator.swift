@@ -108,13 +108,19 @@ struct RowValidator {
     // MARK: - Splits
 
     /// Checks a group expense's explicit split rows: shares are non-negative integers of existing
-    /// users and add up to the amount.
-    func splits(_ shares: [(userId: Int64, share: Int64?, userExists: Bool)], of tx: Transaction) -> Verdict<[Split]> {
+    /// users who have a row in the group's `group_members` (`memberIds`), and add up to the amount.
+    /// A share for someone never in the group showed as their debt in the group's figures while
+    /// their own statement, which reads the groups they belong to, never saw it.
+    func splits(_ shares: [(userId: Int64, share: Int64?, userExists: Bool)], of tx: Transaction,
+                memberIds: Set<Int64>) -> Verdict<[Split]> {
         var total: Int64 = 0
         var out: [Split] = []
         for s in shares {
             guard s.userExists else { return .quarantined("a split names user \(s.userId), who does not exist") }
             guard let share = s.share, share >= 0 else { return .quarantined("a split share for user \(s.userId) is not a non-negative integer") }
+            guard share == 0 || memberIds.contains(s.userId) else {
+                return .quarantined("a split gives user \(s.userId) a share of group \(tx.groupId ?? 0), which they are not a member of")
+            }
             let (t, o) = total.addingReportingOverflow(share)
             guard !o else { return .quarantined("split shares overflow") }
             total = t

@@ -109,6 +109,31 @@ final class RowValidationTests: XCTestCase {
         XCTAssertEqual(try opened.health().quarantined.map(\.id), [bad])
     }
 
+    /// A split giving a share to someone who never was in the group showed as their debt in the
+    /// group's figures, while their own statement (which reads the groups they are in) never
+    /// saw it (outside audit). The expense is quarantined; a former member's share still counts,
+    /// and a zero share to an outsider gives them nothing, so it changes nothing.
+    func testASplitGivingAShareToSomeoneOutsideTheGroupIsQuarantined() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice"), bob = try ledger.user("bob"), xavier = try ledger.user("xavier")
+        let carol = try ledger.user("carol")
+        let trip = try ledger.group("Trip", owner: alice, members: [alice, bob])
+        try ledger.execute("INSERT INTO group_members (group_id, user_id, joined_at, left_at) VALUES (?, ?, '2024-01-01', '2026-09-01')", [trip, carol])
+        let outsider = try ledger.expense(alice, 1000, on: "2026-10-02", group: trip)
+        try ledger.splits(outsider, [(alice, 400), (xavier, 600)])
+        let former = try ledger.expense(alice, 1000, on: "2026-10-03", group: trip)
+        try ledger.splits(former, [(alice, 400), (carol, 600)])
+        let zero = try ledger.expense(alice, 1000, on: "2026-10-04", group: trip)
+        try ledger.splits(zero, [(alice, 400), (bob, 600), (xavier, 0)])
+        let opened = try Ledger(path: ledger.path)
+        let slice = try opened.loadUser(id: alice, through: october)
+        XCTAssertEqual(slice.groups.first?.expenses.map(\.id), [former, zero])
+        let reason = "a split gives user \(xavier) a share of group \(trip), which they are not a member of"
+        XCTAssertEqual(slice.quarantined, [QuarantinedRow(table: "transactions", id: outsider, reason: reason)])
+        XCTAssertEqual(try opened.health().quarantined, [QuarantinedRow(table: "transactions", id: outsider, reason: reason)])
+        XCTAssertTrue(try opened.loadUser(id: xavier, through: october).groups.isEmpty)
+    }
+
     /// A group whose currency breaks the contract was quarantined alone: its expenses vanished
     /// from the payer's and the members' figures with nothing to say so. They are now quarantined
     /// with it, naming the group, in the reports' lists and in `check`'s.

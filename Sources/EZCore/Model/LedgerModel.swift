@@ -211,6 +211,23 @@ package struct Budget: Hashable, Sendable {
         self.id = id; self.userId = userId; self.categoryId = categoryId; self.period = period
         self.amountMinor = amountMinor; self.currency = currency; self.startsOn = startsOn; self.endsOn = endsOn
     }
+
+    /// The budget's windows as time-series buckets: ISO weeks, months from the user's
+    /// `month_start_day`, calendar years.
+    package var window: BucketKind {
+        switch period {
+        case .week: return .week
+        case .month: return .month
+        case .year: return .year
+        }
+    }
+
+    /// The first day of the budget's first window (the window holding `startsOn`). A budget in
+    /// another currency is converted at each window's first day, so its first needs a rate on or
+    /// before this day: the contract quarantines one without.
+    package func firstWindowStart(monthStartDay: Int) -> CivilDate {
+        window.start(of: startsOn, monthStartDay: monthStartDay)
+    }
 }
 
 /// Budget moved from one category to another for one budget window.
