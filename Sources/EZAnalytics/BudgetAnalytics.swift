@@ -67,8 +67,10 @@ enum BudgetAnalytics {
                     let we = overlapping.contains { $0.endsOn == nil } ? natural : min(natural, overlapping.compactMap(\.endsOn).max()!)
                     // Only the windows whose covered days meet the period are its rows.
                     guard ws <= period.end && we >= period.start else { s = next(after: s, family.period); continue }
+                    let covered = Coverage(overlapping, from: ws, through: we)
                     let line = try self.line(budget: chosen, category: category, windowStart: ws, windowEnd: we, calendarStart: s,
-                                             calendarEnd: natural, view: view, ledger: ledger, cutOff: min(we, period.end), asOf: asOf)
+                                             calendarEnd: natural, covered: covered, view: view, ledger: ledger,
+                                             cutOff: min(we, period.end), asOf: asOf)
                     lines.append((category.map { $0 + 1 } ?? 0, family.period, line))
                 }
                 s = next(after: s, family.period)
@@ -103,10 +105,11 @@ enum BudgetAnalytics {
     }
 
     /// One window's row: `calendarStart...calendarEnd` is the natural window, `ws...we` the part
-    /// its budgets cover, `cutOff` the last day whose expenses count (see the type's comment).
+    /// its budgets cover, `covered` the days of it some budget holds (all of them unless a budget
+    /// ended and the next began later), `cutOff` the last day whose expenses count (see the type's comment).
     static func line(budget b: Budget, category: Int32?, windowStart ws: CivilDate, windowEnd we: CivilDate,
-                     calendarStart: CivilDate, calendarEnd: CivilDate, view: LedgerView, ledger: UserLedger, cutOff: CivilDate,
-                     asOf: CivilDate) throws(AnalyticsError) -> BudgetLine {
+                     calendarStart: CivilDate, calendarEnd: CivilDate, covered: Coverage, view: LedgerView, ledger: UserLedger,
+                     cutOff: CivilDate, asOf: CivilDate) throws(AnalyticsError) -> BudgetLine {
         let user = view.userId
         func converted(_ minor: Int64) throws(AnalyticsError) -> Int64 {
             if b.currency == view.currency { return minor }
@@ -127,7 +130,7 @@ enum BudgetAnalytics {
             // both, and given once to the other side).
             for t in ledger.budgetTransfers
             where t.periodStart == calendarStart
-                || (t.periodStart >= ws && t.periodStart <= we
+                || (covered.contains(t.periodStart)
                     && !someWindowStarts(on: t.periodStart, categoryId: cid, budgets: ledger.budgets, monthStartDay: ledger.user.monthStartDay)) {
                 if t.toCategoryId == cid { tIn = try checkedAdd(tIn, t.amountMinor, user: user) }
                 if t.fromCategoryId == cid { tOut = try checkedAdd(tOut, t.amountMinor, user: user) }
@@ -154,11 +157,12 @@ enum BudgetAnalytics {
         let lo = ws.dayNumber, hi = cutOff.dayNumber
         for e in view.entries where e.kind == .expense && e.day >= lo && e.day <= hi {
             if let category, e.category != category { continue }
+            if covered.hasGaps && !covered.contains(CivilDate(dayNumber: e.day)) { continue }   // a day no budget held
             spent = try checkedAdd(spent, e.counted, user: user)
             if e.day <= paceDay.dayNumber { spentAtPaceDay = try checkedAdd(spentAtPaceDay, e.counted, user: user) }
         }
-        let days = Int64(ws.days(to: we) + 1)
-        let elapsed = min(max(Int64(ws.days(to: paceDay) + 1), 0), days)
+        let days = covered.days(through: we)
+        let elapsed = min(covered.days(through: paceDay), days)
         let projected = elapsed == 0 || elapsed == days
             ? spent : max(spent, Apportion.divideHalfEven(Int128(spentAtPaceDay) * Int128(days), Int128(elapsed)))
         let (percent, status) = status(spent: spent, effective: effective)
@@ -175,6 +179,40 @@ enum BudgetAnalytics {
         if spent > effective { return (p, .over) }
         if Int128(spent) * 5 >= Int128(effective) * 4 { return (p, .warning) }
         return (p, .ok)
+    }
+
+    /// The days of a window that its budgets hold: `from...through`, less the days between a
+    /// budget's end and the next one's start (a budget revised with a gap). Spending, moves and
+    /// the pace count only these days, as a window with one budget that ends early counts only
+    /// up to its end.
+    struct Coverage {
+        /// Disjoint, ordered ranges of day numbers.
+        private(set) var ranges: [ClosedRange<Int32>] = []
+
+        init(_ budgets: [Budget], from: CivilDate, through: CivilDate) {
+            let pieces = budgets.map { b -> ClosedRange<Int32> in
+                max(b.startsOn, from).dayNumber...max(min(b.endsOn ?? through, through), max(b.startsOn, from)).dayNumber
+            }.sorted { $0.lowerBound < $1.lowerBound }
+            for p in pieces {
+                if let last = ranges.last, p.lowerBound <= last.upperBound + 1 {
+                    ranges[ranges.count - 1] = last.lowerBound...max(last.upperBound, p.upperBound)
+                } else {
+                    ranges.append(p)
+                }
+            }
+        }
+
+        /// Whether some day of the window is held by no budget.
+        var hasGaps: Bool { ranges.count > 1 }
+
+        func contains(_ day: CivilDate) -> Bool { ranges.contains { $0.contains(day.dayNumber) } }
+
+        /// How many held days there are up to `day` (0 before the first).
+        func days(through day: CivilDate) -> Int64 {
+            ranges.reduce(0) { n, r in
+                r.lowerBound > day.dayNumber ? n : n + Int64(min(r.upperBound, day.dayNumber) - r.lowerBound + 1)
+            }
+        }
     }
 
     /// The budgets that share windows: one category (nil: overall) and one kind of window.
@@ -198,9 +236,9 @@ enum BudgetAnalytics {
 
     static func start(of d: CivilDate, _ k: Budget.Period, monthStartDay: Int = 1) -> CivilDate {
         switch k {
-        case .week: return d.startOfISOWeek
+        case .week: return BucketKind.week.start(of: d)
         case .month: return BucketKind.month.start(of: d, monthStartDay: monthStartDay)
-        case .year: return CivilDate(year: d.year, month: 1, day: 1)
+        case .year: return BucketKind.year.start(of: d)
         }
     }
 

@@ -12,7 +12,9 @@ import EZCore
 /// The sharing is done in the balance's own currency. A goal in another currency has its target
 /// converted into the balance's currency, and its share converted back, at the rate of the
 /// period's end (the latest on or before it): what the money is worth then, not what it cost. A
-/// goal filled to its target shows exactly its target.
+/// period that ends before the pair's first rate converts at that first rate (a goal has no date
+/// of its own; failing the whole statement for it helped no one). A goal filled to its target
+/// shows exactly its target.
 enum SavingsAnalytics {
     static func build(ledger: UserLedger, zone: ZoneRules, days: [Int32], period: Period) throws(AnalyticsError) -> [SavingsLine] {
         let user = ledger.user.id
@@ -29,7 +31,11 @@ enum SavingsAnalytics {
             }
             let currency = ledger.balances.first { $0.id == balanceId }?.currency ?? goals[0].currency
             func converted(_ minor: Int64, _ from: Currency, _ to: Currency, goal: SavingsGoal) throws(AnalyticsError) -> Int64 {
-                do { return try ledger.rates.convert(minor, from: from, to: to, on: period.end) } catch {
+                var day = period.end
+                if from != to, ledger.rates.rate(from: from, to: to, on: day) == nil, let first = ledger.rates.firstDay(between: from, to) {
+                    day = max(day, first)
+                }
+                do { return try ledger.rates.convert(minor, from: from, to: to, on: day) } catch {
                     throw AnalyticsError(userId: user, reason: "savings goal #\(goal.id): \(error.description)")
                 }
             }

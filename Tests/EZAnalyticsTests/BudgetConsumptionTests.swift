@@ -254,4 +254,27 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(october.map(\.transfersIn), [0, 700], "the 31st is not a day the groceries budget covers")
         XCTAssertEqual(october.map(\.transfersOut), [700, 500])
     }
+
+    /// A budget revised with a gap (one ending on the 5th, the next starting on the 15th): the days
+    /// between are held by no budget, so their spending and a move dated on them count for neither,
+    /// as they would not with the first budget alone (outside audit). The pace runs over held days.
+    func testTheDaysBetweenARevisedBudgetsEndAndTheNextStartCountForNeither() throws {
+        var f = LedgerFixture()
+        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 10_000, starts: "2026-01-01", ends: "2026-10-05"),
+                            budget(2, f, category: LedgerFixture.groceries, .month, 20_000, starts: "2026-10-15"),
+                            budget(3, f, category: LedgerFixture.rent, .month, 50_000)]
+        f.ledger.budgetTransfers = [
+            BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.rent), toCategoryId: f.category(LedgerFixture.groceries),
+                           amountMinor: 2_000, periodStart: day("2026-10-10")),
+        ]
+        f.add(.expense, 1_600, "2026-10-03T12:00:00Z")
+        f.add(.expense, 3_200, "2026-10-08T12:00:00Z")   // in the gap
+        f.add(.expense, 6_400, "2026-10-20T12:00:00Z")
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-10-20"))
+        let line = try XCTUnwrap(s.budgets.first { $0.categoryName == "Groceries" })
+        XCTAssertEqual([line.base, line.transfersIn, line.effective, line.spent], [20_000, 0, 20_000, 8_000])
+        // Held days: 1–5 and 15–31 (22); by the 20th, 11 of them: 8,000 × 22 / 11.
+        XCTAssertEqual(line.projected, 16_000)
+        XCTAssertEqual(line.expectedPercent, Percent.of(11, 22))
+    }
 }

@@ -89,4 +89,17 @@ final class SavingsGoalTests: XCTestCase {
         let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-02"))
         XCTAssertEqual(s.savings.map(\.saved), [3_750])   // 30.00 EUR × 1.25
     }
+
+    /// A goal in another currency, in a statement of a period that ends before the pair's first
+    /// rate, failed the user's whole statement (`no exchange rate USD→EUR on or before 2026-10-31`)
+    /// while `check` called the ledger clean (outside audit). It converts at the first rate.
+    func testAPeriodBeforeThePairsFirstRateConvertsAtThatFirstRate() throws {
+        var f = LedgerFixture()
+        f.rate("EUR", "USD", "1.25", since: "2026-11-15")
+        f.ledger.balances[1].openingMinor = 3_000
+        f.ledger.savingsGoals = [SavingsGoal(id: 7, userId: 1, name: "Dollars", targetMinor: 10_000, currency: usd,
+                                             balanceId: f.balance(LedgerFixture.savings), dueOn: nil)]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-02"))
+        XCTAssertEqual(s.savings.map(\.saved), [3_750])   // 30.00 EUR × 1.25, the rate of 15 November
+    }
 }

@@ -54,7 +54,8 @@ package struct RateTable: Sendable {
     /// Visits, in a fixed order, what of the table can reach a report whose rows are in
     /// `currencies` and whose conversions are all made on or before `day`: each series between two
     /// of them (either direction) that has any rate (`pair`: whether a pair has rates at all
-    /// decides some quarantines), then its rates dated on or before `day` (`rate`).
+    /// decides some quarantines), then its rates dated on or before `day` (`rate`), or its first
+    /// rate when every rate is later (a savings goal converts at it: see ``firstDay(between:_:)``).
     ///
     /// A rate between other currencies, or dated after `day`, changes no figure of that report: a
     /// re-run's fingerprint (see EZBatch's `InputFingerprint`) need not change with it.
@@ -66,8 +67,20 @@ package struct RateTable: Sendable {
                 guard let s = series[Pair(base: base, quote: quote)] else { continue }
                 pair(base, quote)
                 for i in s.days.indices where s.days[i] <= day.dayNumber { rate(s.days[i], s.rates[i]) }
+                if let first = s.days.first, first > day.dayNumber { rate(first, s.rates[0]) }
             }
         }
+    }
+
+    /// The first day any rate between the two currencies (either direction) is dated, or nil when
+    /// the pair has none.
+    ///
+    /// A savings goal's target is a setting of today, not an amount of a dated row: a statement of
+    /// a period that ends before the pair's first rate converts it at that first rate (one of the
+    /// ledger's rates) instead of failing the whole statement.
+    package func firstDay(between a: Currency, _ b: Currency) -> CivilDate? {
+        let days = [series[Pair(a, b)]?.days.first, series[Pair(b, a)]?.days.first].compactMap { $0 }
+        return days.min().map { CivilDate(dayNumber: $0) }
     }
 
     /// Whether any rate exists between the two currencies, in either direction.
