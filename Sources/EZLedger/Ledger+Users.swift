@@ -88,8 +88,12 @@ struct UserLoader<Reader: LedgerReading> {
             for childId in childIds where childId != userId {
                 var childLoader = UserLoader(reader: reader, rates: validator.rates, features: validator.features,
                                              through: through, path: path)
-                if case .success(let child) = try childLoader.load(userId: childId, withChildren: false) {
-                    ledger.children.append(child)
+                switch try childLoader.load(userId: childId, withChildren: false) {
+                case .success(let child): ledger.children.append(child)
+                // The parent's family view leaves the child out: their list names the child's row,
+                // as it names every other row it leaves out (it said nothing, exit 0).
+                case .failure(.quarantinedUser(_, _, let why)): quarantined.append(QuarantinedRow(table: "users", id: childId, reason: why))
+                case .failure: break
                 }
                 quarantined.append(contentsOf: childLoader.quarantined)
             }

@@ -15,4 +15,19 @@ final class FamilyRulesTests: XCTestCase {
         XCTAssertEqual(health.quarantined.filter { $0.table == "family_members" },
                        [QuarantinedRow(table: "family_members", id: family, reason: "member user_id 999 does not exist")])
     }
+
+    /// A child whose `users` row breaks the contract is left out of the parent's family view; the
+    /// parent's report said nothing of it (no quarantined row, exit 0, "No children in this family
+    /// yet"). The parent's list now names the child's row, as `check` does (outside audit).
+    func testAQuarantinedChildIsListedInTheParentsQuarantine() throws {
+        let ledger = try TestLedger()
+        let parent = try ledger.user("pat"), child = try ledger.user("kim", timezone: "Mars/Olympus")
+        try ledger.family("Home", [(parent, "parent"), (child, "child")])
+        let opened = try Ledger(path: ledger.path)
+        let slice = try opened.loadUser(id: parent, through: CivilDate(year: 2026, month: 10, day: 31))
+        XCTAssertTrue(slice.children.isEmpty)
+        let row = QuarantinedRow(table: "users", id: child, reason: "unknown time zone 'Mars/Olympus'")
+        XCTAssertEqual(slice.quarantined, [row])
+        XCTAssertEqual(try opened.health().quarantined, [row], "check names the same row")
+    }
 }
