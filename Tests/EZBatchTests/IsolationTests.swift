@@ -85,4 +85,36 @@ final class IsolationTests: XCTestCase {
             XCTAssertEqual(try CSVReader.rows(out + "/2026-09/" + u.folder + "/transactions.csv").count, 1)
         }
     }
+
+    /// A symbolic link in place of a user's folder (or of `users`, or `admin`) had the re-run write
+    /// that user's statement wherever it pointed, overwriting another folder's files, and the
+    /// manifest list them as written (outside operations test). The links are removed and the
+    /// files written into real folders; what the links pointed at is untouched.
+    func testALinkInPlaceOfAUsersFolderIsNotWrittenThrough() throws {
+        let ledger = try TestLedger()
+        let zoe = try ledger.user("zoë")
+        try ledger.expense(zoe, 1250, on: "2026-09-10T12:00:00+02:00", description: "lunch")
+        let out = ledger.folder.appendingPathComponent("out").path
+        let victim = ledger.folder.appendingPathComponent("victim").path
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: victim + "/transactions.csv"))
+        let args = ["monthly", "--db", ledger.path, "--period", "2026-09", "--as-of", "2026-10-01", "--out", out, "--formats", "csv", "--quiet"]
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        let period = out + "/2026-09"
+        let userFolder = period + "/users/\(zoe)-zoë"
+        try FileManager.default.removeItem(atPath: userFolder)
+        try FileManager.default.createSymbolicLink(atPath: userFolder, withDestinationPath: victim)
+        try FileManager.default.removeItem(atPath: period + "/admin")
+        try FileManager.default.createSymbolicLink(atPath: period + "/admin", withDestinationPath: victim)
+        let rerun = try CLI.run(args)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try String(contentsOfFile: victim + "/transactions.csv", encoding: .utf8), "theirs", "nothing written through a link")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: victim), ["transactions.csv"])
+        for folder in [userFolder, period + "/admin"] {
+            let kind = try FileManager.default.attributesOfItem(atPath: folder)[.type] as? FileAttributeType
+            XCTAssertEqual(kind, .typeDirectory, folder)
+        }
+        XCTAssertEqual(try CSVReader.rows(userFolder + "/transactions.csv").count, 1)
+    }
 }
+

@@ -130,4 +130,27 @@ final class ResumeAndDeterminismTests: XCTestCase {
         guard let r = log.range(of: #"\b"# + name + #" (\d+)"#, options: .regularExpression) else { return nil }
         return Int(log[r].split(separator: " ").last!)
     }
+
+    /// A shard killed mid-run leaves its journal and `.tmp-<pid>` files; the whole run after it only
+    /// looked for its own journal, so it kept them for good (outside operations test).
+    func testAKilledShardsLeftoversAreRemovedByTheWholeRunAfterIt() throws {
+        let ledger = try TestLedger()
+        let ann = try ledger.user("ann")
+        try ledger.expense(ann, 1250, on: "2026-09-10T12:00:00+02:00", description: "lunch")
+        let out = ledger.folder.appendingPathComponent("out").path
+        let args = ["monthly", "--db", ledger.path, "--period", "2026-09", "--as-of", "2026-10-01", "--out", out, "--formats", "csv", "--quiet"]
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        let period = out + "/2026-09"
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let manifest = try OutputTree.manifest(period)
+        let leftover = period + "/" + manifest.users[0].folder + "/.transactions.csv.tmp-\(gone.processIdentifier)"
+        XCTAssertTrue(FileManager.default.createFile(atPath: leftover, contents: Data("half".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: period + "/.journal-1-of-2.jsonl", contents: Data()))
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover), "the killed shard's leftover is removed")
+    }
 }
+

@@ -45,6 +45,7 @@ package enum AtomicFile {
             }
         }
         let temp = folder + "/." + name + ".tmp-\(getpid())"
+        unlink(temp)   // a link planted under the temporary name would be written through
         do {
             try produce(temp)
         } catch {
@@ -89,6 +90,23 @@ package enum AtomicFile {
 
     /// Removes temporary files left by killed runs anywhere under `folder` (those of runs still
     /// alive, such as a concurrent shard, are left alone; see ``ProcessLiveness``).
+    /// Removes each symbolic link standing in `base` where a folder of `relative`'s path belongs
+    /// (`users`, then `users/2-zoë`), and returns the paths removed. The run writes a user's files
+    /// into that path: through a link they would land wherever it points, outside the output tree,
+    /// and the manifest would list them as written (a link to another folder overwrote its files).
+    /// The folder the run owns is then made afresh by the next write.
+    package static func removeLinks(in base: String, along relative: String) -> [String] {
+        var removed: [String] = []
+        var path = base
+        for component in relative.split(separator: "/") {
+            path += "/" + component
+            var info = stat()
+            guard lstat(path, &info) == 0 else { break }
+            if (info.st_mode & S_IFMT) == S_IFLNK, unlink(path) == 0 { removed.append(path) }
+        }
+        return removed
+    }
+
     package static func removeLeftovers(in folder: String) {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
         while let item = walker.nextObject() as? String {

@@ -36,6 +36,9 @@ extension MonthlyRun {
             let provenance = ReportProvenance(ledgerSHA256: settings.ledgerSHA256, ledgerPath: settings.ledgerPath,
                                               period: settings.period, asOf: settings.asOf,
                                               engineVersion: EngineVersion.current, quarantined: [])
+            for link in AtomicFile.removeLinks(in: plan.periodFolder, along: "admin") {
+                log.problem("removed a symbolic link in place of the admin folder", ["path": link])
+            }
             let files = try AdminFiles.write(figures, provenance: provenance, formats: formats,
                                              periodFolder: plan.periodFolder, durable: settings.durable, locale: settings.adminLocale)
             if figures.usersLeftOut > 0 {

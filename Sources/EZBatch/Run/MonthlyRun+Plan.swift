@@ -70,8 +70,10 @@ extension MonthlyRun {
             let lock = try RunLock(folder: periodFolder, shard: shardTag, waitSeconds: options.waitSeconds)
             let journalPath = periodFolder + "/" + EntryLog.journalName(shard: shardTag)
             // Temporary files are only left by a run that was killed, and a killed run leaves its journal
-            // (or, killed before its first user, no manifest): walk the folder only then.
-            if FileManager.default.fileExists(atPath: journalPath) || !FileManager.default.fileExists(atPath: periodFolder + "/manifest.json") {
+            // (or, killed before its first user, no manifest): walk the folder only then. Any run's journal
+            // counts: a killed shard's leftovers were kept by the whole run after it.
+            let journals = (try? FileManager.default.contentsOfDirectory(atPath: periodFolder))?.contains { $0.hasPrefix(".journal") } ?? false
+            if journals || !FileManager.default.fileExists(atPath: periodFolder + "/manifest.json") {
                 AtomicFile.removeLeftovers(in: periodFolder)
             }
             let entriesPath = periodFolder + "/" + EntryLog.entriesName(shard: shardTag)

@@ -108,6 +108,7 @@ struct UserJob {
             entry.netMinor = figures.kpis.net
             entry.transactionCount = figures.transactions.count
             let summary = Manifest.StatementSummary(figures)
+            _ = AtomicFile.removeLinks(in: periodFolder, along: folder)
             entry.files = try StatementFiles.write(consume figures, provenance: provenance, formats: settings.formats,
                                                    periodFolder: periodFolder, relativeFolder: folder, durable: settings.durable)
             entry.summary = summary
