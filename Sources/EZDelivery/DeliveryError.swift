@@ -12,6 +12,9 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
     /// `--users` names ids that have no entry in the period's manifest (a typo would look like
     /// a run with nothing to do).
     case usersNotInManifest([Int64])
+    /// A `monthly` run (or another `deliver`) holds the period folder's `.lock`: its statements
+    /// may be being rewritten, so nothing is mailed until it finishes.
+    case periodBusy(folder: String, pid: Int32?)
 
     package var description: String {
         switch self {
@@ -21,6 +24,9 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
         case .cannotWrite(let p, let r): return "cannot write '\(p)': \(r)"
         case .serverUnusable(let u, let r): return "SMTP server \(u) cannot be used, nothing was sent: \(r)"
         case .ledger(let r): return r
+        case .periodBusy(let folder, let pid):
+            let who = pid.map { "pid \($0)" } ?? "another process"
+            return "a run is writing '\(folder)' (\(who)): nothing was sent; deliver when it has finished"
         case .usersNotInManifest(let ids):
             return "--users: no statement for user\(ids.count > 1 ? "s" : "") \(ids.map(String.init).joined(separator: ", ")) in this period's manifest"
         }

@@ -10,7 +10,7 @@ package enum DeliveryRun {
     /// per-user problems are recorded and counted in the result instead.
     package static func run(_ options: DeliveryOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeliveryError) -> DeliveryResult {
         let started = Date()
-        let manifest = try loadManifest(options)
+        var manifest = try loadManifest(options)
         if let ids = options.userIds {
             let known = Set(manifest.users.map(\.id))
             let unknown = Set(ids).subtracting(known).sorted()
@@ -28,8 +28,23 @@ package enum DeliveryRun {
             let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: previous, options: options)
             return try DryRun.write(plan, options: options, into: folder, started: started, manifest: manifest, latest: previous)
         }
-        let lock = try RunLock(path: options.periodFolder + "/.delivery.lock")
+        // The period's run lock, exclusive, for the whole delivery: `monthly` (a whole run or a shard)
+        // rewriting these statements and `deliver` mailing them exclude each other. A delivery during a
+        // re-render mailed the old statements as they were replaced, then the new ones: two each.
+        let periodLock: EZBatch.RunLock
+        do {
+            periodLock = try EZBatch.RunLock(folder: options.periodFolder, shard: nil, waitSeconds: 0)
+        } catch let held as RunLockError {
+            guard case .held(_, let pid, _) = held else { throw .periodBusy(folder: options.periodFolder, pid: nil) }
+            throw .periodBusy(folder: options.periodFolder, pid: pid)
+        } catch {
+            throw .cannotWrite(path: options.periodFolder + "/.lock", reason: "\(error)")
+        }
+        defer { _ = periodLock }
+        let lock = try DeliveryLock(path: options.periodFolder + "/.delivery.lock")
         defer { _ = lock }
+        // Read again under the lock: a run that finished since the first read wrote a new manifest.
+        manifest = try loadManifest(options)
         let latest = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
         let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: latest, options: options)
         let jobs = plan.actions.compactMap { if case .send(let job) = $0 { return job } else { return nil } }

@@ -24,7 +24,13 @@ struct StatementMail {
     }
 
     /// "Your EZWallet statement for October 2026", in the user's language.
-    var subject: String { tr("Your EZWallet statement for {period}", ["period": Self.periodTitle(userPeriod, locale: locale)]) }
+    /// A quarter's takes an article, as its body line does ("for the 3rd quarter 2026", "pour le 3e
+    /// trimestre 2026"): the subject read "for 3rd quarter 2026" where the body had "the".
+    var subject: String {
+        let title = Self.periodTitle(userPeriod, locale: locale)
+        if userPeriod.kind == .quarter { return tr("Your EZWallet statement for the {period}", context: "a quarter", ["period": title]) }
+        return tr("Your EZWallet statement for {period}", ["period": title])
+    }
 
     /// The month and year as the locale writes them (`October 2026`, `ottobre 2026`, `octubre de
     /// 2026`, `2026年10月`: CLDR's pattern and month names, through Foundation) for a calendar

@@ -316,6 +316,26 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
     }
 
+    /// A delivery that overlapped a `monthly` re-rendering the period mailed the old statements as
+    /// they were replaced, then the new ones: two e-mails each (outside operations test). While a
+    /// run holds the period's `.lock`, `deliver` sends nothing and exits 1; once it is let go, it sends.
+    func testWhileARunHoldsThePeriodDeliverSendsNothingAndExits1() throws {
+        let fd = open(fixture.periodFolder + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0, "the test holds the lock as a monthly run would")
+        _ = "\(getpid())\n".withCString { pwrite(fd, $0, strlen($0), 0) }
+        let refused = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("a run is writing '\(fixture.periodFolder)' (pid \(getpid())): nothing was sent"), refused.stderr)
+        XCTAssertEqual(try sink.received().count, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+        flock(fd, LOCK_UN)
+        close(fd)
+        let sent = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertGreaterThan(try sink.received().count, 0)
+    }
+
     func testNoManifestExits1() throws {
         try FileManager.default.removeItem(atPath: fixture.periodFolder + "/manifest.json")
         let run = try fixture.deliver(smtpArgs)

@@ -13,9 +13,9 @@ import Foundation
 /// // … the run …
 /// _ = lock   // released when `lock` is freed (or the process ends)
 /// ```
-final class RunLock: Sendable {
+package final class RunLock: Sendable {
     /// The lock file's path.
-    let path: String
+    package let path: String
     private let fd: Int32
     /// Whether this is a shard's shared hold of the folder's lock.
     private let shared: Bool
@@ -31,7 +31,7 @@ final class RunLock: Sendable {
     /// `shared` takes the lock shared rather than exclusive: a shard takes the folder's `.lock`
     /// shared (and its own `.lock-K-of-N` exclusive), so that shards run side by side while a
     /// whole run, which writes every shard's users, excludes them and is excluded by them.
-    init(folder: String, shard: String?, shared: Bool = false, waitSeconds: Double) throws {
+    package init(folder: String, shard: String?, shared: Bool = false, waitSeconds: Double) throws {
         path = folder + "/" + Self.fileName(shard: shard)
         self.shared = shared
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
