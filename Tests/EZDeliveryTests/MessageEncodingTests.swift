@@ -133,6 +133,20 @@ final class MessageEncodingTests: XCTestCase {
         XCTAssertTrue(override.html.contains("Hello \u{2068}\u{202E}evil\u{2069},"), override.html)
     }
 
+    /// A quarter's subject takes the article its body line has: the subjects read "for 3rd quarter
+    /// 2026", "pour 3e trimestre 2026" beside "pour le 3e trimestre" in the body (outside test).
+    func testAQuartersSubjectTakesItsArticle() throws {
+        let entry = try JSONDecoder().decode(Manifest.UserEntry.self, from: Data(#"{"id":7,"status":"ok","folder":"users/7-zoe","files":[],"quarantined":[]}"#.utf8))
+        let asOf = CivilDate(year: 2026, month: 11, day: 1)
+        func subject(_ locale: String, _ period: String) -> String {
+            StatementMail(username: "Zoë", locale: locale, period: try! Period.parse(period, asOf: asOf), entry: entry).subject
+        }
+        XCTAssertEqual(subject("en_US", "2026-Q3"), "Your EZWallet statement for the 3rd quarter 2026")
+        XCTAssertEqual(subject("fr_FR", "2026-Q3"), "Votre relevé EZWallet pour le 3e trimestre 2026")
+        XCTAssertEqual(subject("es_ES", "2026-Q3"), "Tu extracto de EZWallet del 3.er trimestre de 2026")
+        XCTAssertEqual(subject("en_US", "2026-10"), "Your EZWallet statement for October 2026", "a month keeps its own")
+    }
+
     func testTheMessageIDFollowsTheContract() throws {
         let from = try XCTUnwrap(MailAddress("statements@mail.ezwallet.example"))
         XCTAssertEqual(DeliveryPlan.messageID(user: 42, period: "2026-10", sha: String(repeating: "ab", count: 32), from: from),

@@ -1024,6 +1024,10 @@ msgid "Week {week}, {year}"
 msgstr "KW {week}/{year}"
 
 msgctxt "a quarter"
+msgid "Your EZWallet statement for the {period}"
+msgstr "Ihr EZWallet-Auszug für das {period}"
+
+msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "anbei Ihr EZWallet-Auszug für das {period} ({dates})."
 
@@ -2057,6 +2061,10 @@ msgstr "Adjuntamos tu extracto de EZWallet de {period}."
 msgctxt "an ISO week, as a column header"
 msgid "Week {week}, {year}"
 msgstr "Sem. {week} {year}"
+
+msgctxt "a quarter"
+msgid "Your EZWallet statement for the {period}"
+msgstr "Tu extracto de EZWallet del {period}"
 
 msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
@@ -3094,6 +3102,10 @@ msgid "Week {week}, {year}"
 msgstr "Sem. {week} {year}"
 
 msgctxt "a quarter"
+msgid "Your EZWallet statement for the {period}"
+msgstr "Votre relevé EZWallet pour le {period}"
+
+msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "Vous trouverez ci-joint votre relevé EZWallet pour le {period} ({dates})."
 
@@ -4129,6 +4141,10 @@ msgid "Week {week}, {year}"
 msgstr "Sett. {week} {year}"
 
 msgctxt "a quarter"
+msgid "Your EZWallet statement for the {period}"
+msgstr "Il tuo estratto conto EZWallet del {period}"
+
+msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
 msgstr "in allegato trovi il tuo estratto conto EZWallet del {period} ({dates})."
 
@@ -5150,6 +5166,10 @@ msgstr "{period}のEZWallet明細書を添付しました。"
 msgctxt "an ISO week, as a column header"
 msgid "Week {week}, {year}"
 msgstr "{year}年 第{week}週"
+
+msgctxt "a quarter"
+msgid "Your EZWallet statement for the {period}"
+msgstr "{period}のEZWallet明細書"
 
 msgctxt "a quarter"
 msgid "Your EZWallet statement for {period} ({dates}) is attached."
