@@ -146,6 +146,11 @@ final class ExitCodeTests: XCTestCase {
         try assertFails(fixture.monthly(out: out, ["--formats", "csv", "--users", "999998,999999"]), 1,
                         mentioning: "no user '999998, 999999' in ledger")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: manifest)), before)
+        // Into an output folder with no run yet, nothing at all is written (the period folder and
+        // its `.lock` were left behind).
+        let fresh = SampleFixture.scratch("unknown-users-fresh")
+        try assertFails(fixture.monthly(out: fresh, ["--formats", "csv", "--users", "999999"]), 1, mentioning: "no user '999999' in ledger")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh + "/" + fixture.period))
     }
 
     func testNotADatabaseExitsOne() throws {

@@ -62,6 +62,11 @@ extension MonthlyRun {
             let fileBeforeOpening = ContentKey.file(atPath: settings.ledgerPath)
             // A ledger that cannot be read fails the run before anything is written.
             let source = try settings.openLedger()
+            // Read before the content key: if the key then equals the last run's, these reads saw that
+            // run's content (any commit in between would have changed the key). And before the output
+            // folder: a `--users` id that names no live user stops the run with nothing written (it
+            // left the period folder and its `.lock` behind).
+            let users = try selectUsers(source, options)
             try MonthlyRun.prepareFolder(periodFolder)
             let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
             // First the lock: everything below reads or cleans what another run would be writing.
@@ -79,9 +84,6 @@ extension MonthlyRun {
             let entriesPath = periodFolder + "/" + EntryLog.entriesName(shard: shardTag)
             let lastRun = FileManager.default.fileExists(atPath: entriesPath) ? try EntryLog(path: entriesPath) : nil
             let lastHeader = lastRun?.header()
-            // Read before the content key: if the key then equals the last run's, these reads saw that
-            // run's content (any commit in between would have changed the key).
-            let users = try selectUsers(source, options)
             let ratesDigest = try source.exchangeRatesDigest()
             let contentKey = ContentKey.of(ledgerPath: settings.ledgerPath)
             let sameFile = fileBeforeOpening != nil && ContentKey.file(atPath: settings.ledgerPath) == fileBeforeOpening
