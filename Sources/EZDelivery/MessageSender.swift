@@ -63,8 +63,11 @@ struct MessageSender {
                     unreachableInARow = 0
                     return
                 case .uncertain:
+                    // The last reply was the go-ahead for the data (354), not a reply to the message:
+                    // recording it made the line read as if the server had answered.
+                    let final = code.map { !(300...399).contains($0) } ?? false
                     try record(.uncertain, reason: "the connection broke after the message was handed over: \(error.description)",
-                               code: code, text: error.smtpText, attempt: attempt)
+                               code: final ? code : nil, text: final ? error.smtpText : nil, attempt: attempt)
                     return
                 case .transient where attempt < options.maxAttempts:
                     let delay = options.backoff * pow(2, Double(attempt - 1))

@@ -102,6 +102,9 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertEqual(try fixture.state()[2], "uncertain")
         XCTAssertTrue(run.stderr.contains("user 2 uncertain"), run.stderr)
+        // No reply to the message came: the server's go-ahead for the data (354) is not recorded as one.
+        let line = try XCTUnwrap(try fixture.journal().last { ($0["user_id"] as? Int) == 2 })
+        XCTAssertTrue(line["smtp_code"] is NSNull && line["smtp_text"] is NSNull, "\(line)")
         XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1, "the others are still sent")
         try sink.setRules([:])
         let again = try fixture.deliver(smtpArgs)
