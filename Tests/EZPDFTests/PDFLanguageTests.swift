@@ -256,4 +256,22 @@ final class PDFLanguageTests: XCTestCase {
             XCTAssertFalse(shortened.contains("House deposit") || shortened.contains("Emergency fund"), "\(locale): \(shortened)")
         }
     }
+
+    /// The cover's budget highlight counts both numbers in their own plural forms: Italian read
+    /// "1 budget superato, 1 vicini al limite" and French "0 proches de la limite" (outside review).
+    func testBothBudgetCountsOfTheHighlightTakeTheirOwnPluralForm() {
+        let cases: [(String, Int, Int, String)] = [
+            ("it_IT", 1, 1, "1 budget superato, 1 vicino al limite"),
+            ("it_IT", 2, 3, "2 budget superati, 3 vicini al limite"),
+            ("fr_FR", 2, 0, "2 budgets dépassés, 0 proche de la limite"),
+            ("fr_FR", 1, 2, "1 budget dépassé, 2 proches de la limite"),
+            ("es_ES", 1, 2, "1 presupuesto superado, 2 cerca del límite"),
+            ("ja_JP", 1, 2, "予算超過1件、上限間近2件"),
+            ("en_US", 1, 2, "1 budget over, 2 close to the limit"),
+        ]
+        for (locale, over, warning, expected) in cases {
+            XCTAssertEqual(StatementLayout.budgetHighlight(over: over, warning: warning, tr: Translator(locale: locale)), expected, locale)
+        }
+    }
 }
+

@@ -174,6 +174,15 @@ extension StatementLayout {
         c.y += height + 12
     }
 
+    /// "1 budget over, 2 close to the limit", each count in its own plural form ("1 vicino al
+    /// limite", "0 proche de la limite"): one message counted only the first, and the second read
+    /// "1 vicini al limite" (outside review).
+    static func budgetHighlight(over: Int, warning: Int, tr: Translator) -> String {
+        let overText = tr.plural("{count} budget over", "{count} budgets over", count: over)
+        let warnText = tr.plural("{count} close to the limit", "{count} close to the limit", count: warning)
+        return tr("{over}, {warning}", context: "budgets over, close to the limit", ["over": overText, "warning": warnText])
+    }
+
     /// One line of plain-language highlights under the tiles.
     private func drawHighlights(_ c: PDFComposer) throws {
         var parts: [String] = []
@@ -183,8 +192,7 @@ extension StatementLayout {
         let over = figures.budgets.filter { $0.status == .over }.count
         let warn = figures.budgets.filter { $0.status == .warning }.count
         if over + warn > 0 {
-            parts.append(tr.plural("{count} budget over, {warning} close to the limit", "{count} budgets over, {warning} close to the limit",
-                                   count: over, ["warning": format.integer(Int64(warn))]))
+            parts.append(Self.budgetHighlight(over: over, warning: warn, tr: tr))
         }
         if figures.kpis.transactionCount == 0 { parts.append(tr("No transactions in this period")) }
         guard !parts.isEmpty else { return }
