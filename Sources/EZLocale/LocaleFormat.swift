@@ -270,9 +270,14 @@ package struct LocaleFormat: Hashable, Sendable {
 
     /// A date in the locale's medium form: `Mar 31, 2026` (en_US), `31 Mar 2026` (en_GB),
     /// `31 mar 2026` (it), `31.03.2026` (de), `31 mars 2026` (fr), `2026/03/31` (ja).
+    ///
+    /// A date with right-to-left month names (Arabic, Persian, Hebrew) is a bidirectional isolate
+    /// (``InlineText/isolated(_:)``): set in a left-to-right English line, its numbers were
+    /// reordered around the month ("1 2026 ،31 أكتوبر، 2026 – أكتوبر،"), and no reader could tell
+    /// which day went with which month.
     package func date(_ d: CivilDate) -> String {
         let (y, m, day) = d.components
-        if let cldr { return cldr.write(cldr.datePattern, year: y, month: m, day: day) }
+        if let cldr { return InlineText.isolated(cldr.write(cldr.datePattern, year: y, month: m, day: day)) }
         let mon = monthAbbreviation(m)
         switch language {
         case "en":
@@ -329,10 +334,13 @@ package struct LocaleFormat: Hashable, Sendable {
     /// A quarter named by CLDR through Foundation's `DateFormatter`, from a date template.
     private func quarterName(_ period: Period, template: String) -> String {
         let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale)
+        // Gregorian, as every date of a statement: Iran's region named 2026's third quarter "2nd
+        // quarter 1405 AP" (and with only the calendar set, "3rd quarter 2026 AD").
+        formatter.locale = Locale(identifier: locale + "@calendar=gregorian")
+        formatter.calendar = Calendar(identifier: .gregorian)
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.setLocalizedDateFormatFromTemplate(template)
-        return formatter.string(from: Date(timeIntervalSince1970: Double(period.start.dayNumber) * 86_400 + 43_200))
+        return InlineText.isolated(formatter.string(from: Date(timeIntervalSince1970: Double(period.start.dayNumber) * 86_400 + 43_200)))
     }
 
     /// Whether ``periodLabel(_:)`` already gives the period's dates (a week, a range, a day, a
@@ -350,7 +358,7 @@ package struct LocaleFormat: Hashable, Sendable {
 
     /// A month with its year: `Mar 2026`, `mar 2026`, `2026年3月`.
     package func monthYearLabel(_ d: CivilDate) -> String {
-        if let cldr { return cldr.write(cldr.monthYearPattern, year: d.year, month: d.month, day: d.day) }
+        if let cldr { return InlineText.isolated(cldr.write(cldr.monthYearPattern, year: d.year, month: d.month, day: d.day)) }
         switch language {
         case "ja", "zh": return "\(d.year)年\(d.month)月"
         case "ko": return "\(d.year)년 \(d.month)월"

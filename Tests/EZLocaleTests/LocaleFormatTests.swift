@@ -105,6 +105,35 @@ final class LocaleFormatTests: XCTestCase {
         }
     }
 
+    /// A date with right-to-left month names is one bidirectional isolate: set in a left-to-right
+    /// line, "1 أكتوبر 2026 – 31 أكتوبر 2026" came out as "1 2026 ،31 أكتوبر، 2026 – أكتوبر،"
+    /// (outside review). Dates of left-to-right languages are left as they were.
+    func testADateInARightToLeftLanguageIsIsolatedFromTheLineAroundIt() throws {
+        let oct = CivilDate(year: 2026, month: 10, day: 1), end = CivilDate(year: 2026, month: 10, day: 31)
+        for locale in ["ar_EG", "fa_IR", "he_IL"] {
+            let format = LocaleFormat(locale: locale)
+            for text in [format.date(oct), format.monthYearLabel(oct)] {
+                XCTAssertTrue(text.hasPrefix("\u{2068}") && text.hasSuffix("\u{2069}"), "\(locale): \(text.debugDescription)")
+                XCTAssertEqual(text.unicodeScalars.filter { $0.value == 0x2068 }.count, 1, locale)
+            }
+            let range = format.dateRange(oct, end)
+            XCTAssertEqual(range, format.date(oct) + " – " + format.date(end), "each date isolated on its own: \(locale)")
+        }
+        for locale in ["en_US", "de_DE", "sv_SE", "ja_JP"] {
+            XCTAssertFalse(LocaleFormat(locale: locale).date(oct).unicodeScalars.contains { (0x2066...0x2069).contains($0.value) }, locale)
+        }
+    }
+
+    /// A quarter is named in the Gregorian calendar too: Iran's region gave the Persian one,
+    /// "2nd quarter 1405 AP" for July to September 2026.
+    func testAQuarterIsNamedInTheGregorianCalendarEverywhere() throws {
+        let q3 = try Period.parse("2026-Q3", asOf: CivilDate(year: 2026, month: 11, day: 1))
+        for locale in ["fa_IR", "ar_SA", "th_TH", "en_US"] {
+            XCTAssertEqual(LocaleFormat(locale: locale).periodLabel(q3), "3rd quarter 2026", locale)
+        }
+        XCTAssertEqual(LocaleFormat(locale: "fr_FR").periodLabel(q3), "3e trimestre 2026")
+    }
+
     /// Regional money patterns CLDR gives, among the languages with a catalog.
     func testBrazilAustriaAndMexicoPutTheSymbolFirst() throws {
         XCTAssertEqual(LocaleFormat(locale: "pt_BR").money(250_075, try Currency("BRL")), "R$ 2.500,75")
