@@ -12,26 +12,21 @@ extension StatementWorkbook {
         try sheet.setColumns(1...1, width: 70)
         try sheet.setColumns(2...2, width: 50)
         try sheet.write(tr("About this workbook"), row: 0, column: 0, format: s.title)
-        let facts: [(String, String)] = [
-            (tr("Statement for"), f.user.username),
-            (tr("Account book"), f.user.bookName),
-            (tr("Period"), f.period.name),
-            (tr("Period start"), f.period.start.description),
-            (tr("Period end"), f.period.end.description),
-            (tr("As of"), p.asOf.description),
-            (tr("Report currency"), f.currency.code),
-            (tr("Time zone"), f.user.timeZone),
-            p.ledgerIsServer ? (tr("Ledger"), "PostgreSQL") : (tr("Ledger SHA-256"), p.ledgerSHA256),
-            p.ledgerIsServer ? (tr("Ledger URL"), p.ledgerPath) : (tr("Ledger file"), p.ledgerPath),
-            (tr("Engine"), "ezreport \(p.engineVersion)"),
-            (tr("Quarantined rows"), String(p.quarantined.count)),
+        let facts: [(String, AboutValue)] = [
+            (tr("Statement for"), .text(f.user.username)),
+            (tr("Account book"), .text(f.user.bookName)),
+            (tr("Period"), .text(f.period.name)),
+            (tr("Period start"), .date(f.period.start)),
+            (tr("Period end"), .date(f.period.end)),
+            (tr("As of"), .date(p.asOf)),
+            (tr("Report currency"), .text(f.currency.code)),
+            (tr("Time zone"), .text(f.user.timeZone)),
+            p.ledgerIsServer ? (tr("Ledger"), .text("PostgreSQL")) : (tr("Ledger SHA-256"), .text(p.ledgerSHA256)),
+            p.ledgerIsServer ? (tr("Ledger URL"), .text(p.ledgerPath)) : (tr("Ledger file"), .text(p.ledgerPath)),
+            (tr("Engine"), .text("ezreport \(p.engineVersion)")),
+            (tr("Quarantined rows"), .count(p.quarantined.count)),
         ]
-        var row = 2
-        for (label, value) in facts {
-            try sheet.write(label, row: row, column: 0, format: s.label)
-            try sheet.write(value, row: row, column: 1)
-            row += 1
-        }
+        var row = try sheet.writeFacts(facts, row: 2, styles: s)
 
         row += 1
         try sheet.write(tr("Sheets"), row: row, column: 0, format: s.section)

@@ -45,29 +45,24 @@ package enum TransactionsWorkbook {
         try sheet.setColumns(1...1, width: 70)
         try sheet.write(tr("About this workbook"), row: 0, column: 0, format: s.title)
         let f = list.filter
-        let facts: [(String, String)] = [
-            (tr("Account book"), list.user.bookName),
+        let facts: [(String, AboutValue)] = [
+            (tr("Account book"), .text(list.user.bookName)),
             // The range's first and last day: "From"/"To" are translated as a transfer's sender and
             // recipient (送金元/送金先, Von/An), which is not what a date range says.
-            (tr("First day"), list.range.start.description),
-            (tr("Last day"), list.range.end.description),
-            (tr("Categories"), f.categories.isEmpty ? tr("Any") : f.categories.sorted().joined(separator: ", ")),
-            (tr("Minimum amount"), f.minCounted.map { MinorUnits.plainDecimal($0, exponent: list.currency.exponent) } ?? tr("Any")),
-            (tr("Maximum amount"), f.maxCounted.map { MinorUnits.plainDecimal($0, exponent: list.currency.exponent) } ?? tr("Any")),
-            (tr("Description contains"), f.text.flatMap { $0.isEmpty ? nil : $0 } ?? tr("Any")),
-            (tr("Rows"), String(list.rows.count)),
-            (tr("Report currency"), list.currency.code),
-            (tr("Time zone"), list.user.timeZone),
-            (tr("Ledger SHA-256"), p.ledgerSHA256),
-            (tr("Ledger file"), p.ledgerPath),
-            (tr("Engine"), "ezreport \(p.engineVersion)"),
+            (tr("First day"), .date(list.range.start)),
+            (tr("Last day"), .date(list.range.end)),
+            (tr("Categories"), .text(f.categories.isEmpty ? tr("Any") : f.categories.sorted().joined(separator: ", "))),
+            (tr("Minimum amount"), .text(f.minCounted.map { MinorUnits.plainDecimal($0, exponent: list.currency.exponent) } ?? tr("Any"))),
+            (tr("Maximum amount"), .text(f.maxCounted.map { MinorUnits.plainDecimal($0, exponent: list.currency.exponent) } ?? tr("Any"))),
+            (tr("Description contains"), .text(f.text.flatMap { $0.isEmpty ? nil : $0 } ?? tr("Any"))),
+            (tr("Rows"), .count(list.rows.count)),
+            (tr("Report currency"), .text(list.currency.code)),
+            (tr("Time zone"), .text(list.user.timeZone)),
+            (tr("Ledger SHA-256"), .text(p.ledgerSHA256)),
+            (tr("Ledger file"), .text(p.ledgerPath)),
+            (tr("Engine"), .text("ezreport \(p.engineVersion)")),
         ]
-        var row = 2
-        for (label, value) in facts {
-            try sheet.write(label, row: row, column: 0, format: s.label)
-            try sheet.write(value, row: row, column: 1)
-            row += 1
-        }
+        var row = try sheet.writeFacts(facts, row: 2, styles: s)
         // The rows' totals, as numbers in the report currency.
         let stats = list.statistics
         row += 1

@@ -175,27 +175,24 @@ package enum UsageWorkbook {
         try sheet.setColumns(0...0, width: 24)
         try sheet.setColumns(1...1, width: 80)
         try sheet.write(tr("About this workbook"), row: 0, column: 0, format: s.title)
-        let facts: [(String, String)] = [
-            (tr("Report"), tr("EZWallet usage (aggregate; nothing here identifies a person)")),
-            (tr("Period"), u.period.name),
-            (tr("As of"), u.asOf.description),
-            (tr("Currency"), tr("{currency}: volumes and spend are converted to it", ["currency": u.currency.code])),
-            (tr("Suppression"), tr("Any figure about fewer than {count} users shows '{mark}'.",
+        let facts: [(String, AboutValue)] = [
+            (tr("Report"), .text(tr("EZWallet usage (aggregate; nothing here identifies a person)"))),
+            (tr("Period"), .text(u.period.name)),
+            (tr("As of"), .date(u.asOf)),
+            (tr("Currency"), .text(tr("{currency}: volumes and spend are converted to it", ["currency": u.currency.code]))),
+            (tr("Suppression"), .text(tr("Any figure about fewer than {count} users shows '{mark}'.",
                                    ["count": String(UsageFigures.minimumUsers), "mark": suppressedMark])
-                + " " + tr("A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more.", ["count": String(UsageFigures.minimumUsers)])),
-            p.ledgerIsServer ? (tr("Ledger"), "PostgreSQL") : (tr("Ledger SHA-256"), p.ledgerSHA256),
-            (tr("Engine"), "ezreport \(p.engineVersion)"),
-            (tr("Quarantined rows"), String(p.quarantined.count)),
+                + " " + tr("A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more.", ["count": String(UsageFigures.minimumUsers)]))),
+            p.ledgerIsServer ? (tr("Ledger"), .text("PostgreSQL")) : (tr("Ledger SHA-256"), .text(p.ledgerSHA256)),
+            (tr("Engine"), .text("ezreport \(p.engineVersion)")),
+            (tr("Quarantined rows"), .count(p.quarantined.count)),
             // Sheet names stay as scripts know them; what they hold is in the reader's language.
-            ("Months", tr("Users (total, new, deleted, active, monthly active), transactions, volume, budgets over, spend percentiles per active user.")),
-            ("Top categories", tr("The ten category names with the largest expense volume, and how many users spent in each.")),
-            ("Group sizes", tr("How many groups have n live members at the period's end.")),
-            ("Family sizes", tr("How many families have n members.")),
-            ("Cohorts", tr("Users by sign-up month, and the share of each cohort active k months later.")),
+            ("Months", .text(tr("Users (total, new, deleted, active, monthly active), transactions, volume, budgets over, spend percentiles per active user."))),
+            ("Top categories", .text(tr("The ten category names with the largest expense volume, and how many users spent in each."))),
+            ("Group sizes", .text(tr("How many groups have n live members at the period's end."))),
+            ("Family sizes", .text(tr("How many families have n members."))),
+            ("Cohorts", .text(tr("Users by sign-up month, and the share of each cohort active k months later."))),
         ]
-        for (i, (label, value)) in facts.enumerated() {
-            try sheet.write(label, row: i + 2, column: 0, format: s.label)
-            try sheet.write(value, row: i + 2, column: 1, format: s.wrapped)
-        }
+        try sheet.writeFacts(facts, row: 2, styles: s, textFormat: s.wrapped)
     }
 }

@@ -351,9 +351,15 @@ final class XLSXStatementTests: XCTestCase {
         let tr = Translator(locale: RenderFixtures.figures().user.locale)
         XCTAssertEqual(facts[tr("Ledger SHA-256")], String(repeating: "ab", count: 32))
         XCTAssertEqual(facts[tr("Period")], "2025-10")
-        XCTAssertEqual(facts[tr("As of")], "2025-11-01")
+        // Dates are real Excel dates (openpyxl reads them back as datetimes), the count a number:
+        // they were the texts '2025-11-01' and '1' (outside review).
+        XCTAssertEqual(facts[tr("As of")], "2025-11-01T00:00:00")
+        XCTAssertEqual(facts[tr("Period start")], "2025-10-01T00:00:00")
         XCTAssertEqual(facts[tr("Engine")], "ezreport 1.0.0-test")
         XCTAssertEqual(facts[tr("Quarantined rows")], "1")
+        let types = Dictionary(about.compactMap { r in r.count > 1 ? r[0].v.map { ($0, r[1].t) } : nil }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(types[tr("Quarantined rows")], "n")
+        XCTAssertEqual(types[tr("As of")], "d")
         XCTAssertEqual(facts["transactions"], "unknown kind 'refund'")
     }
 
