@@ -34,8 +34,7 @@ package enum DeliveryRun {
         let periodLock: EZBatch.RunLock
         do {
             periodLock = try EZBatch.RunLock(folder: options.periodFolder, shard: nil, waitSeconds: 0)
-        } catch let held as RunLockError {
-            guard case .held(_, let pid, _) = held else { throw .periodBusy(folder: options.periodFolder, pid: nil) }
+        } catch RunLockError.held(_, let pid, _) {
             throw .periodBusy(folder: options.periodFolder, pid: pid)
         } catch {
             throw .cannotWrite(path: options.periodFolder + "/.lock", reason: "\(error)")

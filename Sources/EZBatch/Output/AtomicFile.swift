@@ -88,8 +88,6 @@ package enum AtomicFile {
         return error.localizedDescription
     }
 
-    /// Removes temporary files left by killed runs anywhere under `folder` (those of runs still
-    /// alive, such as a concurrent shard, are left alone; see ``ProcessLiveness``).
     /// Removes each symbolic link standing in `base` where a folder of `relative`'s path belongs
     /// (`users`, then `users/2-zoë`), and returns the paths removed. The run writes a user's files
     /// into that path: through a link they would land wherever it points, outside the output tree,
@@ -107,6 +105,8 @@ package enum AtomicFile {
         return removed
     }
 
+    /// Removes temporary files left by killed runs anywhere under `folder` (those of runs still
+    /// alive, such as a concurrent shard, are left alone; see ``ProcessLiveness``).
     package static func removeLeftovers(in folder: String) {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
         while let item = walker.nextObject() as? String {
