@@ -51,7 +51,7 @@ extension EZReport {
         @Option(name: .customLong("smtp-ca-file"), help: ArgumentHelp("Trust the CA certificates in this PEM file (a private CA).", valueName: "path"))
         var smtpCAFile: String?
 
-        @Option(name: .customLong("smtp-timeout"), help: ArgumentHelp("Seconds to wait for each reply of the server (a message whose data is out is then uncertain).", valueName: "seconds"))
+        @Option(name: .customLong("smtp-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds to wait for each reply of the server (a message whose data is out is then uncertain).", valueName: "seconds"))
         var smtpTimeout: Int = 120
 
         @Option(name: .long, help: ArgumentHelp("The sender: an address, or \"Display Name <address>\" (the Message-ID uses its domain).", valueName: "address"),
@@ -64,7 +64,7 @@ extension EZReport {
         @Flag(name: .customLong("skip-empty"), help: "Send nothing to users without a transaction of their own in the period.")
         var skipEmpty = false
 
-        @Option(name: .long, help: ArgumentHelp("At most N messages per second (0: no cap).", valueName: "n"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("At most N messages per second (0: no cap).", valueName: "n"))
         var rate: Double = 10
 
         @Option(name: .long, help: ArgumentHelp("Only these user ids (comma-separated).", valueName: "ids"), transform: UserIdList.init(parsing:))

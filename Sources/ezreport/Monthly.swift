@@ -58,7 +58,7 @@ extension EZReport {
                 transform: ShardArgument.init(parsing:))
         var shard: ShardArgument?
 
-        @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run writing the same period folder (and shard) before giving up (exit 1).", valueName: "seconds"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run writing the same period folder (and shard) before giving up (exit 1).", valueName: "seconds"))
         var wait: Int = 0
 
         @Flag(name: .long, help: "Redo every user, even those unchanged since the last run.")

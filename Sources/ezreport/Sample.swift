@@ -31,16 +31,16 @@ extension EZReport {
             "File whose first line is the PostgreSQL password for a postgres:// --out (default: $PGPASSWORD).", valueName: "path"))
         var outPasswordFile: String?
 
-        @Option(name: .long, help: "Number of users.")
+        @Option(name: .long, parsing: .unconditional, help: "Number of users.")
         var users: Int = 50
 
-        @Option(name: .long, help: "Number of months of history.")
+        @Option(name: .long, parsing: .unconditional, help: "Number of months of history.")
         var months: Int = 24
 
         @Option(name: .long, help: ArgumentHelp("The last month generated, YYYY-MM (default: last month).", valueName: "YYYY-MM"))
         var end: String?
 
-        @Option(name: .long, help: "Random seed.")
+        @Option(name: .long, parsing: .unconditional, help: "Random seed.")
         var seed: UInt64 = 1
 
         func endMonth() throws -> (Int, Int) {

@@ -27,7 +27,7 @@ extension EZReport {
         @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "host"))
         var host: String = "127.0.0.1"
 
-        @Option(name: .long, help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
         var port: Int = 8080
 
         @Option(name: .customLong("jwt-secret-file"), help: ArgumentHelp("File holding the HS256 secret (its bytes; a trailing newline ignored).", valueName: "file"))
@@ -41,10 +41,10 @@ extension EZReport {
                 help: ArgumentHelp("Accept tokens whose aud claim names this (without it, a token with an aud is refused).", valueName: "name"))
         var jwtAudience: String?
 
-        @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "n"))
+        @Option(name: .customLong("max-concurrent"), parsing: .unconditional, help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "n"))
         var maxConcurrent: Int?
 
-        @Option(name: .customLong("max-connections"),
+        @Option(name: .customLong("max-connections"), parsing: .unconditional,
                 help: ArgumentHelp("Connections open at once; one more is closed as it opens.", valueName: "n"))
         var maxConnections: Int = 512
 

@@ -16,7 +16,7 @@ extension EZReport {
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("The user id the token is for (its 'sub').", valueName: "id"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The user id the token is for (its 'sub').", valueName: "id"))
         var user: Int64
 
         @Option(name: .customLong("jwt-secret-file"), help: ArgumentHelp("File holding the HS256 secret.", valueName: "file"))

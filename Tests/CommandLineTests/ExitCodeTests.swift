@@ -178,6 +178,22 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(after.0, before.0); XCTAssertEqual(after.1, before.1)
     }
 
+    /// A negative number given to a numeric option reaches that option's own check, which names
+    /// the range; it is not read as the next option ("Missing value for '--wait'").
+    func testNegativeNumbersReachTheirOptionsCheck() throws {
+        let db = fixture.ledger
+        let out = SampleFixture.scratch("exit64-negative")
+        try assertFails(["monthly", "--db", db, "--period", "2026-09", "--wait", "-1", "--out", out], 64, mentioning: "--wait takes")
+        try assertFails(["sample", "--out", out + "/x.sqlite", "--users", "-1"], 64, mentioning: "--users must be")
+        try assertFails(["sample", "--out", out + "/x.sqlite", "--months", "-3"], 64, mentioning: "--months must be")
+        try assertFails(["token", "--user", "-1", "--jwt-secret-file", db], 64, mentioning: "positive user id")
+        try assertFails(["serve", "--db", db, "--jwt-secret-file", db, "--port", "-1"], 64, mentioning: "invalid --port -1")
+        try assertFails(["serve", "--db", db, "--jwt-secret-file", db, "--max-concurrent", "-2"], 64, mentioning: "invalid --max-concurrent -2")
+        try assertFails(["serve", "--db", db, "--jwt-secret-file", db, "--max-connections", "-2"], 64, mentioning: "invalid --max-connections -2")
+        try assertFails(["deliver", "--db", db, "--period", "2026-09", "--out", out, "--dry-run", out, "--from", "ezwallet@example.com", "--smtp-timeout", "-5"], 64, mentioning: "--smtp-timeout takes")
+        try assertFails(["deliver", "--db", db, "--period", "2026-09", "--out", out, "--dry-run", out, "--from", "ezwallet@example.com", "--rate", "-1"], 64, mentioning: "--rate must be")
+    }
+
     func testBadArgumentsExitSixtyFour() throws {
         let db = fixture.ledger
         let out = SampleFixture.scratch("exit64")
