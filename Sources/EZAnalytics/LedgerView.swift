@@ -289,7 +289,7 @@ struct LedgerView {
                 let payer = members.first { $0.userId == tx.userId }?.username ?? (paid ? ledger.user.username : "")
                 rows.append(Self.row(tx, day: day, category: categories.names[Int(cat)],
                                      balance: paid ? (tx.balanceId.flatMap { balanceNames[$0] } ?? "") : "",
-                                     counted: counted, group: g.group.name, paidBy: payer))
+                                     counted: counted, group: g.group.name, paidBy: payer, paidByReader: paid))
             }
         }
     }
@@ -304,10 +304,10 @@ struct LedgerView {
     }
 
     private static func row(_ tx: Transaction, day: CivilDate, category: String, balance: String, counted: Int64,
-                            group: String, paidBy: String) -> StatementRow {
+                            group: String, paidBy: String, paidByReader: Bool = false) -> StatementRow {
         StatementRow(id: tx.id, date: day, time: tx.occurredAt, kind: tx.kind, category: category, balance: balance,
                      method: tx.method ?? "", description: tx.description ?? "", amount: tx.amountMinor,
-                     currency: tx.currency, counted: counted, group: group, paidBy: paidBy)
+                     currency: tx.currency, counted: counted, group: group, paidBy: paidBy, paidByReader: paidByReader)
     }
 
     /// The statement rows sorted by `order`, moved out of the view (which keeps none): sorted in

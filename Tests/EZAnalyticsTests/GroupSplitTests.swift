@@ -36,6 +36,7 @@ final class GroupSplitTests: XCTestCase {
         XCTAssertEqual(row.category, "Fun")
         XCTAssertEqual(row.group, "Flat")
         XCTAssertEqual(row.paidBy, "bob")
+        XCTAssertFalse(row.paidByReader)
         XCTAssertEqual(row.balance, "")
     }
 
@@ -44,6 +45,8 @@ final class GroupSplitTests: XCTestCase {
         let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
         XCTAssertEqual(s.kpis.expenses, 3_000)
         XCTAssertEqual(s.transactions.map(\.counted), [3_000])
+        XCTAssertEqual(s.transactions.map(\.paidBy), ["ann"])
+        XCTAssertEqual(s.transactions.map(\.paidByReader), [true], "the reader's own payment, said as theirs in the PDF")
         XCTAssertEqual(s.categories.rows.map(\.name), ["Others"])
         XCTAssertEqual(s.groups.first?.members.map(\.outstanding), [6_000, -3_000, -3_000])
     }

@@ -289,6 +289,25 @@ final class PDFStatementTests: XCTestCase {
         }
     }
 
+    /// A group expense the reader paid says so in their language ("paid by hiro.tanaka (you)"),
+    /// as the group's members table does; someone else's keeps the bare name.
+    func testTheReadersOwnGroupPaymentSaysYou() throws {
+        for (locale, mine) in [("en_US", "paid by hiro.tanaka (you)"), ("de_DE", "bezahlt von hiro.tanaka (Sie)")] {
+            var figures = PDFFixtures.statement(locale: locale, transactionCount: 30)
+            let shared = figures.transactions.indices.filter { !figures.transactions[$0].paidBy.isEmpty }
+            XCTAssertGreaterThan(shared.count, 1)
+            figures.transactions[shared[0]].paidByReader = true
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "paid-by-you-\(locale).pdf")
+            defer { tools.cleanUp() }
+            // pdftotext -layout spreads a wrapped line's words over columns: one space between words.
+            let text = try tools.text().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(text.contains(mine), "\(locale): \(text)")
+            let you = String(mine.split(separator: " ").last!)
+            XCTAssertEqual(text.components(separatedBy: "hiro.tanaka " + you).count - 1, 1, "\(locale): only the reader's own row says so")
+        }
+    }
+
     /// The comparison's six columns of figures did not fit the page for ordinary amounts in
     /// German and French (€10.00 last month, €5,000.00 now: "+4.990,00 (+49.900,0 …"), and the
     /// amounts themselves were cut past ten million ("12,345,678…"). The table now takes smaller

@@ -396,10 +396,15 @@ package struct StatementRow: Hashable, Sendable {
     package var group: String
     /// Username of who paid a group expense; empty outside groups.
     package var paidBy: String
+    /// Whether the reader paid this group expense: a PDF says "zoë (you)" rather than a name the
+    /// reader might not recognise as theirs (the CSV and workbook keep the username as data).
+    package var paidByReader: Bool
     package init(id: Int64, date: CivilDate, time: LedgerTime, kind: Transaction.Kind, category: String, balance: String,
-                method: String, description: String, amount: Int64, currency: Currency, counted: Int64, group: String, paidBy: String) {
+                method: String, description: String, amount: Int64, currency: Currency, counted: Int64, group: String, paidBy: String,
+                paidByReader: Bool = false) {
         self.id = id; self.date = date; self.time = time; self.kind = kind; self.category = category
         self.balance = balance; self.method = method; self.description = description; self.amount = amount
         self.currency = currency; self.counted = counted; self.group = group; self.paidBy = paidBy
+        self.paidByReader = paidByReader
     }
 }

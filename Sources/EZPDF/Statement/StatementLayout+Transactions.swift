@@ -51,7 +51,8 @@ extension StatementLayout {
             description += (description.isEmpty ? "" : " ") + "(\(full))"
         }
         if !r.group.isEmpty {
-            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": InlineText.isolated(r.group), "payer": InlineText.isolated(r.paidBy)])
+            let payer = r.paidByReader ? tr("{name} (you)", ["name": InlineText.isolated(r.paidBy)]) : InlineText.isolated(r.paidBy)
+            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": InlineText.isolated(r.group), "payer": payer])
             description += (description.isEmpty ? "" : " · ") + group
         }
         let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance

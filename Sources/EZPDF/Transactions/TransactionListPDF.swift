@@ -111,7 +111,8 @@ struct TransactionListLayout {
         return [
             .text(String(r.id), color: PDFTheme.muted), .text(format.date(r.date)), .text(kind(r.kind)),
             .text(r.category), .text(r.balance), .text(r.method), .text(r.description),
-            .text(format.money(r.amount, r.currency)), counted, .text(r.group), .text(r.paidBy),
+            .text(format.money(r.amount, r.currency)), counted, .text(r.group),
+            .text(r.paidByReader ? tr("{name} (you)", ["name": InlineText.isolated(r.paidBy)]) : r.paidBy),
         ]
     }
 
