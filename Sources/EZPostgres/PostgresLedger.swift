@@ -166,7 +166,10 @@ package final class PostgresLedger: LedgerBackend {
     static func checkSchema(_ reading: PostgresReading, location: PostgresLocation) throws {
         let catalog = try PostgresCatalog.read(reading.session)
         var unreadable: [String] = []
-        for (table, columns) in LedgerContract.tables {
+        // An optional table, when present, must have every column, as a required one: otherwise
+        // its first query fails in the middle of a run (every user failing) instead of at open.
+        let present = LedgerContract.optionalTables.filter { catalog.columns[$0.name] != nil }
+        for (table, columns) in LedgerContract.tables + present {
             var wanted = columns
             // An instant-or-date column of the SQLite contract is two typed columns here.
             wanted += PostgresSchema.dateTwins[table] ?? []

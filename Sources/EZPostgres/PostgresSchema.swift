@@ -192,7 +192,7 @@ package enum PostgresSchema {
 
     /// The `…_on date` twin of each instant-or-date column, by table (beside the contract's columns).
     package static let dateTwins: [String: [String]] = [
-        "transactions": ["occurred_on"], "group_members": ["joined_on", "left_on"],
+        "transactions": ["occurred_on"], "group_members": ["joined_on", "left_on"], "group_payments": ["occurred_on"],
     ]
 
     /// ``createSQL`` up to (not including) the index section: the tables.

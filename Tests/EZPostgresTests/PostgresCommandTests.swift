@@ -185,6 +185,27 @@ final class PostgresCommandTests: XCTestCase {
         XCTAssertTrue([0, 3].contains(accepted.status), "the schema as the contract has it is accepted: \(accepted.stderr)")
     }
 
+    /// The optional group_payments, when present, must have every column, as in a SQLite ledger:
+    /// one without `occurred_on` was accepted at open, then every user of a monthly run failed on
+    /// the first query that named it (exit 2, a manifest of failures). It is refused at open.
+    func testAnOptionalTableLackingAColumnIsRefusedAtOpen() throws {
+        let f = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        for column in ["occurred_on", "created_at"] {
+            let database = "optional\(UUID().uuidString.prefix(6).lowercased())"
+            let url = try f.database(database, filled: true)
+            _ = try cluster.psql("ALTER TABLE group_payments DROP COLUMN \(column) CASCADE", database: database)
+            let out = scratch + "/" + column
+            for args in [["check", "--db", url], ["monthly", "--db", url, "--period", f.period, "--as-of", f.asOf, "--out", out]] {
+                let run = try CLI.run(args)
+                XCTAssertEqual(run.status, 1, "\(args[0]): \(run.stderr)")
+                XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+                XCTAssertTrue(run.stderr.contains("table 'group_payments' lacks column \(column)"), run.stderr)
+            }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/\(f.period)/manifest.json"), "no manifest")
+        }
+    }
+
     /// A table without the contract's key (here transactions' PRIMARY KEY) would let a repeated
     /// id count its rows twice: it is refused at open, naming the key; the schema with its keys
     /// is accepted again.
