@@ -1,7 +1,8 @@
 import EZCore
 
-/// Running balances: a balance's opening amount plus its incomes and transfers in, minus
-/// everything paid or transferred out of it, in the balance's own currency. Rows in another
+/// Running balances: a balance's opening amount (from the day it was created) plus its incomes
+/// and transfers in, minus everything paid or transferred out of it, in the balance's own
+/// currency. Rows in another
 /// currency are converted on their own date (a transfer's arriving amount into the destination's
 /// currency). A group expense leaves the payer's balance in full, whatever the shares. A settle-up
 /// payment leaves the payer's named balance and reaches the payee's, converted on the payer's date.
@@ -51,9 +52,17 @@ enum BalanceAnalytics {
         var out: [BalanceSeries] = []
         out.reserveCapacity(balances.count)
         for (i, b) in balances.enumerated() {
-            var running = b.openingMinor
+            // The opening amount is what the balance held when it was created: it counts from
+            // that day on, so a balance added later does not change an earlier period's figures.
+            let opened = b.createdAt.localDate(in: ledger.user.zone)
+            var running: Int64 = 0
+            var open = false
             var values = [Int64](repeating: 0, count: n)
             for k in 0..<n {
+                if !open, ends[k] >= opened {
+                    running = try checkedAdd(running, b.openingMinor, user: user)
+                    open = true
+                }
                 running = try checkedAdd(running, deltas[i * n + k], user: user)
                 values[k] = running
             }
@@ -68,9 +77,12 @@ enum BalanceAnalytics {
                       currency: Currency) throws(AnalyticsError) -> Int64 {
         let user = ledger.user.id
         var total: Int64 = 0
+        // The opening amount counts from the day the balance was created (see ``series``).
         if let b = ledger.balances.first(where: { $0.id == balanceId }) {
-            total = try ledger.rates.convert(b.openingMinor, from: b.currency, to: currency,
-                                             on: min(date, b.createdAt.localDate(in: zone)), user: user, transaction: nil)
+            let opened = b.createdAt.localDate(in: zone)
+            if opened <= date {
+                total = try ledger.rates.convert(b.openingMinor, from: b.currency, to: currency, on: opened, user: user, transaction: nil)
+            }
         }
         let txs = ledger.transactions
         for i in txs.indices where days[i] <= date.dayNumber

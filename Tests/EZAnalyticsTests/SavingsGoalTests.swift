@@ -19,6 +19,20 @@ final class SavingsGoalTests: XCTestCase {
         XCTAssertEqual(g.monthlyNeeded, 32_500)
     }
 
+    /// "Saved" is the goal's balance at the period's end: a balance created after it held nothing
+    /// then, whatever its opening amount.
+    func testABalanceCreatedAfterThePeriodSavesNothingInIt() throws {
+        var f = LedgerFixture()
+        f.ledger.balances[1].openingMinor = 50_000
+        f.ledger.balances[1].createdAt = at("2026-12-01T10:00:00Z")
+        f.ledger.savingsGoals = [SavingsGoal(id: 1, userId: 1, name: "Later", targetMinor: 100_000, currency: eur,
+                                             balanceId: f.balance(LedgerFixture.savings), dueOn: day("2027-12-31"))]
+        let october = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-05"))
+        XCTAssertEqual(october.savings.first?.saved, 0)
+        let december = try StatementAnalytics.statement(for: f.ledger, period: month("2026-12"), asOf: day("2027-01-05"))
+        XCTAssertEqual(december.savings.first?.saved, 50_000)
+    }
+
     func testMonthlyNeededRoundsUpAndAPastDueGoalNeedsEverythingNow() throws {
         var f = LedgerFixture()
         f.ledger.savingsGoals = [

@@ -84,6 +84,25 @@ final class TrendTests: XCTestCase {
         XCTAssertEqual(s.kpis.expenses, 2_000)       // the transfer is not an expense
     }
 
+    /// A balance's opening amount is what it held when it was created: the months before its
+    /// creation day (in the user's zone) do not hold it, and a balance created after the period
+    /// holds only the rows dated in it; a statement of October does not change when a balance is
+    /// added in December.
+    func testABalancesOpeningAmountCountsFromTheDayItWasCreated() throws {
+        var f = LedgerFixture()
+        f.ledger.balances[0].openingMinor = 10_000
+        f.ledger.balances[0].createdAt = at("2026-08-31T22:30:00Z")   // 1 September in Rome
+        f.ledger.balances[1].openingMinor = 50_000
+        f.ledger.balances[1].createdAt = at("2026-12-01T10:00:00Z")   // after the period
+        f.add(.income, 5_000, "2026-09-10T12:00:00Z", category: nil)
+        f.add(.transfer, 3_000, "2026-10-03T12:00:00Z", to: LedgerFixture.savings)   // a row dated before its creation
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        let wallet = try XCTUnwrap(s.balances.first { $0.name == "Wallet" })
+        let savings = try XCTUnwrap(s.balances.first { $0.name == "Savings" })
+        XCTAssertEqual(wallet.values.suffix(3), [0, 15_000, 12_000], "August without the opening, September with it")
+        XCTAssertEqual(savings.values.suffix(2), [0, 3_000], "never the opening of December")
+    }
+
     func testQuarterStatementUsesTheTwelveMonthsEndingWithIt() {
         let r = StatementAnalytics.trendRange(for: try! Period.parse("2026-Q3", asOf: day("2026-01-01")))
         XCTAssertEqual(r.bucket, .month)
