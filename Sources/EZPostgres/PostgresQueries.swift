@@ -12,13 +12,24 @@ import EZLedger
 /// for one that cannot be (see ``notDeleted(_:)``) is `NULL::text` here. Parameters are `$1`, `$2`,
 /// always bound.
 extension LedgerQuery {
-    /// An instant column as contract text (UTC, milliseconds), NULL for NULL.
+    /// An instant column as contract text (UTC, milliseconds), NULL for NULL. A value the contract's
+    /// text cannot hold (`infinity`, a year before 1 or after 9999, which `to_char` would print as
+    /// NULL, as a year of AD or as five digits) comes back as PostgreSQL's own text, which the rules
+    /// quarantine as not a timestamp, as SQLite's would be: never a row that silently counts nowhere.
     static func instant(_ column: String) -> String {
-        "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        """
+        CASE WHEN \(inContractYears("\(column) AT TIME ZONE 'UTC'")) THEN to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+             ELSE \(column)::text END
+        """
     }
 
-    /// A date column as contract text, NULL for NULL.
-    static func day(_ column: String) -> String { "to_char(\(column), 'YYYY-MM-DD')" }
+    /// A date column as contract text, NULL for NULL; out of the contract's years, its own text (see ``instant(_:)``).
+    static func day(_ column: String) -> String {
+        "CASE WHEN \(inContractYears(column)) THEN to_char(\(column), 'YYYY-MM-DD') ELSE \(column)::text END"
+    }
+
+    /// Whether a date or timestamp lies in the years 1–9999 (false for ±infinity, NULL for NULL).
+    static func inContractYears(_ value: String) -> String { "extract(year FROM \(value)) BETWEEN 1 AND 9999" }
 
     /// The user columns of ``RowValidator``'s user rule, in its order.
     static let postgresUserColumns = "u.id, u.username, u.email, u.role, u.currency, u.timezone, u.locale, u.book_name, "
@@ -94,7 +105,7 @@ extension LedgerQuery {
                        \(Self.instant("t.created_at")), NULL::text
                 FROM transactions t
                 WHERE \(byUser ? "t.user_id" : "t.group_id") = $1 AND t.deleted_at IS NULL
-                  AND ((\(window)) OR (t.occurred_on IS NULL AND t.occurred_at IS NULL))
+                  AND ((\(window)) OR (t.occurred_on IS NULL AND t.occurred_at IS NULL) OR NOT \(Self.inContractYears(day)))
                 """
         case .groupSplitsInWindow:
             return """
@@ -113,7 +124,8 @@ extension LedgerQuery {
                 LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
                 WHERE p.group_id = $1 AND p.deleted_at IS NULL
                   AND (COALESCE(p.occurred_on, (p.occurred_at AT TIME ZONE 'UTC')::date) < $2::date
-                       OR (p.occurred_on IS NULL AND p.occurred_at IS NULL))
+                       OR (p.occurred_on IS NULL AND p.occurred_at IS NULL)
+                       OR NOT \(Self.inContractYears("COALESCE(p.occurred_on, (p.occurred_at AT TIME ZONE 'UTC')::date)")))
                 ORDER BY p.id
                 """
         case .orphanGroupPayments:

@@ -130,4 +130,34 @@ final class PostgresLedgerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(b.quarantined.count, 6)
         XCTAssertTrue(b.quarantined.contains { $0.id == 990101 && $0.reason == "unknown kind 'refund'" }, "\(b.quarantined)")
     }
+    /// A timestamptz or date PostgreSQL holds but the contract's text cannot (±infinity, a year
+    /// before 1 or after 9999) is quarantined, as the same value in a SQLite file is: `infinity`
+    /// lay past every period's bound and was never read (an expense lost without a word), and a BC
+    /// date was printed as its year AD.
+    func testATimeOutsideTheContractsYearsIsQuarantinedNotLost() throws {
+        let fixture = try PostgresFixture.shared()
+        let database = "years\(UUID().uuidString.prefix(6).lowercased())"
+        let url = try fixture.database(database, filled: true)
+        let user = try XCTUnwrap(try open(url).userRefs().first { !$0.deleted }).id
+        let values: [(id: Int64, column: String, value: String)] = [
+            (990301, "occurred_at", "infinity"), (990302, "occurred_at", "-infinity"),
+            (990303, "occurred_at", "12026-10-10T10:00:00Z"), (990304, "occurred_at", "0044-03-15 10:00:00+00 BC"),
+            (990305, "occurred_on", "infinity"), (990306, "occurred_on", "0044-03-15 BC"),
+        ]
+        for v in values {
+            try fixture.cluster.psql("""
+                INSERT INTO transactions (id, user_id, kind, amount_minor, currency, \(v.column), created_at)
+                VALUES (\(v.id), \(user), 'expense', 808, 'EUR', '\(v.value)', '2026-10-10T10:00:00Z')
+                """, database: database)
+        }
+        let ids = Set(values.map(\.id))
+        let health = try open(url).health()
+        let quarantined = health.quarantined.filter { $0.table == "transactions" && ids.contains($0.id) }
+        XCTAssertEqual(Set(quarantined.map(\.id)), ids, "\(health.quarantined)")
+        for row in quarantined { XCTAssertTrue(row.reason.contains("occurred_at"), row.reason) }
+        // A statement's read (bounded by the period) quarantines them too.
+        let loaded = try open(url).loadUser(id: user, through: CivilDate(year: 2026, month: 10, day: 31))
+        XCTAssertEqual(Set(loaded.quarantined.filter { $0.table == "transactions" }.map(\.id)).intersection(ids), ids)
+        XCTAssertFalse(loaded.transactions.contains { ids.contains($0.id) })
+    }
 }
