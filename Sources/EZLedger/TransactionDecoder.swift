@@ -108,7 +108,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
                 return .quarantined("no exchange rate \(currency.code)→\(toCurrency.code) on or before \(ownerDate)")
             }
         } else if let to = toBalanceId {
-            return .quarantined("to_balance_id \(to) is set on a \(kind.rawValue)")
+            return .quarantined("to_balance_id \(to) is set on an \(kind.rawValue)")
         }
 
         var categoryId = reference(row, 3)

@@ -124,7 +124,7 @@ final class TransactionDecodingTests: XCTestCase {
         XCTAssertEqual(reason(slice, bobsBalance), "balance_id \(ledger.defaultBalance(bob)) belongs to another user")
         XCTAssertEqual(reason(slice, missingBalance), "balance_id 424242 does not exist")
         XCTAssertEqual(reason(slice, textCategory), "category_id 0 does not exist")
-        XCTAssertEqual(reason(slice, toOnExpense), "to_balance_id \(ledger.defaultBalance(alice)) is set on a expense")
+        XCTAssertEqual(reason(slice, toOnExpense), "to_balance_id \(ledger.defaultBalance(alice)) is set on an expense")
         XCTAssertEqual(reason(slice, realRecurrence), "recurrence_days must be a positive integer (got 7.5)")
         XCTAssertEqual(slice.transactions.first { $0.id == textRecurrence }?.recurrenceDays, 7)
         XCTAssertEqual(reason(slice, zeroRecurrence), "recurrence_days must be a positive integer (got 0)")
