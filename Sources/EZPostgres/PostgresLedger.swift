@@ -181,6 +181,9 @@ package final class PostgresLedger: LedgerBackend {
                 throw LedgerError.schemaMismatch(
                     path: location.url, problem: "table '\(table)' lacks column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
             }
+            // An optional table's privileges are checked where it is read (``PostgresReading/hasTable(_:)``
+            // names the table): here only that its columns are all there.
+            guard LedgerContract.tables.contains(where: { $0.name == table }) else { continue }
             unreadable += wanted.filter { have[$0]?.readable == false && !unreadColumns.contains("\(table).\($0)") }.map { "\(table).\($0)" }
         }
         // Types: a column of another type is read wrongly (numeric amounts are not integers, a
