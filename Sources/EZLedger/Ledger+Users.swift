@@ -380,6 +380,11 @@ struct UserLoader<Reader: LedgerReading> {
     mutating func family(_ userId: Int64) throws -> FamilyMember? {
         let row = try rows(.familyOfUser, userId)
         guard try row.next() else { return nil }
+        // A membership of a family that no longer exists (its `families` row deleted, its members'
+        // left behind) is no family: a parent must not go on seeing a child through it.
+        guard row.int64(3) != 0 else {
+            quarantine("family_members", row.int64(0), "family \(row.int64(0)) does not exist (user \(userId))"); return nil
+        }
         guard let role = FamilyMember.Role(rawValue: row.string(2) ?? "") else {
             quarantine("family_members", row.int64(0), "unknown role '\(row.shown(2))' for user \(userId)"); return nil
         }

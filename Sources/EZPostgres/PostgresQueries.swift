@@ -74,6 +74,7 @@ extension LedgerQuery {
         case .isParent:
             return """
                 SELECT 1 FROM family_members p
+                JOIN families f ON f.id = p.family_id
                 JOIN family_members c ON c.family_id = p.family_id
                 JOIN users u ON u.id = c.user_id
                 WHERE p.user_id = $1 AND p.role = 'parent' AND c.user_id = $2 AND c.role = 'child' AND u.deleted_at IS NULL
@@ -177,7 +178,7 @@ extension LedgerQuery {
             return "SELECT row_number() OVER (ORDER BY at), \(Self.instant("at")) FROM logins WHERE user_id = $1 ORDER BY at"
         case .familyOfUser:
             return """
-                SELECT fm.family_id, f.name, fm.role FROM family_members fm LEFT JOIN families f ON f.id = fm.family_id WHERE fm.user_id = $1
+                SELECT fm.family_id, f.name, fm.role, f.id IS NOT NULL FROM family_members fm LEFT JOIN families f ON f.id = fm.family_id WHERE fm.user_id = $1
                 """
         case .familyChildren:
             return """

@@ -30,4 +30,24 @@ final class FamilyRulesTests: XCTestCase {
         XCTAssertEqual(slice.quarantined, [row])
         XCTAssertEqual(try opened.health().quarantined, [row], "check names the same row")
     }
+    /// Members of a family whose `families` row is gone (deleted by the app, its members left
+    /// behind) form no family: the parent no longer sees the child (their report, and the server's
+    /// access rule), and each member's row is quarantined, by the reports as by `check`.
+    func testMembersOfAFamilyThatDoesNotExistAreNoFamily() throws {
+        let ledger = try TestLedger()
+        let parent = try ledger.user("pat"), child = try ledger.user("kim")
+        let family = try ledger.family("Home", [(parent, "parent"), (child, "child")])
+        let opened = try Ledger(path: ledger.path)
+        XCTAssertTrue(try opened.readTransaction { try $0.isParent(parent, of: child) }, "the family as it was")
+        try ledger.execute("DELETE FROM families WHERE id = ?", [family])
+        let after = try Ledger(path: ledger.path)
+        XCTAssertFalse(try after.readTransaction { try $0.isParent(parent, of: child) })
+        let slice = try after.loadUser(id: parent, through: CivilDate(year: 2026, month: 10, day: 31))
+        XCTAssertNil(slice.family)
+        XCTAssertTrue(slice.children.isEmpty)
+        XCTAssertEqual(slice.quarantined, [QuarantinedRow(table: "family_members", id: family,
+                                                          reason: "family \(family) does not exist (user \(parent))")])
+        XCTAssertEqual(Set(try after.health().quarantined.filter { $0.table == "family_members" }.map(\.reason)),
+                       ["family \(family) does not exist (user \(parent))", "family \(family) does not exist (user \(child))"])
+    }
 }

@@ -66,7 +66,7 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case savingsGoalsOfUser
     /// `row id, at` of user `$1`'s logins.
     case loginsOfUser
-    /// `family_id, family name, role` of user `$1`'s family membership.
+    /// `family_id, family name, role, whether the family exists` of user `$1`'s family membership.
     case familyOfUser
     /// `user_id` of family `$1`'s live children, by id.
     case familyChildren
@@ -127,6 +127,7 @@ extension LedgerQuery {
         case .isParent:
             return """
                 SELECT 1 FROM family_members p
+                JOIN families f ON f.id = p.family_id
                 JOIN family_members c ON c.family_id = p.family_id
                 JOIN users u ON u.id = c.user_id
                 WHERE p.user_id = ? AND p.role = 'parent' AND c.user_id = ? AND c.role = 'child' AND u.deleted_at IS NULL
@@ -218,7 +219,7 @@ extension LedgerQuery {
         case .loginsOfUser: return "SELECT rowid, at FROM logins WHERE user_id = ? ORDER BY rowid"
         case .familyOfUser:
             return """
-                SELECT fm.family_id, f.name, fm.role FROM family_members fm LEFT JOIN families f ON f.id = fm.family_id WHERE fm.user_id = ?
+                SELECT fm.family_id, f.name, fm.role, f.id IS NOT NULL FROM family_members fm LEFT JOIN families f ON f.id = fm.family_id WHERE fm.user_id = ?
                 """
         case .familyChildren:
             return """
