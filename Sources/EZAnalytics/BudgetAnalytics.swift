@@ -128,10 +128,13 @@ enum BudgetAnalytics {
             // another kind starts on that day: a move dated on a weekly budget's Monday changes that
             // week, not also the month holding the Monday (it was taken twice from a category with
             // both, and given once to the other side).
+            // A day inside windows of two kinds on which neither starts names the shorter (the
+            // week): it was taken from both, and given once to the other side (outside audit).
             for t in ledger.budgetTransfers
             where t.periodStart == calendarStart
                 || (covered.contains(t.periodStart)
-                    && !someWindowStarts(on: t.periodStart, categoryId: cid, budgets: ledger.budgets, monthStartDay: ledger.user.monthStartDay)) {
+                    && !someWindowStarts(on: t.periodStart, categoryId: cid, budgets: ledger.budgets, monthStartDay: ledger.user.monthStartDay)
+                    && !shorterBudgetHolds(t.periodStart, categoryId: cid, than: b.period, budgets: ledger.budgets)) {
                 if t.toCategoryId == cid { tIn = try checkedAdd(tIn, t.amountMinor, user: user) }
                 if t.fromCategoryId == cid { tOut = try checkedAdd(tOut, t.amountMinor, user: user) }
             }
@@ -231,6 +234,22 @@ enum BudgetAnalytics {
             guard b.categoryId == categoryId, start(of: day, b.period, monthStartDay: monthStartDay) == day else { return false }
             let natural = next(after: day, b.period).adding(days: -1)
             return b.startsOn <= natural && (b.endsOn.map { $0 >= day } ?? true)
+        }
+    }
+
+    /// Whether one of category `categoryId`'s budgets of a shorter kind than `kind` holds `day`
+    /// (a week is shorter than a month, a month than a year): a move dated inside windows of two
+    /// kinds, on a day none of them starts, changes only the shortest.
+    static func shorterBudgetHolds(_ day: CivilDate, categoryId: Int64, than kind: Budget.Period, budgets: [Budget]) -> Bool {
+        func rank(_ k: Budget.Period) -> Int {
+            switch k {
+            case .week: return 0
+            case .month: return 1
+            case .year: return 2
+            }
+        }
+        return budgets.contains { b in
+            b.categoryId == categoryId && rank(b.period) < rank(kind) && b.startsOn <= day && (b.endsOn.map { $0 >= day } ?? true)
         }
     }
 

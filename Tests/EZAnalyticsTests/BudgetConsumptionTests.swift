@@ -234,6 +234,30 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(moved, received, "every move takes exactly what it gives")
     }
 
+    /// A move dated inside a week and the month holding it, on a day neither starts (the app
+    /// writes a window's first day; an older app wrote the day of the move), changes the week
+    /// alone: it was taken from both and given once to the other side.
+    func testAMoveDatedInsideAWeekAndAMonthChangesTheWeekAlone() throws {
+        var f = LedgerFixture()
+        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 50_000),
+                            budget(2, f, category: LedgerFixture.groceries, .week, 12_000),
+                            budget(3, f, category: LedgerFixture.rent, .month, 20_000)]
+        // 2026-10-07 is a Wednesday: inside Groceries' week of the 5th and its October.
+        f.ledger.budgetTransfers = [
+            BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.groceries), toCategoryId: f.category(LedgerFixture.rent),
+                           amountMinor: 300, periodStart: day("2026-10-07")),
+        ]
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        func line(_ name: String, _ start: String) throws -> BudgetLine {
+            try XCTUnwrap(s.budgets.first { $0.categoryName == name && $0.windowStart == day(start) })
+        }
+        XCTAssertEqual(try line("Groceries", "2026-10-05").transfersOut, 300)
+        XCTAssertEqual(try line("Groceries", "2026-10-01").transfersOut, 0, "not also the month")
+        XCTAssertEqual(try line("Rent", "2026-10-01").transfersIn, 300)
+        XCTAssertEqual(s.budgets.reduce(0) { $0 + $1.transfersOut }, s.budgets.reduce(0) { $0 + $1.transfersIn },
+                       "every move takes exactly what it gives")
+    }
+
     /// A move dated on a day the budget does not cover changes nothing on that side: a budget
     /// that ends on 15 October took a move dated the 31st. A move dated on the window's first day
     /// (what the app writes) still counts for a budget that starts later in the window.
