@@ -98,8 +98,14 @@ extension MonthlyRun {
         }
         if let lost = outcome.ledgerLost {
             // Every user after this one would fail the same way, each with its own line, and a
-            // manifest would call them failed: the run stops instead, and its re-run resumes.
-            state.stop.withLock { $0 = $0 ?? lost }
+            // manifest would call them failed: the run stops instead, and its re-run resumes. The
+            // line says the ledger went away during the run, not that it never opened.
+            var stop = lost
+            if case .cannotOpen(let path, let reason, let code) = lost {
+                stop = .cannotOpen(path: path, reason: "lost during the run (the users written are kept and the next run resumes): " + reason,
+                                   sqliteCode: code)
+            }
+            state.stop.withLock { $0 = $0 ?? stop }
             return
         }
         do {
