@@ -2,10 +2,10 @@ import EZCore
 
 /// Running balances: a balance's opening amount (from the day it was created) plus its incomes
 /// and transfers in, minus everything paid or transferred out of it, in the balance's own
-/// currency. Rows in another
-/// currency are converted on their own date (a transfer's arriving amount into the destination's
-/// currency). A group expense leaves the payer's balance in full, whatever the shares. A settle-up
-/// payment leaves the payer's named balance and reaches the payee's, converted on the payer's date.
+/// currency. Rows in another currency are converted on their own date (a transfer's arriving
+/// amount into the destination's currency). A group expense leaves the payer's balance in full,
+/// whatever the shares. A settle-up payment leaves the payer's named balance and reaches the
+/// payee's, converted on the payer's date.
 enum BalanceAnalytics {
     /// Each live balance's value at the end of each of `ends` (ascending), in the balance's currency.
     /// `days` holds each own transaction's local day (``LedgerView/ownDays``).

@@ -381,7 +381,7 @@ struct UserLoader<Reader: LedgerReading> {
         let row = try rows(.familyOfUser, userId)
         guard try row.next() else { return nil }
         // A membership of a family that no longer exists (its `families` row deleted, its members'
-        // left behind) is no family: a parent must not go on seeing a child through it.
+        // rows left behind) is no family: a parent must not go on seeing a child through it.
         guard row.int64(3) != 0 else {
             quarantine("family_members", row.int64(0), "family \(row.int64(0)) does not exist (user \(userId))"); return nil
         }
