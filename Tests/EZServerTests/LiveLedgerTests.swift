@@ -155,4 +155,17 @@ final class LiveLedgerTests: XCTestCase {
         XCTAssertEqual(ready.status, .ok, "one bad account is not a broken ledger")
         await server.stop()
     }
+    /// A user whose `deleted_at` cannot be a timestamp ('': "not deleted" to some apps) is neither
+    /// deleted nor live: their row is quarantined, so their own request gets the 422 of a row that
+    /// breaks the contract, not the 401 of a deleted account (an app would sign them out).
+    func testAnUnreadableDeletionIs422NotA401() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        try fixture.ledger.execute("UPDATE users SET deleted_at = '' WHERE id = ?", [fixture.alice])
+        let own = try await server.get("/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30", token: token)
+        XCTAssertEqual(own.status, .unprocessableContent, own.text)
+        XCTAssertNil(own.headers[.wwwAuthenticate])
+        await server.stop()
+    }
 }

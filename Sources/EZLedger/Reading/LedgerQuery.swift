@@ -123,7 +123,9 @@ extension LedgerQuery {
         case .allUserRows: return "SELECT \(RowValidator.userColumns), NULL FROM users u ORDER BY u.id"
         case .userRowWithStartDay: return "SELECT \(RowValidator.userColumns), u.month_start_day FROM users u WHERE u.id = ?"
         case .allUserRowsWithStartDay: return "SELECT \(RowValidator.userColumns), u.month_start_day FROM users u ORDER BY u.id"
-        case .account: return "SELECT role FROM users WHERE id = ? AND deleted_at IS NULL"
+        // A `deleted_at` that cannot be a timestamp is not a deletion (``isDeleted``): the account
+        // is read, and its report answers that the row breaks the contract (422), not 401.
+        case .account: return "SELECT role FROM users WHERE id = ? AND NOT \(Self.isDeleted)"
         case .isParent:
             return """
                 SELECT 1 FROM family_members p
