@@ -117,6 +117,7 @@ extension LedgerQuery {
                 ORDER BY s.transaction_id, s.user_id
                 """
         case .groupPayments:
+            let day = "COALESCE(p.occurred_on, (p.occurred_at AT TIME ZONE 'UTC')::date)"
             return """
                 SELECT p.id, p.from_user_id, p.to_user_id, p.from_balance_id, p.to_balance_id,
                        p.amount_minor, p.currency, \(Self.either("p.occurred_at", "p.occurred_on")), \(Self.instant("p.created_at")),
@@ -124,9 +125,7 @@ extension LedgerQuery {
                 FROM group_payments p
                 LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
                 WHERE p.group_id = $1 AND p.deleted_at IS NULL
-                  AND (COALESCE(p.occurred_on, (p.occurred_at AT TIME ZONE 'UTC')::date) < $2::date
-                       OR (p.occurred_on IS NULL AND p.occurred_at IS NULL)
-                       OR NOT \(Self.inContractYears("COALESCE(p.occurred_on, (p.occurred_at AT TIME ZONE 'UTC')::date)")))
+                  AND (\(day) < $2::date OR (p.occurred_on IS NULL AND p.occurred_at IS NULL) OR NOT \(Self.inContractYears(day)))
                 ORDER BY p.id
                 """
         case .orphanGroupPayments:

@@ -202,14 +202,20 @@ final class BudgetConsumptionTests: XCTestCase {
         XCTAssertEqual(june.reduce(0) { $0 + $1.effective }, 70_000, "the move changed the total budget")
     }
 
-    /// A category with a weekly and a monthly budget: a move dated on a Monday names that week's
-    /// window, and the month holding the Monday no longer takes it too (taken twice from Groceries,
-    /// given once to Rent). A move dated on the 1st names the month, not the week holding the 1st.
-    func testAMoveNamesOneWindowWhenACategoryHasBudgetsOfTwoKinds() throws {
+    /// Groceries with a monthly (500.00) and a weekly (120.00) budget, Rent with a monthly one (200.00).
+    private func groceriesByWeekAndMonth() -> LedgerFixture {
         var f = LedgerFixture()
         f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 50_000),
                             budget(2, f, category: LedgerFixture.groceries, .week, 12_000),
                             budget(3, f, category: LedgerFixture.rent, .month, 20_000)]
+        return f
+    }
+
+    /// A category with a weekly and a monthly budget: a move dated on a Monday names that week's
+    /// window, and the month holding the Monday no longer takes it too (taken twice from Groceries,
+    /// given once to Rent). A move dated on the 1st names the month, not the week holding the 1st.
+    func testAMoveNamesOneWindowWhenACategoryHasBudgetsOfTwoKinds() throws {
+        var f = groceriesByWeekAndMonth()
         f.ledger.budgetTransfers = [
             // 2026-10-05 is a Monday: Groceries' week of the 5th gives 800 to Rent's October.
             BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.groceries), toCategoryId: f.category(LedgerFixture.rent),
@@ -238,10 +244,7 @@ final class BudgetConsumptionTests: XCTestCase {
     /// writes a window's first day; an older app wrote the day of the move), changes the week
     /// alone: it was taken from both and given once to the other side.
     func testAMoveDatedInsideAWeekAndAMonthChangesTheWeekAlone() throws {
-        var f = LedgerFixture()
-        f.ledger.budgets = [budget(1, f, category: LedgerFixture.groceries, .month, 50_000),
-                            budget(2, f, category: LedgerFixture.groceries, .week, 12_000),
-                            budget(3, f, category: LedgerFixture.rent, .month, 20_000)]
+        var f = groceriesByWeekAndMonth()
         // 2026-10-07 is a Wednesday: inside Groceries' week of the 5th and its October.
         f.ledger.budgetTransfers = [
             BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.groceries), toCategoryId: f.category(LedgerFixture.rent),
