@@ -4,9 +4,10 @@ import EZCore
 ///
 /// Lines end with CRLF (RFC 4180 §2.1). A field is quoted when it holds a comma, a double quote,
 /// CR or LF, with inner quotes doubled. Text fields go through ``text(_:)``, which also guards
-/// against formula injection: a text that begins with `=`, `+`, `-`, `@`, a tab or a carriage
-/// return gets a leading single quote so that no spreadsheet evaluates it (and so does a text
-/// whose leading quotes are followed by one of those, so the quote can be undone exactly). Numbers, dates and
+/// against formula injection: a text that begins with `=`, `+`, `-`, `@`, a tab, CR, LF, NUL or a
+/// full-width `＝＋－＠`, after any blanks, gets a leading single quote so that no spreadsheet
+/// evaluates it (and so does a text whose leading quotes are followed by one of those, so the
+/// quote can be undone exactly; see ``needsGuard(_:)``). Numbers, dates and
 /// amounts go through the raw appenders, which never add that quote (`-12.50` stays a number).
 ///
 /// Everything is appended into one growing byte buffer: no per-cell `String` is built. A writer
@@ -144,23 +145,51 @@ struct CSVWriter {
         fieldsInRow += 1
     }
 
-    /// Whether a text beginning with `first` could be read as a formula by a spreadsheet.
+    /// Whether a text beginning with the byte `first` could be read as a formula by a spreadsheet:
+    /// `=`, `+`, `-`, `@`, a tab, a carriage return, a line feed or NUL (OWASP's and ASVS 1.2.10's
+    /// lists).
     @inline(__always)
     static func startsFormula(_ first: UInt8) -> Bool {
-        // = + - @ TAB CR
-        first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09 || first == 0x0D
+        first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40
+            || first == 0x09 || first == 0x0D || first == 0x0A || first == 0x00
     }
 
-    /// Whether a text gets the leading `'`: it starts a formula, or it starts with quotes followed
-    /// by what starts one (`'=1+1` as typed), which would otherwise read as a guarded `=1+1`. So
-    /// the reader's rule is exact: a field whose leading quotes are followed by `=`, `+`, `-`,
-    /// `@`, a tab or a carriage return was guarded; drop one quote.
+    /// The length of the full-width `＝`, `＋`, `－` or `＠` (U+FF1D, U+FF0B, U+FF0D, U+FF20) at
+    /// `i`, or 0: spreadsheets with an East Asian input method read them as the ASCII signs.
+    @inline(__always)
+    static func fullWidthSign(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        guard i + 2 < utf8.count, utf8[i] == 0xEF else { return 0 }
+        switch (utf8[i + 1], utf8[i + 2]) {
+        case (0xBC, 0x9D), (0xBC, 0x8B), (0xBC, 0x8D), (0xBC, 0xA0): return 3
+        default: return 0
+        }
+    }
+
+    /// The length of the blank at `i` that a spreadsheet may trim before reading a cell (a space,
+    /// a no-break space U+00A0, an ideographic space U+3000), or 0.
+    @inline(__always)
+    static func blank(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        if utf8[i] == 0x20 { return 1 }
+        if utf8[i] == 0xC2, i + 1 < utf8.count, utf8[i + 1] == 0xA0 { return 2 }
+        if utf8[i] == 0xE3, i + 2 < utf8.count, utf8[i + 1] == 0x80, utf8[i + 2] == 0x80 { return 3 }
+        return 0
+    }
+
+    /// Whether a text gets the leading `'`. The rule, in order: skip the text's leading quotes,
+    /// then its leading blanks (space, U+00A0, U+3000: an import that trims them would otherwise
+    /// reach the sign); if what follows is `=`, `+`, `-`, `@`, a tab, CR, LF, NUL or a full-width
+    /// `＝＋－＠`, the text is guarded. A text typed with leading quotes (`'=1+1`) is guarded too,
+    /// so the reader's rule is exact: a field matching that rule was guarded; drop one quote.
     static func needsGuard(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = utf8.first else { return false }
-        if startsFormula(first) { return true }
-        guard first == 0x27 else { return false }
-        guard let next = utf8.first(where: { $0 != 0x27 }) else { return false }
-        return startsFormula(next)
+        var i = 0
+        while i < utf8.count, utf8[i] == 0x27 { i += 1 }
+        while i < utf8.count {
+            let n = blank(utf8, at: i)
+            if n == 0 { break }
+            i += n
+        }
+        guard i < utf8.count else { return false }
+        return startsFormula(utf8[i]) || fullWidthSign(utf8, at: i) > 0
     }
 
     private mutating func appendText(_ utf8: UnsafeBufferPointer<UInt8>) {

@@ -152,11 +152,22 @@ final class CSVStatementTests: XCTestCase {
         XCTAssertEqual(trends[2], ["2025-09-01", "0.00", "100.00", "-12.50", "6", "EUR"])
     }
 
+    /// The documented reader's rule, written from docs/exports.md's words (not from the writer's
+    /// bytes): after the leading quotes and then any blanks (space, U+00A0, U+3000), a formula
+    /// sign (`=+-@`, tab, CR, LF, NUL or a full-width `＝＋－＠`) means the field was guarded.
+    private func wasGuarded(_ field: String) -> Bool {
+        let signs: Set<Character> = ["=", "+", "-", "@", "\t", "\r", "\n", "\0", "＝", "＋", "－", "＠"]
+        let blanks: Set<Character> = [" ", "\u{00A0}", "\u{3000}"]
+        let rest = field.drop { $0 == "'" }.drop { blanks.contains($0) }
+        return rest.first.map { signs.contains($0) } ?? false
+    }
+
     /// The guard can be undone exactly by the documented rule (drop one `'` when the leading
-    /// quotes are followed by `=`, `+`, `-`, `@`, tab or CR): a description typed as `'=1+1` used to
-    /// come out as `'=1+1`, exactly like a guarded `=1+1`, and read back as `=1+1`.
+    /// quotes, then blanks, are followed by a formula sign): a description typed as `'=1+1` used
+    /// to come out as `'=1+1`, exactly like a guarded `=1+1`, and read back as `=1+1`.
     func testTheFormulaGuardIsUndoneExactlyByTheDocumentedRule() throws {
-        let texts = ["=1+1", "'=1+1", "''=1+1", "'hello'", "'", "''", "-5", "'-5", "@SUM(A1)", "'@x", "\tx", "'\tx", "plain", "a'=b"]
+        let texts = ["=1+1", "'=1+1", "''=1+1", "'hello'", "'", "''", "-5", "'-5", "@SUM(A1)", "'@x", "\tx", "'\tx", "plain", "a'=b",
+                     " =1+1", "' =1+1", "\u{3000}＝1+1", "＋1", "'－1", "＠x", "\u{00A0}@x", "\nx", "  plain", " ", "\u{3000}", "＝"]
         var writer = CSVWriter(header: ["text"])
         for t in texts { writer.text(t); writer.endRow() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("csv-guard-\(UUID().uuidString)")
@@ -167,11 +178,33 @@ final class CSVStatementTests: XCTestCase {
         let read = try pythonRows(file).dropFirst().map { $0[0] }
         XCTAssertEqual(read.count, texts.count)
         for (written, original) in zip(read, texts) {
-            XCTAssertFalse(written.first.map { "=+-@\t\r".contains($0) } ?? false, "'\(written)' could start a formula")
-            let afterQuotes = written.drop { $0 == "'" }.first
-            let unguarded = written.hasPrefix("'") && afterQuotes.map { "=+-@\t\r".contains($0) } == true ? String(written.dropFirst()) : written
+            XCTAssertFalse(written.first.map { "=+-@\t\r\n＝＋－＠".contains($0) } ?? false, "'\(written)' could start a formula")
+            let unguarded = wasGuarded(written) ? String(written.dropFirst()) : written
             XCTAssertEqual(unguarded, original, "written as '\(written)'")
         }
+    }
+
+    /// A spreadsheet that trims leading blanks on import, or an East Asian input method's
+    /// full-width signs, would still reach a formula: `" =HYPERLINK(…)"` and `"＝1+1"` are guarded
+    /// like `"=1+1"`, and so is a text that begins with LF or NUL (ASVS 1.2.10). Plain texts that
+    /// merely start with blanks, or hold a sign later on, are written as they are.
+    func testBlanksBeforeASignAndFullWidthSignsAreGuarded() {
+        func written(_ text: String) -> String {
+            var writer = CSVWriter(header: ["t"])
+            writer.text(text)
+            writer.endRow()
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        XCTAssertEqual(written(" =HYPERLINK(\"http://x\")"), "t\r\n\"' =HYPERLINK(\"\"http://x\"\")\"\r\n")
+        XCTAssertEqual(written("\u{3000}\u{00A0} @x"), "t\r\n'\u{3000}\u{00A0} @x\r\n")
+        for sign in ["＝", "＋", "－", "＠"] {
+            XCTAssertEqual(written("\(sign)1"), "t\r\n'\(sign)1\r\n", sign)
+        }
+        XCTAssertEqual(written("\0x"), "t\r\n'\0x\r\n")
+        XCTAssertEqual(written("\nx"), "t\r\n\"'\nx\"\r\n")
+        XCTAssertEqual(written("  two spaces"), "t\r\n  two spaces\r\n")
+        XCTAssertEqual(written("a = b"), "t\r\na = b\r\n")
+        XCTAssertEqual(written("\u{FF10}"), "t\r\n\u{FF10}\r\n", "a full-width digit is no sign")
     }
 
     func testAmountsArePlainDecimalsWithTheCurrencysMinorDigits() throws {
