@@ -119,3 +119,31 @@ final class TransactionFilterTests: LiveServerTestCase {
         XCTAssertEqual(Array(response.bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 }
+
+/// The statistics JSON says when its figures are not whole: a broken row in the range is left out
+/// of every figure (as in the statement) and counted in `quarantined_rows`, which is 0 otherwise.
+final class StatisticsQuarantineTests: XCTestCase {
+    func testARowLeftOutOfTheFiguresIsCountedInQuarantinedRows() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30"
+        let whole = try await server.get(path, token: token).json()
+        XCTAssertEqual((whole["quarantined_rows"] as? NSNumber)?.intValue, 0)
+
+        let broken = try fixture.ledger.db.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT id, amount_minor FROM transactions WHERE user_id = ? AND kind = 'expense' AND deleted_at IS NULL
+                AND substr(occurred_at, 1, 10) BETWEEN '2026-09-01' AND '2026-09-30' ORDER BY id LIMIT 1
+                """, arguments: [fixture.alice])!
+        }
+        try fixture.ledger.execute("UPDATE transactions SET amount_minor = -5 WHERE id = ?", [broken["id"] as Int64])
+        let left = try await server.get(path, token: token).json()
+        XCTAssertEqual((left["quarantined_rows"] as? NSNumber)?.intValue, 1)
+        XCTAssertEqual((left["expenses_minor"] as? NSNumber)?.int64Value,
+                       (whole["expenses_minor"] as? NSNumber).map { $0.int64Value - (broken["amount_minor"] as Int64) })
+        XCTAssertEqual((left["transaction_count"] as? NSNumber)?.intValue,
+                       (whole["transaction_count"] as? NSNumber).map { $0.intValue - 1 })
+        await server.stop()
+    }
+}

@@ -111,7 +111,8 @@ struct TransactionRoutes {
         return try await service.userResponse(caller: caller, target: target, reach: .window(query.range),
                                               key: "statistics|json|" + query.key, request: request, context: context) { inputs in
             let list = try Self.list(inputs, query)
-            return Produced(bytes: try StatisticsDocument(list.statistics, range: query.range).encoded(),
+            return Produced(bytes: try StatisticsDocument(list.statistics, range: query.range,
+                                                          quarantinedRows: inputs.slice.reportQuarantine.count).encoded(),
                             contentType: Produced.json, fileName: nil)
         }
     }
@@ -152,8 +153,13 @@ struct StatisticsDocument: Encodable {
     var net_minor: Int64
     var transaction_count: Int
     var categories: [Category]
+    /// How many ledger rows that would have fed these figures break the contract and were left
+    /// out (the user's own and the exchange rates the conversions went without; the rows the
+    /// statement's About lists, and `ezreport check` names). 0 when the figures are whole, so an
+    /// app can say when the page is not.
+    var quarantined_rows: Int
 
-    init(_ s: StatisticsFigures, range: Period) {
+    init(_ s: StatisticsFigures, range: Period, quarantinedRows: Int) {
         currency = s.currency.code
         from = range.start.description
         to = range.end.description
@@ -161,6 +167,7 @@ struct StatisticsDocument: Encodable {
         expenses_minor = s.expenses
         net_minor = s.net
         transaction_count = s.transactionCount
+        quarantined_rows = quarantinedRows
         categories = s.categories.map {
             Category(category: $0.name, amount_minor: $0.amount, count: $0.count, percent: Decimal($0.percent.tenths) / 10)
         }
