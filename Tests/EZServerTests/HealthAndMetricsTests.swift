@@ -25,4 +25,25 @@ final class HealthAndMetricsTests: XCTestCase {
         XCTAssertFalse(text.contains("alice"))
         XCTAssertFalse(text.contains("/v1/users/\(fixture.alice)/"))
     }
+
+    /// A statement's PDF and workbook share one router template (`{period}` captures
+    /// `2026-09.pdf`), but an operator needs their latencies apart: the route label carries the
+    /// format, and only a format the server serves, so a path of the client's cannot add labels.
+    func testMetricsCountEachFormatOfAStatementUnderItsOwnRoute() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        for file in ["2026-09.pdf", "2026-09.xlsx", "2026-09.xlsx", "2026-09.weird-client-text"] {
+            _ = try await server.get("/v1/users/\(fixture.alice)/statement/\(file)?as_of=2026-10-01", token: token)
+        }
+        let lines = try await server.get("/metrics").text.split(separator: "\n").filter { $0.hasPrefix("hb_requests{") }
+        await server.stop()
+        func count(_ route: String, _ status: String) -> String? {
+            lines.first { $0.contains("http_route=\"\(route)\"") && $0.contains("\"\(status)\"") }?.split(separator: " ").last.map(String.init)
+        }
+        XCTAssertEqual(count("/v1/users/{id}/statement/{period}.pdf", "200"), "1", lines.joined(separator: "\n"))
+        XCTAssertEqual(count("/v1/users/{id}/statement/{period}.xlsx", "200"), "2", lines.joined(separator: "\n"))
+        XCTAssertEqual(count("/v1/users/{id}/statement/{period}", "400"), "1", lines.joined(separator: "\n"))
+        XCTAssertFalse(lines.contains { $0.contains("weird") }, lines.joined(separator: "\n"))
+    }
 }

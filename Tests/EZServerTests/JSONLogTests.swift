@@ -23,7 +23,7 @@ final class JSONLogTests: XCTestCase {
              "/v1/users/{id}/transactions.csv", "\(fixture.alice)"),
             ("/v1/users/\(fixture.dave)/statistics", token, 404, "/v1/users/{id}/statistics", "\(fixture.alice)"),
             ("/v1/users/\(fixture.alice)/statistics", nil, 401, "/v1/users/{id}/statistics", "-"),
-            ("/v1/admin/usage/2026-09.csv?as_of=2026-10-01", adminToken, 200, "/v1/admin/usage/{file}", "\(fixture.root)"),
+            ("/v1/admin/usage/2026-09.csv?as_of=2026-10-01", adminToken, 200, "/v1/admin/usage/{file}.csv", "\(fixture.root)"),
         ]
         var sizes: [Int] = []
         for r in requests {

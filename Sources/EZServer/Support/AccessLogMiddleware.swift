@@ -24,7 +24,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         logger.info("request", metadata: [
             "method": "\(request.method.rawValue)",
-            "route": "\(context.endpointPath ?? "unmatched")",
+            "route": "\(RouteLabel.of(template: context.endpointPath, path: request.uri.path) ?? "unmatched")",
             "status": "\(response.status.code)",
             "bytes": "\(response.body.contentLength ?? 0)",
             "ms": "\(String(format: "%.1f", ms))",

@@ -6,8 +6,9 @@ import Synchronization
 
 /// Hummingbird's request metrics — `http_server_active_requests` by method, `hb_requests` and
 /// the `http_server_request_duration` histogram by route, method and status, `hb_request_errors`
-/// — with the same names and labels as its `MetricsMiddleware`, and one difference: a `HEAD`
-/// request is counted when its response is returned.
+/// — with the same names and labels as its `MetricsMiddleware`, and two differences: a `HEAD`
+/// request is counted when its response is returned, and the route is the ``RouteLabel`` (a
+/// statement's `.pdf` and `.xlsx` are counted apart).
 ///
 /// Hummingbird's middleware records a request when the response body has been written; the HEAD
 /// endpoints the router makes from GET routes drop that body, and with it the recording, so every
@@ -21,7 +22,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         active.increment()
         do {
             var response = try await next(request, context)
-            let record = OnceOnly { [status = response.status, route = context.endpointPath ?? "Unknown"] in
+            let record = OnceOnly { [status = response.status, route = RouteLabel.of(template: context.endpointPath, path: request.uri.path) ?? "Unknown"] in
                 let metrics = cache.endpoint(route, request.method, status)
                 metrics.counter.increment()
                 metrics.duration.recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
@@ -41,7 +42,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            let metrics = cache.endpoint(context.endpointPath ?? "NotFound", request.method, status)
+            let route = RouteLabel.of(template: context.endpointPath, path: request.uri.path) ?? "NotFound"
+            let metrics = cache.endpoint(route, request.method, status)
             metrics.counter.increment()
             metrics.errors.increment()
             active.decrement()
