@@ -67,6 +67,19 @@ final class TransactionFilterTests: LiveServerTestCase {
         }
     }
 
+    /// An amount is the number it writes: trailing zeros past the currency's decimals are the same
+    /// amount (`12.500` is `12.50` in EUR), a non-zero digit there is a 400 naming the parameter.
+    func testTrailingZerosAreTheSameAmountAndAnExtraDigitIsA400() async throws {
+        let twoDecimals = try await exportedIds("from=2026-09-01&to=2026-09-30&min=12.50")
+        let sixDecimals = try await exportedIds("from=2026-09-01&to=2026-09-30&min=12.500000")
+        XCTAssertEqual(sixDecimals, twoDecimals)
+        XCTAssertEqual(twoDecimals, try sqlIds(from: "2026-09-01", to: "2026-09-30", min: 1250))
+        let response = try await server.get("/v1/users/\(fixture.alice)/transactions.csv?min=12.505",
+                                            token: try await fixture.token(fixture.alice))
+        XCTAssertEqual(response.status, .badRequest)
+        XCTAssertEqual(try response.json()["parameter"] as? String, "min")
+    }
+
     func testStatisticsMatchSQLAndPercentsSumToExactlyOneHundred() async throws {
         let response = try await server.get("/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30",
                                             token: try await fixture.token(fixture.alice))
