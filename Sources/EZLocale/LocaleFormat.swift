@@ -162,14 +162,8 @@ package struct LocaleFormat: Hashable, Sendable {
                              fractionDigits: Int? = nil) -> String {
         if minor == 0 { return attach("0", negative: false, currency) }
         let ref = (scaleReference ?? minor).magnitude / UInt128(currency.minorPerMajor)
-        let units = compactUnits
-        let (divisorMajor, suffix): (UInt128, String)
-        switch ref {
-        case 1_000_000_000...: (divisorMajor, suffix) = (1_000_000_000, units.billion)
-        case 1_000_000...: (divisorMajor, suffix) = (1_000_000, units.million)
-        case 1_000...: (divisorMajor, suffix) = (1_000, units.thousand)
-        default: (divisorMajor, suffix) = (1, "")
-        }
+        let unit = compactUnit(forMajor: ref)
+        let (divisorMajor, suffix) = (unit?.major ?? 1, unit?.suffix ?? "")
         let divisor = divisorMajor * UInt128(currency.minorPerMajor)
         var digits = fractionDigits ?? (suffix.isEmpty ? 0 : 1)
         digits = max(0, min(digits, 6))
@@ -184,25 +178,50 @@ package struct LocaleFormat: Hashable, Sendable {
         return attach(number + suffix, negative: minor < 0 && scaled != 0, currency)
     }
 
-    /// The compact units' abbreviations in the locale's language, after CLDR's short compact
+    /// One unit of the short forms: how many major units it stands for, and what follows the number.
+    struct CompactUnit: Sendable {
+        let major: UInt128
+        let suffix: String
+    }
+
+    /// The compact units in the locale's language, largest first, after CLDR's short compact
     /// decimal formats: `1,2 Tsd. €` and `3,5 Mio. €` in German, `1,2 k €` and `3,5 Md €` in
-    /// French, `1,2 mil €` in Spanish, `3,5 Mln €` in Italian (which keeps `k` for thousands,
-    /// where CLDR has no abbreviation); English and the rest keep `k`, `M`, `B`.
-    var compactUnits: (thousand: String, million: String, billion: String) {
+    /// French, `1,2 mil €` in Spanish and Portuguese, `3,5 Mln €` in Italian (which keeps `k` for
+    /// thousands, where CLDR has no abbreviation), `1,5K` and `3,5 mln.` in Dutch. Japanese,
+    /// Chinese and Korean count in myriads: `¥2.5万`, `¥3億` (Japanese writes thousands in full),
+    /// `2.5亿` in Simplified and `2.5萬` in Traditional Chinese, `₩15만`, `1.5천` in Korean. English
+    /// and the rest keep `k`, `M`, `B` (as do Hong Kong's and Macao's Chinese, as CLDR has them).
+    var compactScale: [CompactUnit] {
+        func units(_ list: (UInt128, String)...) -> [CompactUnit] { list.map { CompactUnit(major: $0.0, suffix: $0.1) } }
+        let k: UInt128 = 1_000, myriad: UInt128 = 10_000
         switch language {
-        case "de": return (" Tsd.", " Mio.", " Mrd.")
-        case "fr": return (" k", " M", " Md")
-        case "es": return (" mil", " M", " mil M")
-        case "it": return ("k", " Mln", " Mrd")
-        default: return ("k", "M", "B")
+        case "de": return units((1_000_000_000, " Mrd."), (1_000_000, " Mio."), (k, " Tsd."))
+        case "fr": return units((1_000_000_000, " Md"), (1_000_000, " M"), (k, " k"))
+        case "es": return units((1_000_000_000, " mil M"), (1_000_000, " M"), (k, " mil"))
+        case "it": return units((1_000_000_000, " Mrd"), (1_000_000, " Mln"), (k, "k"))
+        case "pt" where region == "PT": return units((1_000_000_000, " mM"), (1_000_000, " M"), (k, " mil"))
+        case "pt": return units((1_000_000_000, " bi"), (1_000_000, " mi"), (k, " mil"))
+        case "nl": return units((1_000_000_000, " mld."), (1_000_000, " mln."), (k, "K"))
+        case "ja": return units((myriad * myriad * myriad, "兆"), (myriad * myriad, "億"), (myriad, "万"))
+        case "zh" where region == "TW": return units((myriad * myriad * myriad, "兆"), (myriad * myriad, "億"), (myriad, "萬"))
+        case "zh" where region != "HK" && region != "MO":
+            return units((myriad * myriad * myriad, "万亿"), (myriad * myriad, "亿"), (myriad, "万"))
+        case "ko": return units((myriad * myriad * myriad, "조"), (myriad * myriad, "억"), (myriad, "만"), (k, "천"))
+        default: return units((1_000_000_000, "B"), (1_000_000, "M"), (k, "k"))
         }
     }
 
-    /// The divisor in minor units of the compact unit (1, k, M, B) chosen for `reference`.
-    package static func compactDivisor(forMinor reference: Int128, _ currency: Currency) -> Int128 {
+    /// The largest compact unit that `major` (a magnitude in major units) reaches; nil below the
+    /// smallest, where amounts are written in full.
+    func compactUnit(forMajor major: UInt128) -> CompactUnit? {
+        compactScale.first { major >= $0.major }
+    }
+
+    /// The divisor in minor units of the compact unit (none, k, M, B; 万, 億…) chosen for
+    /// `reference` in this locale: an axis's labels all use it.
+    package func compactDivisor(forMinor reference: Int128, _ currency: Currency) -> Int128 {
         let major = reference.magnitude / UInt128(currency.minorPerMajor)
-        let unit: Int128 = major >= 1_000_000_000 ? 1_000_000_000 : major >= 1_000_000 ? 1_000_000 : major >= 1_000 ? 1_000 : 1
-        return unit * Int128(currency.minorPerMajor)
+        return Int128(compactUnit(forMajor: major)?.major ?? 1) * Int128(currency.minorPerMajor)
     }
 
     static func divideHalfEven(_ n: UInt128, _ d: UInt128) -> UInt128 {

@@ -29,6 +29,13 @@ final class AxisTicksTests: XCTestCase {
         XCTAssertEqual(labels.ticks(ticks), ["0 €", "0,5k €", "1,0k €", "1,5k €", "2,0k €", "2,5k €", "3,0k €"])
     }
 
+    /// A Japanese axis is labelled in 万, every label in the same unit with the step's decimals.
+    func testJapaneseMoneyTicksAreInMyriads() throws {
+        let labels = ValueLabels(format: LocaleFormat(locale: "ja_JP"), valueFormat: .money(try Currency("JPY")))
+        let ticks = NiceTicks(from: 0, to: 25_000, count: 5, minimumExponent: 0)
+        XCTAssertEqual(labels.ticks(ticks), ["¥0", "¥0.5万", "¥1.0万", "¥1.5万", "¥2.0万", "¥2.5万"])
+    }
+
     func testTicksOverMoneyNearTheIntegerLimitGoPastItInsteadOfTrapping() {
         // 9 × 10^18 cents fits in 64 bits; the nice tick above it, 10^19, does not.
         let ticks = NiceTicks(from: 0, to: 9e18, count: 5, minimumExponent: 0)

@@ -48,6 +48,32 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertEqual(en.compactMoney(-50_000, usd), "-$500")
     }
 
+    /// Japanese, Chinese and Korean count large amounts in myriads (万 = 10^4, 億/亿 = 10^8), as
+    /// ICU's compact forms (CLDR) write them; a Japanese chart axis read `¥25k` for 2.5万.
+    /// Portuguese and Dutch get their own abbreviations too.
+    func testCompactMoneyCountsInMyriadsInJapaneseChineseAndKorean() throws {
+        let jpy = try Currency("JPY"), krw = try Currency("KRW"), cny = try Currency("CNY")
+        let ja = LocaleFormat(locale: "ja_JP")
+        XCTAssertEqual(ja.compactMoney(25_000, jpy), "¥2.5万")
+        XCTAssertEqual(ja.compactMoney(3_500_000, jpy), "¥350万")
+        XCTAssertEqual(ja.compactMoney(250_000_000, jpy), "¥2.5億")
+        XCTAssertEqual(ja.compactMoney(4_000_000_000_000, jpy), "¥4兆")
+        XCTAssertEqual(ja.compactMoney(5_000, jpy), "¥5,000", "Japanese writes thousands in full")
+        XCTAssertEqual(LocaleFormat(locale: "zh_CN").compactMoney(25_000_00, cny), "¥2.5万")
+        XCTAssertEqual(LocaleFormat(locale: "zh_CN").compactMoney(250_000_000_00, cny), "¥2.5亿")
+        XCTAssertEqual(LocaleFormat(locale: "zh_TW").compactMoney(25_000_00, cny), "¥2.5萬")
+        XCTAssertEqual(LocaleFormat(locale: "zh_HK").compactMoney(25_000_00, cny), "¥25k", "as CLDR has Hong Kong")
+        let ko = LocaleFormat(locale: "ko_KR")
+        XCTAssertEqual(ko.compactMoney(150_000, krw).hasSuffix("15만"), true, ko.compactMoney(150_000, krw))
+        XCTAssertEqual(ko.compactMoney(1_500, krw).hasSuffix("1.5천"), true, ko.compactMoney(1_500, krw))
+        XCTAssertEqual(LocaleFormat(locale: "pt_BR").compactMoney(350_000_000, .eur).contains("3,5 mi"), true)
+        XCTAssertEqual(LocaleFormat(locale: "nl_NL").compactMoney(150_000, .eur).contains("1,5K"), true)
+        // An axis's labels share the locale's unit: 0 … ¥60,000 in steps of ¥10,000.
+        XCTAssertEqual(ja.compactDivisor(forMinor: 60_000, jpy), 10_000)
+        XCTAssertEqual(ja.compactDivisor(forMinor: 6_000, jpy), 1)
+        XCTAssertEqual(LocaleFormat(locale: "en_US").compactDivisor(forMinor: 6_000_00, .eur), 1_000_00)
+    }
+
     func testPercentAndDatesPerLocale() {
         XCTAssertEqual(LocaleFormat(locale: "en_US").percent(Percent(tenths: 125)), "12.5%")
         XCTAssertEqual(LocaleFormat(locale: "it_IT").percent(Percent(tenths: 125)), "12,5%")

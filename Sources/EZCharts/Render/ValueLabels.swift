@@ -30,7 +30,7 @@ struct ValueLabels {
         let reference = Int128(values.map { $0.magnitude }.max() ?? 0)
         switch valueFormat {
         case .money(let c):
-            let unit = LocaleFormat.compactDivisor(forMinor: reference, c)
+            let unit = format.compactDivisor(forMinor: reference, c)
             let digits = ValueLabels.digitsNeeded(step: stepValue, unit: unit)
             return values.map { format.compactMoney(wide: $0, c, scaleReference: reference, fractionDigits: digits) }
         case .count:
