@@ -62,7 +62,7 @@ package struct LocaleFormat: Hashable, Sendable {
         case "fr": dec = ","; grp = " "
         default: dec = "."; grp = ","
         }
-        if reg == "CH" && lang != "fr" { dec = "."; grp = "’" }
+        if (reg == "CH" || (reg == "LI" && lang == "de")) && lang != "fr" { dec = "."; grp = "’" }
         if lang == "pt" && reg == "PT" { grp = " " }
         // Spanish as Mexico, the United States, Central America, the Caribbean and Peru write it
         // (CLDR): `US$2,990.51`, not Spain's `2990,51 US$`.
@@ -75,11 +75,19 @@ package struct LocaleFormat: Hashable, Sendable {
         case "en", "ja", "zh", "ko": first = true; space = false
         case "nl": first = true; space = true
         // CLDR: `CHF 1’234.50`, Austria's `€ 1.234,50`, Brazil's `R$ 1.234,50` (Portugal's `1234,50 €`).
-        case "de", "it": first = reg == "CH" || (lang == "de" && reg == "AT"); space = true
+        case "de", "it": first = reg == "CH" || (lang == "de" && (reg == "AT" || reg == "LI")); space = true
         case "pt": first = reg != "PT"; space = true
         default: first = false; space = true
         }
-        var percentSpace = ["de", "fr", "es", "nl"].contains(lang) || (lang == "pt" && reg == "PT")
+        // A space before the percent sign, as CLDR has it (`12,5 %` in Germany, France and Spain;
+        // `12.5%` in Switzerland, Liechtenstein and Latin America; never in Dutch or Portuguese).
+        var percentSpace: Bool
+        switch lang {
+        case "de": percentSpace = reg != "CH" && reg != "LI"
+        case "fr": percentSpace = reg != "CH"
+        case "es": percentSpace = reg.isEmpty || LocaleFormat.spanishPercentSpaceRegions.contains(reg)
+        default: percentSpace = false
+        }
         if let conventions {
             dec = conventions.decimalSeparator; grp = conventions.groupingSeparator
             minimumGrouping = conventions.minimumGroupingDigits
@@ -97,6 +105,10 @@ package struct LocaleFormat: Hashable, Sendable {
     /// Where Spanish writes a decimal point and groups with commas (CLDR's es_MX, es_US, es_419's
     /// Central American and Caribbean members, es_PE); elsewhere it writes Spain's comma.
     static let spanishDecimalPointRegions: Set<String> = ["MX", "US", "419", "GT", "HN", "NI", "PA", "PR", "SV", "DO", "PE", "CU"]
+
+    /// Where Spanish writes a space before the percent sign (CLDR: Spain and its African regions,
+    /// Equatorial Guinea, the Philippines); Latin America writes `12,5%` or `12.5%`.
+    static let spanishPercentSpaceRegions: Set<String> = ["ES", "EA", "IC", "GQ", "PH"]
 
     // MARK: - Numbers
 

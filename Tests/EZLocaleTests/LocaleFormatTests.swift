@@ -90,6 +90,24 @@ final class LocaleFormatTests: XCTestCase {
                        ["May", "mag", "Mai", "mai", "may", "5月"])
     }
 
+    /// The space before the percent sign follows CLDR, read here from ICU (an independent
+    /// oracle): a Swiss German reader writes `12.5%`, a Dutch, Portuguese or Mexican one `12,5%` /
+    /// `12.5%`, a German, French or Spanish one `12,5 %`.
+    func testThePercentSignsSpaceFollowsCLDRForEveryShippedLanguage() {
+        let locales = ["de_DE", "de_AT", "de_CH", "de_LI", "fr_FR", "fr_CA", "fr_CH", "fr_BE", "es_ES", "es_MX", "es_AR",
+                       "es_CO", "it_IT", "it_CH", "nl_NL", "nl_BE", "pt_PT", "pt_BR", "en_US", "en_GB", "ja_JP", "zh_CN", "ko_KR"]
+        for id in locales {
+            let icu = NumberFormatter()
+            icu.locale = Locale(identifier: id + "@numbers=latn")
+            icu.numberStyle = .percent
+            icu.minimumFractionDigits = 1
+            let expected = icu.string(from: 0.125)!.replacingOccurrences(of: "\u{00A0}", with: " ")
+                .replacingOccurrences(of: "\u{202F}", with: " ")
+            XCTAssertEqual(LocaleFormat(locale: id).percent(Percent(tenths: 125)), expected, id)
+        }
+        XCTAssertEqual(LocaleFormat(locale: "de_LI").money(123450, try! Currency("CHF")), "CHF 1’234.50", "as in Switzerland")
+    }
+
     /// A language without a catalog gets English words but its own figures, as CLDR writes them
     /// (they were English: `SEK 123,456.78`, `1 Oct 2026` for a Swede), in Latin digits and plain spaces.
     func testALanguageWithoutACatalogWritesFiguresAsCLDRDoes() throws {
