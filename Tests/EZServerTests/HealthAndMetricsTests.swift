@@ -33,17 +33,24 @@ final class HealthAndMetricsTests: XCTestCase {
         let fixture = try ServerFixture()
         let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
         let token = try await fixture.token(fixture.alice)
+        // The metrics are the process's: other tests' requests count too, so compare before and after.
+        func counts() async throws -> [Substring] {
+            try await server.get("/metrics").text.split(separator: "\n").filter { $0.hasPrefix("hb_requests{") }
+        }
+        func count(_ lines: [Substring], _ route: String, _ status: String) -> Int {
+            lines.first { $0.contains("http_route=\"\(route)\"") && $0.contains("\"GET\"") && $0.contains("\"\(status)\"") }
+                .flatMap { $0.split(separator: " ").last }.flatMap { Int($0) } ?? 0
+        }
+        let before = try await counts()
         for file in ["2026-09.pdf", "2026-09.xlsx", "2026-09.xlsx", "2026-09.weird-client-text"] {
             _ = try await server.get("/v1/users/\(fixture.alice)/statement/\(file)?as_of=2026-10-01", token: token)
         }
-        let lines = try await server.get("/metrics").text.split(separator: "\n").filter { $0.hasPrefix("hb_requests{") }
+        let lines = try await counts()
         await server.stop()
-        func count(_ route: String, _ status: String) -> String? {
-            lines.first { $0.contains("http_route=\"\(route)\"") && $0.contains("\"\(status)\"") }?.split(separator: " ").last.map(String.init)
+        for (route, status, added) in [("/v1/users/{id}/statement/{period}.pdf", "200", 1), ("/v1/users/{id}/statement/{period}.xlsx", "200", 2),
+                                       ("/v1/users/{id}/statement/{period}", "400", 1)] {
+            XCTAssertEqual(count(lines, route, status) - count(before, route, status), added, "\(route) \(status): \(lines.joined(separator: "\n"))")
         }
-        XCTAssertEqual(count("/v1/users/{id}/statement/{period}.pdf", "200"), "1", lines.joined(separator: "\n"))
-        XCTAssertEqual(count("/v1/users/{id}/statement/{period}.xlsx", "200"), "2", lines.joined(separator: "\n"))
-        XCTAssertEqual(count("/v1/users/{id}/statement/{period}", "400"), "1", lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains { $0.contains("weird") }, lines.joined(separator: "\n"))
     }
 }
