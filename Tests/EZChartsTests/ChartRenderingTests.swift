@@ -215,14 +215,63 @@ final class PieLabelRoomTests: XCTestCase {
             let radius = ChartRenderer.pieRadius(values: values, total: total, percents: percents, innerRadius: 0,
                                                  area: area, painter: painter)
             XCTAssertLessThan(radius, 120, "\(locale): small slices put labels outside, so the pie must make room")
+            var starts: [Double] = [], angle = -Double.pi / 2
+            for v in values { starts.append(angle); angle += 2 * .pi * Double(v) / Double(total) }
             let outside = values.indices.filter { i in
-                !ChartRenderer.fitsInside(sweep: 2 * .pi * Double(values[i]) / Double(total),
-                                          textWidth: painter.measure(percents[i], .labelBold).width, radius: radius, inner: 0)
+                !ChartRenderer.fitsInside(start: starts[i], sweep: 2 * .pi * Double(values[i]) / Double(total),
+                                          text: painter.measure(percents[i], .labelBold), radius: radius, inner: 0)
             }
             XCTAssertFalse(outside.isEmpty, locale)
             for i in outside {
                 let reach = radius + ChartRenderer.outsideLabelReach + painter.measure(percents[i], .label).width
                 XCTAssertLessThanOrEqual(reach, halfWidth, "\(locale): '\(percents[i])' would be cut at the chart's edge")
+            }
+        }
+    }
+}
+
+/// A percentage drawn inside a slice stays inside it: its whole box, not only its width along
+/// the arc, clears the rim, the doughnut's hole and the slice's edges.
+final class InsideLabelFitTests: XCTestCase {
+    /// In a doughnut's narrow ring a slice centred at 3 o'clock has arc enough for "12,5 %", but
+    /// the text runs across the ring there and sat over the white hole.
+    func testAWideLabelAcrossANarrowRingGoesOutside() {
+        let text = Size(width: 34, height: 12)
+        // A quarter of the ring centred on 3 o'clock: 40 pt deep, arc at mid-radius ~ 157 pt.
+        let start = -Double.pi / 4, sweep = Double.pi / 2
+        XCTAssertFalse(ChartRenderer.fitsInside(start: start, sweep: sweep, text: text, radius: 120, inner: 80),
+                       "34 pt across a 40 pt ring leaves 3 pt each side: too tight, it would touch the hole")
+        // The same slice centred on 12 o'clock: the text runs along the ring, 12 pt of 40 deep.
+        XCTAssertTrue(ChartRenderer.fitsInside(start: -3 * Double.pi / 4, sweep: sweep, text: text, radius: 120, inner: 80))
+        // A deeper ring holds it at 3 o'clock too.
+        XCTAssertTrue(ChartRenderer.fitsInside(start: start, sweep: sweep, text: text, radius: 120, inner: 60))
+    }
+
+    /// Every corner of an inside label lies within its slice, for every slice of a range of pies
+    /// and doughnuts: checked here point by point, independently of the rule's own arithmetic.
+    func testEveryInsideLabelsCornersLieWithinItsSlice() {
+        let text = Size(width: 30, height: 12)
+        for (radius, inner) in [(100.0, 0.0), (100.0, 55.0), (80.0, 40.0), (140.0, 98.0)] {
+            for slices in 2...14 {
+                let sweep = 2 * Double.pi / Double(slices)
+                for k in 0..<slices {
+                    let start = -Double.pi / 2 + Double(k) * sweep + 0.3
+                    guard ChartRenderer.fitsInside(start: start, sweep: sweep, text: text, radius: radius, inner: inner) else { continue }
+                    let r = ChartRenderer.insideLabelRadius(radius: radius, inner: inner), mid = start + sweep / 2
+                    let (cx, cy) = (cos(mid) * r, sin(mid) * r)
+                    for dx in stride(from: -15.0, through: 15.0, by: 1) {
+                        for dy in [-6.0, 6.0] {
+                            let (x, y) = (cx + dx, cy + dy)
+                            let distance = (x * x + y * y).squareRoot()
+                            XCTAssertLessThanOrEqual(distance, radius, "\(radius)/\(inner), \(slices) slices: past the rim")
+                            XCTAssertGreaterThanOrEqual(distance, inner, "\(radius)/\(inner), \(slices) slices: over the hole")
+                            var a = atan2(y, x) - start
+                            while a < 0 { a += 2 * .pi }
+                            while a >= 2 * .pi { a -= 2 * .pi }
+                            XCTAssertLessThanOrEqual(a, sweep, "\(radius)/\(inner), \(slices) slices: past the slice's edge")
+                        }
+                    }
+                }
             }
         }
     }

@@ -70,11 +70,35 @@ extension ChartRenderer {
     typealias OutsideLabel = (mid: Double, text: String, color: Color)
 
 
-    /// Whether a slice's percentage fits inside it (else it is drawn outside, with a leader).
-    static func fitsInside(sweep: Double, textWidth: Double, radius: Double, inner: Double) -> Bool {
-        let labelR = inner > 0 ? (radius + inner) / 2 : radius * 0.66
+    /// The radius a slice's inside label is centred on: the ring's middle, or two thirds out in a pie.
+    static func insideLabelRadius(radius: Double, inner: Double) -> Double {
+        inner > 0 ? (radius + inner) / 2 : radius * 0.66
+    }
+
+    /// Whether a slice's percentage fits inside it (else it is drawn outside, with a leader): the
+    /// text's whole box, centred on the slice's middle angle, clear of the rim, of a doughnut's
+    /// hole and of the slice's two edges by a small margin. Measuring only the arc's length let a
+    /// wide label in a narrow ring stick out over the hole at 3 and 9 o'clock, where the text runs
+    /// across the ring rather than along it.
+    static func fitsInside(start: Double, sweep: Double, text: Size, radius: Double, inner: Double) -> Bool {
         let ringDepth = inner > 0 ? radius - inner : radius * 0.5
-        return sweep * labelR > textWidth + 8 && ringDepth > 16
+        guard ringDepth > 16 else { return false }
+        let labelR = insideLabelRadius(radius: radius, inner: inner)
+        let mid = start + sweep / 2
+        let cx = cos(mid) * labelR, cy = sin(mid) * labelR
+        let hw = text.width / 2 + 2, hh = text.height / 2 + 1
+        let corners = [(cx - hw, cy - hh), (cx + hw, cy - hh), (cx - hw, cy + hh), (cx + hw, cy + hh)]
+        // The farthest point of a box from the centre is a corner; the nearest, its clamp.
+        guard corners.allSatisfy({ ($0.0 * $0.0 + $0.1 * $0.1).squareRoot() <= radius - 1 }) else { return false }
+        if inner > 0 {
+            let dx = max(abs(cx) - hw, 0), dy = max(abs(cy) - hh, 0)
+            guard (dx * dx + dy * dy).squareRoot() >= inner + 1 else { return false }
+        }
+        // Within the slice's edges: on the inner side of both edge rays, 2 pt clear (a slice over
+        // half the circle keeps its middle far from both edges).
+        guard sweep <= Double.pi else { return true }
+        let (sx, sy) = (cos(start), sin(start)), (ex, ey) = (cos(start + sweep), sin(start + sweep))
+        return corners.allSatisfy { x, y in sx * y - sy * x >= 2 && x * ey - y * ex >= 2 }
     }
 
     /// How far beyond the rim an outside label's text may start, at most: its leader goes 10 pt out
@@ -107,9 +131,11 @@ extension ChartRenderer {
         guard total > 0 else { return radius }
         let inner = radius * max(0, min(0.9, innerRadius))
         var largest = radius
+        var angle = -Double.pi / 2
         for i in values.indices where values[i] > 0 {
             let sweep = 2 * Double.pi * Double(values[i]) / Double(total)
-            guard !fitsInside(sweep: sweep, textWidth: painter.measure(percents[i], .labelBold).width, radius: radius, inner: inner)
+            defer { angle += sweep }
+            guard !fitsInside(start: angle, sweep: sweep, text: painter.measure(percents[i], .labelBold), radius: radius, inner: inner)
             else { continue }
             largest = min(largest, halfWidth - outsideLabelReach - painter.measure(percents[i], .label).width)
         }
@@ -141,9 +167,8 @@ extension ChartRenderer {
             ctx.setColor(.white); ctx.setLineWidth(values.count > 1 ? 1.25 : 0); ctx.setLineJoin(.round)
             if values.count > 1 { ctx.stroke() } else { ctx.newPath() }
             let mid = angle + sweep / 2
-            // A label goes inside when the slice's arc at the label radius is wider than the text.
-            let textW = painter.measure(percents[i], .labelBold).width
-            if fitsInside(sweep: sweep, textWidth: textW, radius: radius, inner: inner) {
+            // A label goes inside when its box fits within the slice.
+            if fitsInside(start: angle, sweep: sweep, text: painter.measure(percents[i], .labelBold), radius: radius, inner: inner) {
                 inside.append((mid, percents[i], color.contrastingText))
             } else {
                 outside.append((mid, percents[i], color.darkened(0.25)))
@@ -151,7 +176,7 @@ extension ChartRenderer {
             angle = end
         }
         for l in inside {
-            let r = inner > 0 ? (radius + inner) / 2 : radius * 0.66
+            let r = insideLabelRadius(radius: radius, inner: inner)
             painter.text(l.text, .labelBold, anchor: Point(x: center.x + cos(l.mid) * r, y: center.y + sin(l.mid) * r),
                          hAlign: 0.5, vAlign: 0.5, color: l.textColor)
         }
