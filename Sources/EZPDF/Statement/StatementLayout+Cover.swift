@@ -144,8 +144,17 @@ extension StatementLayout {
             (versus, changeValue, k.expensesChange.percent == nil && k.expensesChange.absolute != 0
                 ? short(k.expensesChange.absolute, signed: true) : nil, changeColor, tr("change in expenses")),
         ]
-        let gap = 8.0, height = 66.0
+        let gap = 8.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)
+        // Details shrink, then take a second line at a word boundary ('Veränderung der / Ausgaben',
+        // 'évolution des / dépenses'); when one does, every tile grows by the line, so that the two
+        // lines keep the value's distance above them and the tile's margin below.
+        let details = tiles.map { t -> (size: Double, twoLines: Bool) in
+            let size = c.fittingSize(t.detail, bold: false, size: 7, minimum: 6, width: w - 20)
+            return (size, c.measure(t.detail, font: PDFTheme.font(size)).width > w - 20)
+        }
+        let anyTwoLines = details.contains { $0.twoLines }
+        let height = anyTwoLines ? 74.0 : 66.0
         for (i, t) in tiles.enumerated() { c.tagged(.paragraph) {
             let x = c.left + Double(i) * (w + gap)
             c.fill(Rect(x: x, y: c.y, width: w, height: height), PDFTheme.tile, radius: 5)
@@ -165,10 +174,8 @@ extension StatementLayout {
             }
             c.text(value, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 24 + (14 - size) / 2),
                    width: w - 20, color: t.color)
-            // Details shrink, then take a second line at a word boundary ('Veränderung der / Ausgaben').
-            let detailSize = c.fittingSize(t.detail, bold: false, size: 7, minimum: 6, width: w - 20)
-            let twoLines = c.measure(t.detail, font: PDFTheme.font(detailSize)).width > w - 20
-            c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + (twoLines ? 44 : 48 + (7 - detailSize) / 2)),
+            let (detailSize, twoLines) = details[i]
+            c.text(t.detail, font: PDFTheme.font(detailSize), at: Point(x: x + 10, y: c.y + (twoLines ? 47 : 48 + (7 - detailSize) / 2)),
                    width: w - 20, maxLines: 2, color: PDFTheme.muted)
         } }
         c.y += height + 12
