@@ -68,10 +68,15 @@ package struct LocaleFormat: Hashable, Sendable {
         // (CLDR): `US$2,990.51`, not Spain's `2990,51 US$`.
         let spanishWithDecimalPoint = lang == "es" && LocaleFormat.spanishDecimalPointRegions.contains(reg)
         if spanishWithDecimalPoint { dec = "."; grp = "," }
-        var minimumGrouping = ((lang == "es" && !spanishWithDecimalPoint) || (lang == "pt" && reg == "PT")) ? 2 : 1
+        // South America and Costa Rica keep Spain's decimal comma but group every number of four
+        // digits and put the symbol first (CLDR): `US$ 2.990,51`, `$ 1.234,50`.
+        let spanishSymbolFirstWithComma = lang == "es" && LocaleFormat.spanishSymbolFirstCommaRegions.contains(reg)
+        var minimumGrouping = ((lang == "es" && !spanishWithDecimalPoint && !spanishSymbolFirstWithComma)
+                               || (lang == "pt" && reg == "PT")) ? 2 : 1
         var first: Bool, space: Bool
         switch lang {
         case "es" where spanishWithDecimalPoint: first = true; space = false
+        case "es" where spanishSymbolFirstWithComma: first = true; space = reg != "CL"
         case "en", "ja", "zh", "ko": first = true; space = false
         case "nl": first = true; space = true
         // CLDR: `CHF 1’234.50`, Austria's `€ 1.234,50`, Brazil's `R$ 1.234,50` (Portugal's `1234,50 €`).
@@ -105,6 +110,11 @@ package struct LocaleFormat: Hashable, Sendable {
     /// Where Spanish writes a decimal point and groups with commas (CLDR's es_MX, es_US, es_419's
     /// Central American and Caribbean members, es_PE); elsewhere it writes Spain's comma.
     static let spanishDecimalPointRegions: Set<String> = ["MX", "US", "419", "GT", "HN", "NI", "PA", "PR", "SV", "DO", "PE", "CU"]
+
+    /// Where Spanish writes a decimal comma as Spain does, but the symbol first and every
+    /// four-digit number grouped (CLDR's es_AR, es_BO, es_CL, es_CO, es_CR, es_EC, es_PY, es_UY,
+    /// es_VE).
+    static let spanishSymbolFirstCommaRegions: Set<String> = ["AR", "BO", "CL", "CO", "CR", "EC", "PY", "UY", "VE"]
 
     /// Where Spanish writes a space before the percent sign (CLDR: Spain and its African regions,
     /// Equatorial Guinea, the Philippines); Latin America writes `12,5%` or `12.5%`.

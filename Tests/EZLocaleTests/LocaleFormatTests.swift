@@ -29,6 +29,11 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertEqual(LocaleFormat(locale: "es_MX").money(299051, usd), "US$2,990.51")
         XCTAssertEqual(LocaleFormat(locale: "es_MX").money(123456, .eur), "€1,234.56")
         XCTAssertEqual(LocaleFormat(locale: "es_ES").money(123456, .eur), "1234,56 €")
+        // South America keeps the comma but writes the symbol first and groups four digits (CLDR).
+        XCTAssertEqual(LocaleFormat(locale: "es_AR").money(299051, usd), "US$ 2.990,51")
+        XCTAssertEqual(LocaleFormat(locale: "es_CO").money(123456, usd), "US$ 1.234,56")
+        XCTAssertEqual(LocaleFormat(locale: "es_CL").money(123456, usd), "US$1.234,56")
+        XCTAssertEqual(LocaleFormat(locale: "es_AR").decimal(123456, fractionDigits: 2), "1.234,56")
         // German, French and Spanish readers get their own abbreviations (CLDR's short compact forms).
         XCTAssertEqual(LocaleFormat(locale: "de_DE").compactMoney(123450, .eur), "1,2 Tsd. €")
         XCTAssertEqual(LocaleFormat(locale: "de_DE").compactMoney(350_000_000, .eur), "3,5 Mio. €")
