@@ -105,7 +105,8 @@ extension LedgerHealth {
     }
 
     /// Rows no user's report reaches, found by direct queries: transactions of users that do not
-    /// exist, family members who do not exist, settle-up payments of groups that do not exist.
+    /// exist, family members who do not exist, members and settle-up payments of groups that do
+    /// not exist.
     /// The reports leave them out as `check` does; a command counts them in its quarantine (and
     /// exit code 3) through ``LedgerStore/quarantinedOutsideUsers()``.
     static func rowsOfNoUser<Reader: LedgerReading>(_ reader: Reader, features: LedgerFeatures) throws -> Set<QuarantinedRow> {
@@ -121,6 +122,13 @@ extension LedgerHealth {
         while try ghosts.next() {
             rows.insert(QuarantinedRow(table: "family_members", id: ghosts.int64(0),
                                       reason: "member user_id \(ghosts.int64(1)) does not exist"))
+        }
+        // Memberships of a group that does not exist (its `groups` row deleted, its members' left
+        // behind): no report reads them, and `check` names them as it names a family's.
+        let strays = try reader.rows(.orphanGroupMembers, [])
+        while try strays.next() {
+            rows.insert(QuarantinedRow(table: "group_members", id: strays.int64(0),
+                                      reason: "group \(strays.int64(0)) does not exist (user \(strays.int64(1)))"))
         }
         // Settle-up payments of a group that does not exist: no member's report reaches them.
         if features.groupPayments {

@@ -52,7 +52,7 @@ extension LedgerQuery {
     var readsWholeTable: Bool {
         switch self {
         case .userRefs, .allUserRows, .allUserRowsWithStartDay, .deliveryContacts, .deliveryContactsWithoutOptIn, .exchangeRates, .exchangeRatesText,
-             .orphanTransactions, .orphanFamilyMembers, .statementEmails:
+             .orphanTransactions, .orphanFamilyMembers, .orphanGroupMembers, .statementEmails:
             return true
         default:
             return false
@@ -220,6 +220,11 @@ extension LedgerQuery {
             return """
                 SELECT fm.family_id, fm.user_id FROM family_members fm LEFT JOIN users u ON u.id = fm.user_id
                 WHERE u.id IS NULL ORDER BY fm.family_id, fm.user_id
+                """
+        case .orphanGroupMembers:
+            return """
+                SELECT gm.group_id, gm.user_id FROM group_members gm LEFT JOIN groups g ON g.id = gm.group_id
+                WHERE g.id IS NULL ORDER BY gm.group_id, gm.user_id
                 """
         case .statementEmails: return "SELECT id, statement_email FROM users ORDER BY id"
         }

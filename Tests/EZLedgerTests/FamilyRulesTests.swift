@@ -16,6 +16,17 @@ final class FamilyRulesTests: XCTestCase {
                        [QuarantinedRow(table: "family_members", id: family, reason: "member user_id 999 does not exist")])
     }
 
+    /// A `group_members` row of a group whose `groups` row is gone was read by nothing and named
+    /// by nothing: `check` now quarantines it, as it does a family's, and the group's other rows
+    /// stay as they were.
+    func testAMembershipOfAGroupThatDoesNotExistIsQuarantinedByCheck() throws {
+        let ledger = try TestLedger()
+        let ana = try ledger.user("ana")
+        try ledger.execute("INSERT INTO group_members (group_id, user_id, joined_at) VALUES (777, ?, '2026-01-01T00:00:00Z')", [ana])
+        let health = try Ledger(path: ledger.path).health()
+        XCTAssertEqual(health.quarantined, [QuarantinedRow(table: "group_members", id: 777, reason: "group 777 does not exist (user \(ana))")])
+    }
+
     /// A child whose `users` row breaks the contract is left out of the parent's family view; the
     /// parent's report said nothing of it (no quarantined row, exit 0, "No children in this family
     /// yet"). The parent's list now names the child's row, as `check` does (outside audit).

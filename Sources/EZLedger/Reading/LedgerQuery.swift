@@ -98,6 +98,8 @@ package enum LedgerQuery: Hashable, Sendable, CaseIterable {
     case orphanTransactions
     /// `family_id, user_id` of family members whose user does not exist.
     case orphanFamilyMembers
+    /// `group_id, user_id` of group members whose group does not exist.
+    case orphanGroupMembers
     /// `id, statement_email` of every user (for ledgers that have the column).
     case statementEmails
 }
@@ -248,6 +250,11 @@ extension LedgerQuery {
             return """
                 SELECT fm.family_id, fm.user_id FROM family_members fm LEFT JOIN users u ON u.id = fm.user_id
                 WHERE u.id IS NULL ORDER BY fm.family_id, fm.user_id
+                """
+        case .orphanGroupMembers:
+            return """
+                SELECT gm.group_id, gm.user_id FROM group_members gm LEFT JOIN groups g ON g.id = gm.group_id
+                WHERE g.id IS NULL ORDER BY gm.group_id, gm.user_id
                 """
         case .statementEmails: return "SELECT id, statement_email FROM users ORDER BY id"
         }
