@@ -122,6 +122,23 @@ final class ConnectionHygieneTests: XCTestCase {
         }
     }
 
+    /// An HTTP/1.0 client that asks for `keep-alive` needs the server's `Connection: keep-alive`
+    /// to know the connection stays (RFC 9112, appendix C.2.2): without it, ApacheBench's `-k` and
+    /// old proxies take the response as the connection's last. HTTP/1.1 responses do not carry it.
+    func testAnHTTP10KeepAliveRequestGetsKeepAliveBack() throws {
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+                            + "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+                            + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                            + "GET /healthz HTTP/1.0\r\n\r\n")
+        let answer = connection.readUntilClosed(timeout: .seconds(5))
+        let heads = answer.text.components(separatedBy: "HTTP/1.").dropFirst().map { $0.lowercased() }
+        XCTAssertEqual(heads.count, 4, answer.text)
+        XCTAssertEqual(heads.map { $0.contains("connection: keep-alive") }, [true, true, false, false], answer.text)
+        XCTAssertTrue(answer.closed, "an HTTP/1.0 request without keep-alive ends the connection")
+        XCTAssertLessThan(answer.elapsed, .seconds(1), "closed after the last HTTP/1.0 response, not by the idle timeout")
+    }
+
     /// CONNECT used to get a 404 without length or body, and the connection then hung.
     func testConnectIsRefusedWith405AndTheConnectionCloses() throws {
         for target in ["/v1/users/\(fixture.alice)/statistics", "127.0.0.1:443"] {

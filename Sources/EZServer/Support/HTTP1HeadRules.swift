@@ -13,10 +13,19 @@ import NIOHTTP1
 /// - **Persistence** (section 9.3): an HTTP/1.0 request without the `keep-alive` option ends its
 ///   connection after the response. Such a request is passed on with `Connection: close`, which
 ///   Hummingbird honours; the connection used to stay open until the idle timeout, and a client
-///   that reads an HTTP/1.0 response to the end of the connection waited for it.
-final class HTTP1HeadRules: ChannelInboundHandler, RemovableChannelHandler {
+///   that reads an HTTP/1.0 response to the end of the connection waited for it. An HTTP/1.0
+///   request that asks for `keep-alive` gets `Connection: keep-alive` on a response that keeps the
+///   connection (RFC 9112, appendix C.2.2): an HTTP/1.0 client (ApacheBench's `-k`, old proxies)
+///   takes a response without it as the end of the connection.
+final class HTTP1HeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// For each request read and not yet answered, in order (HTTP/1.1 answers in order, pipelined
+    /// or not): whether its response echoes `Connection: keep-alive`.
+    private var echoKeepAlive: [Bool] = []
 
     /// Called once with the reason when a request is refused.
     private let refuse: (String) -> Void
@@ -42,7 +51,20 @@ final class HTTP1HeadRules: ChannelInboundHandler, RemovableChannelHandler {
         // NIO's reading of the version and the Connection options; Hummingbird closes after the
         // response only on exactly "close".
         if !head.isKeepAlive { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+        echoKeepAlive.append(head.version == .http1_0 && head.isKeepAlive)
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200 else {
+            context.write(data, promise: promise)
+            return
+        }
+        let echo = echoKeepAlive.isEmpty ? false : echoKeepAlive.removeFirst()
+        if echo && !head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) {
+            head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 
     /// What is wrong with `head`'s `Host` field, or nil when nothing is.
