@@ -161,7 +161,7 @@ package func loadExchangeRates<Reader: LedgerReading>(_ reader: Reader) throws -
         // rate of EUR into EUR, or into XXQ or gold, converts nothing a report can count.
         guard base != quote, isMoney(base, &money), isMoney(quote, &money) else {
             let base = rows.string(2) ?? "", quote = rows.string(3) ?? ""
-            let why = base == quote ? "the same currency twice" : "not an ISO 4217 currency"
+            let why = base == quote ? "the same currency twice" : "not an ISO 4217 currency money is kept in"
             bad.append(QuarantinedRow(table: "exchange_rates", id: id, reason: "invalid currency pair '\(base)'/'\(quote)' (\(why))"))
             continue
         }

@@ -218,9 +218,9 @@ final class RowValidationTests: XCTestCase {
             "invalid currency pair 'EUR'/'ÜSD'",
             "rate 'n/a' is not a positive number",
             "rate '0.0' is not a positive number",
-            "invalid currency pair 'EUR'/'XXQ' (not an ISO 4217 currency)",
+            "invalid currency pair 'EUR'/'XXQ' (not an ISO 4217 currency money is kept in)",
             "invalid currency pair 'EUR'/'EUR' (the same currency twice)",
-            "invalid currency pair 'XAU'/'EUR' (not an ISO 4217 currency)",
+            "invalid currency pair 'XAU'/'EUR' (not an ISO 4217 currency money is kept in)",
         ])
         let rates = opened.rates
         let eur = Currency.eur, usd = try Currency("USD"), jpy = try Currency("JPY")
