@@ -258,6 +258,13 @@ struct UserLoader<Reader: LedgerReading> {
         for tx in try transactions(.transactionsOfGroup, gid) {
             quarantine("transactions", tx.id, "its group \(gid) breaks the contract: \(reason)")
         }
+        // Its settle-up payments are left out with it (they move money between the members'
+        // balances), so they are listed with it as its expenses are, not dropped unsaid.
+        guard validator.features.groupPayments else { return }
+        let payments = try reader.rows(.groupPayments, [.integer(gid), .text(bound)])
+        while try payments.next() {
+            quarantine("group_payments", payments.int64(0), "its group \(gid) breaks the contract: \(reason)")
+        }
     }
 
     /// The group's live settle-up payments through the loaded window, each checked by

@@ -110,6 +110,26 @@ final class GroupPaymentRulesTests: XCTestCase {
         XCTAssertTrue(health.rowCounts.contains { $0.table == "group_payments" && $0.rows == 1 })
     }
 
+    /// A quarantined group's expenses were listed with it, but its settle-up payments were left
+    /// out of the members' balances without a word (outside audit): they are listed with it too,
+    /// in the members' reports and in `check` alike.
+    func testThePaymentsOfAQuarantinedGroupAreListedWithIt() throws {
+        let ledger = try TestLedger()
+        let ann = try ledger.user("ann"), bob = try ledger.user("bob")
+        let group = try ledger.group("Flat", owner: ann, members: [ann, bob])
+        let paid = try ledger.groupPayment(group, from: bob, to: ann, 1_000, on: "2026-10-01T10:00:00Z")
+        try ledger.execute("UPDATE groups SET currency = 'EURO' WHERE id = ?", [group])
+        let opened = try Ledger(path: ledger.path)
+        let expected = QuarantinedRow(table: "group_payments", id: paid, reason: "its group \(group) breaks the contract: invalid currency 'EURO'")
+        let health = try opened.health()
+        XCTAssertTrue(health.quarantined.contains(expected), "\(health.quarantined)")
+        for member in [ann, bob] {
+            let slice = try opened.loadUser(id: member, through: october)
+            XCTAssertTrue(slice.groups.isEmpty)
+            XCTAssertTrue(slice.quarantined.contains(expected), "\(slice.quarantined)")
+        }
+    }
+
     func testSoftDeletedPaymentsAndPaymentsOfADeletedGroupAreIgnored() throws {
         let (row, slice, id) = try payment { l, g, ann, bob, _ in
             let id = try l.groupPayment(g, from: bob, to: ann, 0, on: "2026-10-02")
