@@ -39,7 +39,10 @@ extension EZReport {
                 print("Clean: no row breaks the ledger contract.")
                 return
             }
-            print("Quarantined: \(health.quarantined.count) rows (left out of every figure)")
+            // A bad statement_email is read by `deliver` alone: the statement is made, the e-mail is not.
+            let emailOnly = health.quarantined.filter { $0.table == "users" && $0.reason.hasPrefix("statement_email ") }.count
+            print("Quarantined: \(health.quarantined.count) rows (left out of every figure"
+                  + (emailOnly > 0 ? "; \(emailOnly) only stop\(emailOnly == 1 ? "s" : "") the user's statement e-mail)" : ")"))
             for g in health.groupedQuarantine() {
                 let ids = g.firstIds.map(String.init).joined(separator: ", ") + (g.count > g.firstIds.count ? ", …" : "")
                 print("  \(g.count) × \(g.table): \(g.reason) — ids \(ids)")

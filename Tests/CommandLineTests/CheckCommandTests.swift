@@ -33,6 +33,24 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(try fileState(ledger.path), before, "check changed the ledger")
     }
 
+    /// A `statement_email` of 5 breaks the contract but is read by `deliver` alone: `check` names
+    /// it and says it stops only the e-mail (it used to say "left out of every figure"), while the
+    /// user's statement is made as usual and `export` exits 0 (outside audit).
+    func testABadStatementEmailIsNamedAsStoppingOnlyTheEmail() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        try ledger.expense(alice, 1_250, on: "2026-10-02")
+        try ledger.execute("UPDATE users SET statement_email = 5 WHERE id = ?", [alice])
+        let check = try CLI.run(["check", "--db", ledger.path])
+        XCTAssertEqual(check.status, 3, check.stderr)
+        XCTAssertTrue(check.text.contains("Quarantined: 1 rows (left out of every figure; 1 only stops the user's statement e-mail)"), check.text)
+        XCTAssertTrue(check.text.contains("statement_email must be 0 or 1"), check.text)
+        let out = try temporaryFolder().path
+        let export = try CLI.run(["export", "--db", ledger.path, "--user", "\(alice)", "--period", "2026-10", "--as-of", "2026-11-01",
+                                  "--format", "csv", "--out", out])
+        XCTAssertEqual(export.status, 0, export.stderr)
+    }
+
     func testAMonthStartDayOutsideOneToTwentyEightIsReported() throws {
         let ledger = try TestLedger()
         let paid = try ledger.user("paid"), late = try ledger.user("late"), fine = try ledger.user("fine")
