@@ -21,6 +21,6 @@ enum FamilyAnalytics {
                                          expenses: totals.expenses, categories: shares.rows, budgets: budgets,
                                          overBudgets: budgets.filter { $0.status == .over }))
         }
-        return FamilyFigures(familyName: family.familyName, children: children)
+        return FamilyFigures(familyName: family.familyName, children: children, childrenLeftOut: ledger.childrenLeftOut)
     }
 }

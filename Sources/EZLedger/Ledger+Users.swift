@@ -92,7 +92,9 @@ struct UserLoader<Reader: LedgerReading> {
                 case .success(let child): ledger.children.append(child)
                 // The parent's family view leaves the child out: their list names the child's row,
                 // as it names every other row it leaves out (it said nothing, exit 0).
-                case .failure(.quarantinedUser(_, _, let why)): quarantined.append(QuarantinedRow(table: "users", id: childId, reason: why))
+                case .failure(.quarantinedUser(_, _, let why)):
+                    quarantined.append(QuarantinedRow(table: "users", id: childId, reason: why))
+                    ledger.childrenLeftOut += 1
                 case .failure: break
                 }
                 quarantined.append(contentsOf: childLoader.quarantined)

@@ -37,6 +37,7 @@ final class FamilyRulesTests: XCTestCase {
         let opened = try Ledger(path: ledger.path)
         let slice = try opened.loadUser(id: parent, through: CivilDate(year: 2026, month: 10, day: 31))
         XCTAssertTrue(slice.children.isEmpty)
+        XCTAssertEqual(slice.childrenLeftOut, 1, "the family view says a child is missing, not that there is none")
         let row = QuarantinedRow(table: "users", id: child, reason: "unknown time zone 'Mars/Olympus'")
         XCTAssertEqual(slice.quarantined, [row])
         XCTAssertEqual(try opened.health().quarantined, [row], "check names the same row")

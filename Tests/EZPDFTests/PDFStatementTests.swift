@@ -359,6 +359,24 @@ final class PDFStatementTests: XCTestCase {
         }
     }
 
+    /// A parent whose only child's account breaks the contract read "No children in this family
+    /// yet", while the manifest named the child's row (outside audit): the family section now
+    /// says how many children are left out, with or without others shown.
+    func testAFamilyWithAChildLeftOutSaysSoRatherThanNoChildren() throws {
+        for keepOne in [false, true] {
+            var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 5)
+            figures.family!.children = keepOne ? [figures.family!.children[0]] : []
+            figures.family!.childrenLeftOut = 1
+            let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()),
+                                          name: "family-left-out-\(keepOne).pdf")
+            defer { tools.cleanUp() }
+            let text = try tools.text().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(text.contains("1 child's figures are left out: their account breaks the ledger contract"), text)
+            XCTAssertFalse(text.contains("No children in this family yet"), text)
+            XCTAssertEqual(text.contains("luca.rossi"), keepOne)
+        }
+    }
+
     func testTheGroupSectionListsThePeriodsSettleUpPayments() throws {
         var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 12)
         let payment = GroupPaymentLine(paymentId: 41, date: CivilDate(year: 2026, month: 10, day: 12), fromUserId: 8,

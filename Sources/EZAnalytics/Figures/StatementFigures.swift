@@ -349,7 +349,12 @@ package struct Settlement: Hashable, Sendable {
 package struct FamilyFigures: Hashable, Sendable {
     package var familyName: String
     package var children: [ChildFigures]
-    package init(familyName: String, children: [ChildFigures]) { self.familyName = familyName; self.children = children }
+    /// Children whose `users` row breaks the contract: left out of ``children`` (and named in the
+    /// statement's quarantined rows), so the family view says some are missing rather than none.
+    package var childrenLeftOut: Int
+    package init(familyName: String, children: [ChildFigures], childrenLeftOut: Int = 0) {
+        self.familyName = familyName; self.children = children; self.childrenLeftOut = childrenLeftOut
+    }
 }
 
 /// One child's figures for the period, in the parent's report currency.

@@ -28,6 +28,9 @@ package struct UserLedger: Sendable {
     package var family: FamilyMember?
     /// For a parent: each child's ledger (children have no children of their own here). Empty otherwise.
     package var children: [UserLedger]
+    /// For a parent: how many children are left out of ``children`` because their `users` row
+    /// breaks the contract (each named in ``quarantined``), so the family view can say so.
+    package var childrenLeftOut = 0
     /// Daily exchange rates.
     package var rates: RateTable
     /// Rows that would have fed this report but break the contract, with the reason.

@@ -1053,6 +1053,11 @@ msgstr "Keine"
 
 msgid "Filters: {filters}"
 msgstr "Filter: {filters}"
+
+msgid "{count} child's figures are left out: their account breaks the ledger contract (see About this report)."
+msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
+msgstr[0] "Die Zahlen von {count} Kind fehlen: sein Konto verstößt gegen den Hauptbuch-Vertrag (siehe „Über diesen Bericht“)."
+msgstr[1] "Die Zahlen von {count} Kindern fehlen: ihre Konten verstoßen gegen den Hauptbuch-Vertrag (siehe „Über diesen Bericht“)."
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -2101,6 +2106,11 @@ msgstr "Ninguno"
 
 msgid "Filters: {filters}"
 msgstr "Filtros: {filters}"
+
+msgid "{count} child's figures are left out: their account breaks the ledger contract (see About this report)."
+msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
+msgstr[0] "Faltan las cifras de {count} hijo: su cuenta incumple el contrato del registro (ver «Acerca de este informe»)."
+msgstr[1] "Faltan las cifras de {count} hijos: sus cuentas incumplen el contrato del registro (ver «Acerca de este informe»)."
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -3149,6 +3159,11 @@ msgstr "Aucun"
 
 msgid "Filters: {filters}"
 msgstr "Filtres : {filters}"
+
+msgid "{count} child's figures are left out: their account breaks the ledger contract (see About this report)."
+msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
+msgstr[0] "Les chiffres de {count} enfant sont écartés : son compte enfreint le contrat du registre (voir « À propos de ce relevé »)."
+msgstr[1] "Les chiffres de {count} enfants sont écartés : leurs comptes enfreignent le contrat du registre (voir « À propos de ce relevé »)."
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -4197,6 +4212,11 @@ msgstr "Nessuno"
 
 msgid "Filters: {filters}"
 msgstr "Filtri: {filters}"
+
+msgid "{count} child's figures are left out: their account breaks the ledger contract (see About this report)."
+msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
+msgstr[0] "Le cifre di {count} figlio sono escluse: il suo account viola il contratto del registro (vedi «Informazioni su questo report»)."
+msgstr[1] "Le cifre di {count} figli sono escluse: i loro account violano il contratto del registro (vedi «Informazioni su questo report»)."
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -5232,6 +5252,10 @@ msgstr "なし"
 
 msgid "Filters: {filters}"
 msgstr "絞り込み: {filters}"
+
+msgid "{count} child's figures are left out: their account breaks the ledger contract (see About this report)."
+msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
+msgstr[0] "台帳の規約に反するアカウントのため、子ども{count}人の数値を除外しました（「このレポートについて」を参照）。"
 """#,
     ]
 }

@@ -73,7 +73,12 @@ extension StatementLayout {
     func drawFamily(_ c: PDFComposer) throws {
         guard let family = figures.family else { return }
         let sectionId = try c.section(tr("Family · {name}", ["name": InlineText.isolated(family.familyName)]), keepWith: 100)
-        guard !family.children.isEmpty else { return try c.note(tr("No children in this family yet.")) }
+        // A child whose account breaks the contract is left out: said, not read as "no children".
+        let leftOut = family.childrenLeftOut == 0 ? nil : tr.plural(
+            "{count} child's figures are left out: their account breaks the ledger contract (see About this report).",
+            "{count} children's figures are left out: their accounts break the ledger contract (see About this report).",
+            count: family.childrenLeftOut)
+        guard !family.children.isEmpty else { return try c.note(leftOut ?? tr("No children in this family yet.")) }
         let rows: [[PDFTable.Cell]] = family.children.map { child in
             // A no-break space: a line that wraps parts two categories, never a name from its share.
             let top = child.categories.prefix(3).map { "\(InlineText.isolated($0.name))\u{00A0}\(format.wholePercent($0.percent))" }
@@ -90,6 +95,10 @@ extension StatementLayout {
             .init(title: tr("Expenses"), weight: 15, align: .right, fit: true), .init(title: tr("Top categories"), weight: 45, wraps: true),
             .init(title: tr("Budgets"), weight: 12, align: .right, fit: true),
         ], rows: rows), continuation: tr("Family"))
+        if let leftOut {
+            c.y += 4
+            try c.note(leftOut)
+        }
         let over = family.children.flatMap { child in child.overBudgets.map { (child.username, $0) } }
         if !over.isEmpty {
             c.y += 8
