@@ -122,6 +122,36 @@ final class IncrementalRunTests: XCTestCase {
 
     /// A copy of the sample ledger, the `monthly` arguments of a run of it into a fresh folder, and
     /// that run's period folder.
+    /// A re-run with fewer formats (pdf,xlsx,csv,png then pdf) left the first run's workbook, CSV
+    /// files, charts and admin files beside the new PDFs, out of the manifest and showing older
+    /// figures (outside test). Each user's folder, and the admin folder, now hold exactly the
+    /// files the manifest lists; a file of the operator's own in a folder is left alone.
+    func testARerunWithFewerFormatsLeavesOnlyTheManifestsFiles() throws {
+        let fixture = try SampleFixture.shared()
+        let ledger = try fixture.copyOfLedger("fewer-formats")
+        let out = SampleFixture.scratch("fewer-formats-out")
+        let period = out + "/" + fixture.period
+        func run(_ formats: String) throws {
+            let result = try CLI.run(["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out,
+                                      "--formats", formats, "--jobs", "2", "--quiet"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        try run("pdf,xlsx,csv,png")
+        let someone = try XCTUnwrap(try OutputTree.manifest(period).users.first).folder
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: period + "/" + someone + "/notes.txt"))
+        try run("pdf")
+        let manifest = try OutputTree.manifest(period)
+        var listed = Set(manifest.users.flatMap { $0.files.map(\.path) })
+        listed.formUnion(manifest.admin?.files.map(\.path) ?? [])
+        // The run's own journal and lock are hidden files, not reports.
+        let onDisk = Set(OutputTree.snapshot(period).keys.filter { !($0 as NSString).lastPathComponent.hasPrefix(".") })
+            .subtracting(["manifest.json", someone + "/notes.txt"])
+        XCTAssertEqual(onDisk.subtracting(listed).sorted(), [], "files out of the manifest")
+        XCTAssertTrue(listed.allSatisfy { $0.hasSuffix(".pdf") }, "\(listed.sorted())")
+        XCTAssertNotNil(FileManager.default.contents(atPath: period + "/" + someone + "/notes.txt"), "an operator's file was removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: period + "/" + someone + "/charts"), "an emptied charts folder stays")
+    }
+
     private static func run(named name: String) throws
         -> (fixture: SampleFixture, ledger: String, out: String, args: [String], period: String) {
         let fixture = try SampleFixture.shared()

@@ -118,6 +118,33 @@ package enum AtomicFile {
             }
         }
     }
+
+    /// Removes the report files an earlier run left in an ezreport-owned folder that this run
+    /// did not write: `*.pdf`, `*.xlsx` and `*.csv` in `folder` itself, and `charts/*.png`, when
+    /// their path (as `relativeFolder/name`) is not among `written`. A re-run with fewer formats,
+    /// or a chart a user no longer has (a group left), left the old files beside the new ones,
+    /// out of the manifest and contradicting it. Other files, and hidden ones, are not touched;
+    /// `charts/` goes when it is left empty. Returns the paths removed.
+    @discardableResult
+    package static func removeStale(in folder: String, relativeFolder: String, keeping written: [Manifest.FileEntry]) -> [String] {
+        let kept = Set(written.map { $0.path.hasPrefix("./") ? String($0.path.dropFirst(2)) : $0.path })
+        let prefix = relativeFolder == "." ? "" : relativeFolder + "/"
+        var removed: [String] = []
+        func sweep(_ sub: String, extensions: Set<String>) {
+            let dir = sub.isEmpty ? folder : folder + "/" + sub
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+            for name in names where !name.hasPrefix(".") && extensions.contains((name as NSString).pathExtension) {
+                let relative = prefix + (sub.isEmpty ? name : sub + "/" + name)
+                var st = stat()
+                guard !kept.contains(relative), lstat(dir + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+                if unlink(dir + "/" + name) == 0 { removed.append(relative) }
+            }
+        }
+        sweep("", extensions: ["pdf", "xlsx", "csv"])
+        sweep("charts", extensions: ["png"])
+        rmdir(folder + "/charts")   // only when empty
+        return removed
+    }
 }
 
 /// An output file or folder that could not be written.

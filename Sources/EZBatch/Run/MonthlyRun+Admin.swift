@@ -41,6 +41,7 @@ extension MonthlyRun {
             }
             let files = try AdminFiles.write(figures, provenance: provenance, formats: formats,
                                              periodFolder: plan.periodFolder, durable: settings.durable, locale: settings.adminLocale)
+            AtomicFile.removeStale(in: plan.periodFolder + "/admin", relativeFolder: "admin", keeping: files)
             if figures.usersLeftOut > 0 {
                 log.problem("admin report: \(figures.usersLeftOut) users were left out of its figures (see the run's log for why)")
             }

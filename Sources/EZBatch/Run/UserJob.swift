@@ -111,6 +111,7 @@ struct UserJob {
             _ = AtomicFile.removeLinks(in: periodFolder, along: folder)
             entry.files = try StatementFiles.write(consume figures, provenance: provenance, formats: settings.formats,
                                                    periodFolder: periodFolder, relativeFolder: folder, durable: settings.durable)
+            AtomicFile.removeStale(in: periodFolder + "/" + folder, relativeFolder: folder, keeping: entry.files)
             entry.summary = summary
             entry.status = .ok
         } catch {
