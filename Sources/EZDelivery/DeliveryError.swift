@@ -26,7 +26,7 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
         case .ledger(let r): return r
         case .periodBusy(let folder, let pid):
             let who = pid.map { "pid \($0)" } ?? "another process"
-            return "a run is writing '\(folder)' (\(who)): nothing was sent; deliver when it has finished"
+            return "another run (monthly or deliver) holds '\(folder)' (\(who)): nothing was sent; deliver when it has finished"
         case .usersNotInManifest(let ids):
             return "--users: no statement for user\(ids.count > 1 ? "s" : "") \(ids.map(String.init).joined(separator: ", ")) in this period's manifest"
         }

@@ -88,7 +88,8 @@ final class RunLockTests: XCTestCase {
         _ = try Self.waitForHolder(period + "/.lock-0-of-2", process: shardRun)
         let wholeAgain = try CLI.run(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet"]))
         XCTAssertEqual(wholeAgain.status, 1, wholeAgain.stderr)
-        XCTAssertTrue(wholeAgain.stderr.contains("another run is writing '\(period)'"), wholeAgain.stderr)
+        // Shards write no pid into the folder's shared lock: the refusal names the shard's, from its own.
+        XCTAssertTrue(wholeAgain.stderr.contains("another run is writing '\(period)' (pid \(shardRun.processIdentifier))"), wholeAgain.stderr)
         shardRun.waitUntilExit()
         XCTAssertEqual(shardRun.terminationStatus, 0)
     }

@@ -329,7 +329,7 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         _ = "\(getpid())\n".withCString { pwrite(fd, $0, strlen($0), 0) }
         let refused = try fixture.deliver(smtpArgs)
         XCTAssertEqual(refused.status, 1, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("a run is writing '\(fixture.periodFolder)' (pid \(getpid())): nothing was sent"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("another run (monthly or deliver) holds '\(fixture.periodFolder)' (pid \(getpid())): nothing was sent"), refused.stderr)
         XCTAssertEqual(try sink.received().count, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
         flock(fd, LOCK_UN)

@@ -44,7 +44,9 @@ package final class RunLock: Sendable {
                 throw OutputError.cannotWrite(path: path, reason: "cannot lock: " + String(cString: strerror(failure)))
             }
             if Date() >= deadline {
-                let holder = Self.holderPid(fd)
+                // Shards hold the folder's lock shared and write no pid into it; each writes its own
+                // into its `.lock-K-of-N`, so a whole run refused by shards names one of them.
+                let holder = Self.holderPid(fd) ?? (shared ? nil : Self.shardHolderPid(in: folder))
                 close(fd)
                 throw RunLockError.held(folder: folder, pid: holder, seconds: waitSeconds)
             }
@@ -64,6 +66,22 @@ package final class RunLock: Sendable {
         if !shared { _ = ftruncate(fd, 0) }
         flock(fd, LOCK_UN)
         close(fd)
+    }
+
+    /// The pid of a shard run holding one of `folder`'s `.lock-K-of-N` files, if one does.
+    private static func shardHolderPid(in folder: String) -> Int32? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        for name in names.sorted() where name.hasPrefix(".lock-") {
+            let fd = open(folder + "/" + name, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+                flock(fd, LOCK_UN)   // free: no shard holds this one
+                continue
+            }
+            if let pid = holderPid(fd) { return pid }
+        }
+        return nil
     }
 
     /// The pid written in the lock file by its holder (nil when it has not written it yet).
