@@ -6,9 +6,11 @@ import Foundation
 /// be skipped or fail is named with the reason, on standard error.
 enum DryRun {
     ///
-    /// Users the plan leaves alone because an earlier run recorded them `failed` or `uncertain`
-    /// (a plain run does not retry them) are counted and listed as they are, so that a dry run's
-    /// summary and exit code describe the period's state as a real run's do.
+    /// Users the plan leaves alone because of an earlier run's line are counted as they stand, so
+    /// that a dry run's summary and exit code describe the period's state as a real run's do:
+    /// `sent` (never sent twice), `failed` or `uncertain` (a plain run does not retry them; named),
+    /// and `skipped` with a reason that still holds (a real run checks them again and skips them
+    /// again; named, as a new skip is).
     static func write(_ plan: DeliveryPlan, options: DeliveryOptions, into folder: String, started: Date,
                       manifest: Manifest, latest: [Int64: DeliveryRecord]) throws(DeliveryError) -> DeliveryResult {
         var result = DeliveryResult()
@@ -29,7 +31,11 @@ enum DryRun {
             case .uncertain, .sending:   // `sending`: a run was killed mid-message (the next real run records it uncertain)
                 result.uncertain += 1
                 result.problems.append("user \(entry.id) uncertain (check, then --retry-uncertain): \(record.reason ?? "unknown")")
-            case .sent, .skipped: break
+            case .skipped:
+                result.skipped += 1
+                result.problems.append("user \(entry.id) would be skipped: \(record.reason ?? "")")
+            case .sent:
+                result.sent += 1
             }
         }
         for action in plan.actions {

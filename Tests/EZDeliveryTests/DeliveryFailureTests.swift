@@ -48,6 +48,25 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1, "a dry run sends nothing")
     }
 
+    /// A dry run after a real run counts the users already sent as `sent`, and names and counts the
+    /// users a real re-run would skip again for the same reason (opted out). It used to say
+    /// 'sent 0, skipped 0': the earlier lines were left out of its summary.
+    func testADryRunAfterARealRunCountsTheSentAndNamesTheSkipped() throws {
+        let real = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(real.status, 0, real.stderr)
+        let state = try fixture.state()
+        let sent = state.values.filter { $0 == "sent" }.count
+        let skippedIds = state.filter { $0.value == "skipped" }.map(\.key).sorted()
+        XCTAssertFalse(skippedIds.isEmpty, "the sample ledger has users who opted out")
+        let dry = try fixture.deliver(["--dry-run", fixture.folder.appendingPathComponent("eml").path])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("sent \(sent), skipped \(skippedIds.count), failed 0, uncertain 0"), dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("dry run: 0 messages written"), dry.stderr)
+        for id in skippedIds {
+            XCTAssertTrue(dry.stderr.contains("user \(id) would be skipped: opted out (statement_email = 0)"), dry.stderr)
+        }
+    }
+
     func testRateCapsMessagesPerSecond() throws {
         let started = Date()
         let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "4", "--users", "1,2,3,4,5"])
