@@ -65,8 +65,10 @@ struct MessageSender {
                 case .uncertain:
                     // The last reply was the go-ahead for the data (354), not a reply to the message:
                     // recording it made the line read as if the server had answered.
+                    // Nor quoted in the reason: libcurl's message alone says what broke.
                     let final = code.map { !(300...399).contains($0) } ?? false
-                    try record(.uncertain, reason: "the connection broke after the message was handed over: \(error.description)",
+                    let detail = final ? error.description : error.curlMessage
+                    try record(.uncertain, reason: "the connection broke after the message was handed over: \(detail)",
                                code: final ? code : nil, text: final ? error.smtpText : nil, attempt: attempt)
                     return
                 case .transient where attempt < options.maxAttempts:

@@ -124,6 +124,11 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         // No reply to the message came: the server's go-ahead for the data (354) is not recorded as one.
         let line = try XCTUnwrap(try fixture.journal().last { ($0["user_id"] as? Int) == 2 })
         XCTAssertTrue(line["smtp_code"] is NSNull && line["smtp_text"] is NSNull, "\(line)")
+        // Nor is it quoted in the reason, as if the server had answered the message with it.
+        let reason = try XCTUnwrap(line["reason"] as? String)
+        XCTAssertTrue(reason.hasPrefix("the connection broke after the message was handed over: "), reason)
+        XCTAssertFalse(reason.contains("354"), reason)
+        XCTAssertFalse(run.stderr.contains("354"), run.stderr)
         XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count - 1, "the others are still sent")
         try sink.setRules([:])
         let again = try fixture.deliver(smtpArgs)
