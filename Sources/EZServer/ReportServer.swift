@@ -83,6 +83,7 @@ public enum ReportServer {
         router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ProblemMiddleware())
+        router.add(middleware: EmptySegmentMiddleware())
         HealthRoutes(ledgers: ledgers, registry: registry).add(to: router)
         let v1 = router.group("v1")
             .add(middleware: TokenAuthenticator(keyring: keyring, audience: configuration.jwtAudience))

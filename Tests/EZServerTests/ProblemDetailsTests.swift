@@ -83,4 +83,23 @@ final class ProblemDetailsTests: LiveServerTestCase {
         XCTAssertEqual(anonymous.status, .notFound)
         XCTAssertEqual(anonymous.headers[.contentType], "application/problem+json")
     }
+
+    /// An empty path segment names no route: `statement//transactions.csv` (a client joining an
+    /// empty period) answered a 400 about the format `csv`, as if `transactions.csv` were the
+    /// period's file. Every such path is now a 404, as an unknown route is.
+    func testAnEmptyPathSegmentIsA404NotAProblemAboutAParameter() async throws {
+        let token = try await fixture.token(fixture.alice)
+        let u = "/v1/users/\(fixture.alice)"
+        for path in ["\(u)/statement//transactions.csv", "\(u)/statement//2026-09.pdf", "\(u)//statistics",
+                     "/v1/admin/usage//2026-09.csv", "\(u)/statement/2026-09//categories.csv"] {
+            let response = try await server.get(path, token: token)
+            XCTAssertEqual(response.status, .notFound, path)
+            XCTAssertEqual(response.headers[.contentType], "application/problem+json", path)
+            let problem = try response.json()
+            XCTAssertNil(problem["parameter"], "\(path): \(problem)")
+        }
+        // The same routes without the empty segment are found.
+        let found = try await server.get("\(u)/statistics", token: token)
+        XCTAssertEqual(found.status, .ok)
+    }
 }
