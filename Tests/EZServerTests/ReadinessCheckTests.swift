@@ -11,24 +11,43 @@ final class ReadinessCheckTests: XCTestCase {
         let readiness = ReadinessCheck(timeout: .milliseconds(200))
         let release = Mutex(false)
         let started = Date()
-        let hung = await readiness.isReady {
+        let hung = await readiness.check {
             while !release.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.01) }
             return true
         }
-        XCTAssertFalse(hung)
+        XCTAssertEqual(hung, .noAnswer)
         XCTAssertLessThan(Date().timeIntervalSince(started), 2, "the probe waited for the hung check")
         let whileHung = Date()
         let calls = Mutex(0)
-        let second = await readiness.isReady { calls.withLock { $0 += 1 }; return true }
-        XCTAssertFalse(second, "not ready while the earlier check still waits")
+        let second = await readiness.check { calls.withLock { $0 += 1 }; return true }
+        XCTAssertEqual(second, .noAnswer, "not ready while the earlier check still waits")
         XCTAssertEqual(calls.withLock { $0 }, 0, "no second check was started beside the hung one")
         XCTAssertLessThan(Date().timeIntervalSince(whileHung), 0.5)
         release.withLock { $0 = true }
         var recovered = false
         for _ in 0..<100 where !recovered {
-            recovered = await readiness.isReady { true }
+            recovered = await readiness.check { true } == .ready
             if !recovered { try await Task.sleep(for: .milliseconds(20)) }
         }
         XCTAssertTrue(recovered, "ready again once the ledger answers")
+    }
+
+    /// A check that answers "not ready" in time is told apart from one that does not answer: the
+    /// probe's detail said "cannot be opened or fails the schema check" for a ledger a writer held
+    /// locked, sending the operator to the wrong cause.
+    func testAFailedCheckAndAnUnansweredOneSayDifferentThings() async throws {
+        let readiness = ReadinessCheck(timeout: .milliseconds(200))
+        let failed = await readiness.check { false }
+        XCTAssertEqual(failed, .failed)
+        XCTAssertEqual(failed.detail, "the ledger cannot be opened or fails the schema check")
+        let release = Mutex(false)
+        let held = await readiness.check {
+            while !release.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.01) }
+            return true
+        }
+        release.withLock { $0 = true }
+        XCTAssertEqual(held, .noAnswer)
+        XCTAssertTrue(held.detail?.contains("did not answer in time") ?? false, held.detail ?? "nil")
+        XCTAssertNil(ReadinessCheck.Outcome.ready.detail)
     }
 }

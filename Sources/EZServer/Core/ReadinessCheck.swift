@@ -18,30 +18,52 @@ package final class ReadinessCheck: Sendable {
 
     package init(timeout: TimeAmount = .seconds(5)) { self.timeout = timeout }
 
-    /// Whether `check` says ready within ``timeout`` (false when it does not answer in time, or
-    /// when an earlier check is still waiting).
-    package func isReady(_ check: @escaping @Sendable () -> Bool) async -> Bool {
+    /// What a probe found.
+    package enum Outcome: Equatable, Sendable {
+        /// The check said ready in time.
+        case ready
+        /// The check answered in time: not ready (the ledger cannot be opened, read or checked).
+        case failed
+        /// The check did not answer within ``timeout``, or an earlier one is still waiting: the
+        /// ledger is held (a writer's lock on a rollback-journal file) or hung (a frozen server,
+        /// a hung mount).
+        case noAnswer
+
+        /// The problem's detail for a probe that is not ready: the two causes call for different
+        /// remedies, so they are told apart (nothing else: the probe needs no token).
+        package var detail: String? {
+            switch self {
+            case .ready: return nil
+            case .failed: return "the ledger cannot be opened or fails the schema check"
+            case .noAnswer: return "the ledger did not answer in time (a writer holds its lock, or the server or mount is hung)"
+            }
+        }
+    }
+
+    /// Whether `check` says ready within ``timeout``: ``Outcome/noAnswer`` when it does not answer
+    /// in time, or when an earlier check is still waiting.
+    package func check(_ check: @escaping @Sendable () -> Bool) async -> Outcome {
         let started = running.withLock { running -> Bool in
             guard !running else { return false }
             running = true
             return true
         }
-        guard started else { return false }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        guard started else { return .noAnswer }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             let answered = Mutex(false)
-            @Sendable func answer(_ ready: Bool) {
+            @Sendable func answer(_ outcome: Outcome) {
                 let first = answered.withLock { done -> Bool in
                     defer { done = true }
                     return !done
                 }
-                if first { continuation.resume(returning: ready) }
+                if first { continuation.resume(returning: outcome) }
             }
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: timeout) { answer(false) }
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: timeout) { answer(.noAnswer) }
             Thread.detachNewThread {
                 let ready = check()
                 self.running.withLock { $0 = false }
                 timer.cancel()
-                answer(ready)
+                answer(ready ? .ready : .failed)
             }
         }
     }

@@ -16,8 +16,8 @@ struct HealthRoutes {
             // The check reads the ledger: off the event loop, like every other read, but not in
             // the render pool: a full queue of reports is load, not a broken ledger, and must not
             // take every replica out of its Service at once.
-            let ready = await readiness.isReady { ledgers.isReady() }
-            guard ready else { throw Problem.unavailable("the ledger cannot be opened or fails the schema check", retryAfter: 5) }
+            let outcome = await readiness.check { ledgers.isReady() }
+            if let detail = outcome.detail { throw Problem.unavailable(detail, retryAfter: 5) }
             return Self.text("ready\n")
         }
         router.resource("metrics") { _, _ -> Response in
