@@ -16,6 +16,8 @@ struct CLDRConventions: Hashable, Sendable {
     var groupingSeparator: String
     /// 2 where CLDR leaves four-digit numbers ungrouped (Polish `1234`, but `12 345`).
     var minimumGroupingDigits: Int
+    /// 2 where CLDR groups in lakhs and crores past the first three digits (Hindi's `12,34,567`), else 3.
+    var secondaryGroupingSize: Int
     var symbolFirst: Bool
     var spaceAfterLeadingSymbol: Bool
     var spaceBeforeTrailingSymbol: Bool
@@ -72,6 +74,7 @@ struct CLDRConventions: Hashable, Sendable {
             decimalSeparator: ascii(decimal.decimalSeparator ?? "."),
             groupingSeparator: ascii(decimal.groupingSeparator ?? ","),
             minimumGroupingDigits: ungroupedFour ? 2 : 1,
+            secondaryGroupingSize: secondaryGroupingSize(locale),
             symbolFirst: symbolFirst,
             spaceAfterLeadingSymbol: symbolFirst && currencyPattern.dropFirst().first == " ",
             spaceBeforeTrailingSymbol: !symbolFirst && currencyPattern.dropLast().last == " ",
@@ -146,4 +149,14 @@ struct CLDRConventions: Hashable, Sendable {
 
     /// A separator as ASCII: a space of any width is a space.
     private static func ascii(_ separator: String) -> String { plain(separator) }
+
+    /// The size of the groups past the first three digits, read from how ICU writes 1234567:
+    /// `1,234,567` → 3, `12,34,567` → 2. (NumberFormatter's own `secondaryGroupingSize` reads 0 for
+    /// every locale here, and its pattern `#,##0.###` drops CLDR's `#,##,##0.###`; the format style
+    /// keeps it.)
+    private static func secondaryGroupingSize(_ locale: Locale) -> Int {
+        let written = 1_234_567.formatted(.number.locale(locale))
+        let runs = written.split { !("0"..."9").contains($0) }
+        return runs.count == 3 && runs[1].count == 2 ? 2 : 3
+    }
 }

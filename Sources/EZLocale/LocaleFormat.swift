@@ -31,6 +31,9 @@ package struct LocaleFormat: Hashable, Sendable {
     package let groupingSeparator: String
     /// Numbers below 10^minimumGroupingDigits+2 are not grouped (Spanish writes 1234 but 12.345).
     let minimumGroupingDigits: Int
+    /// The size of every group left of the first three digits: 3, or 2 where numbers are grouped
+    /// in lakhs and crores (India's `12,34,567`).
+    let secondaryGroupingSize: Int
     /// Whether the currency symbol comes before the amount ("$1.00") or after it ("1,00 €").
     let symbolFirst: Bool
     /// Whether a space separates a leading symbol from the amount ("CHF 1.00", "€ 1,00").
@@ -101,6 +104,9 @@ package struct LocaleFormat: Hashable, Sendable {
         }
         decimalSeparator = dec; groupingSeparator = grp
         minimumGroupingDigits = minimumGrouping
+        // English as India writes it (CLDR's en_IN): `₹12,34,567.50`; other languages of India
+        // come from CLDR with the rest of their conventions.
+        secondaryGroupingSize = conventions?.secondaryGroupingSize ?? (lang == "en" && reg == "IN" ? 2 : 3)
         symbolFirst = first; spaceAfterLeadingSymbol = space
         spaceBeforePercent = percentSpace
     }
@@ -122,7 +128,7 @@ package struct LocaleFormat: Hashable, Sendable {
 
     // MARK: - Numbers
 
-    /// An integer with grouping separators: `1.234.567` (it), `1,234,567` (en).
+    /// An integer with grouping separators: `1.234.567` (it), `1,234,567` (en), `12,34,567` (en_IN).
     package func integer(_ value: Int64) -> String {
         (value < 0 ? "-" : "") + grouped(value.magnitude)
     }
@@ -144,9 +150,11 @@ package struct LocaleFormat: Hashable, Sendable {
         let digits = String(v)
         if digits.count < 4 + minimumGroupingDigits - 1 { return digits }
         var out = ""
-        out.reserveCapacity(digits.count + digits.count / 3 * groupingSeparator.utf8.count)
+        out.reserveCapacity(digits.count + digits.count / 2 * groupingSeparator.utf8.count)
         for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out += groupingSeparator }
+            // Digits left of position i: a separator after the first three, then every group's size.
+            let right = digits.count - i
+            if i > 0 && right >= 3 && (right - 3) % secondaryGroupingSize == 0 { out += groupingSeparator }
             out.append(ch)
         }
         return out
@@ -212,7 +220,8 @@ package struct LocaleFormat: Hashable, Sendable {
     /// thousands, where CLDR has no abbreviation), `1,5K` and `3,5 mln.` in Dutch. Japanese,
     /// Chinese and Korean count in myriads: `¥2.5万`, `¥3億` (Japanese writes thousands in full),
     /// `2.5亿` in Simplified and `2.5萬` in Traditional Chinese, `₩15만`, `1.5천` in Korean. English
-    /// and the rest keep `k`, `M`, `B` (as do Hong Kong's and Macao's Chinese, as CLDR has them).
+    /// and the rest keep `k`, `M`, `B` (as do Hong Kong's and Macao's Chinese, as CLDR has them);
+    /// English in India counts in lakhs and crores (`₹2.5L`, `₹3.5Cr`).
     var compactScale: [CompactUnit] {
         func units(_ list: (UInt128, String)...) -> [CompactUnit] { list.map { CompactUnit(major: $0.0, suffix: $0.1) } }
         let k: UInt128 = 1_000, myriad: UInt128 = 10_000
@@ -229,6 +238,7 @@ package struct LocaleFormat: Hashable, Sendable {
         case "zh" where region != "HK" && region != "MO":
             return units((myriad * myriad * myriad, "万亿"), (myriad * myriad, "亿"), (myriad, "万"))
         case "ko": return units((myriad * myriad * myriad, "조"), (myriad * myriad, "억"), (myriad, "만"), (k, "천"))
+        case "en" where region == "IN": return units((10_000_000, "Cr"), (100_000, "L"), (k, "k"))
         default: return units((1_000_000_000, "B"), (1_000_000, "M"), (k, "k"))
         }
     }

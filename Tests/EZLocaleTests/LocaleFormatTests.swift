@@ -141,6 +141,39 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertEqual(LocaleFormat(locale: "xx_YY").date(oct), "1 Oct 2026")
     }
 
+    /// India groups in lakhs and crores past the first three digits (CLDR's `#,##,##0.###`):
+    /// `₹12,34,567.50`, where English everywhere else writes `1,234,567.50`. It was written as
+    /// `₹1,234,567.50` for an en_IN user; Hindi and Bengali (read from CLDR) also lost the pattern.
+    func testIndiaGroupsInLakhsAndCrores() throws {
+        let inr = try Currency("INR")
+        let en = LocaleFormat(locale: "en_IN")
+        XCTAssertEqual(en.money(123_456_750, inr), "₹12,34,567.50")
+        XCTAssertEqual(en.money(-1_234_567_890_100, inr), "-₹12,34,56,78,901.00")
+        XCTAssertEqual(en.money(99_999_00, inr), "₹99,999.00")
+        XCTAssertEqual(en.money(1_000_000_00, inr), "₹10,00,000.00")
+        XCTAssertEqual(en.integer(1_234), "1,234")
+        XCTAssertEqual(en.compactMoney(250_000_00, inr), "₹2.5L")
+        XCTAssertEqual(en.compactMoney(35_000_000_00, inr), "₹3.5Cr")
+        XCTAssertEqual(en.compactMoney(1_500_00, inr), "₹1.5k")
+        XCTAssertEqual(LocaleFormat(locale: "en_US").money(123_456_750, inr), "₹1,234,567.50")
+        XCTAssertEqual(LocaleFormat(locale: "en_GB").integer(1_234_567), "1,234,567")
+        // ICU as the oracle: every integer of these locales grouped as it groups it.
+        for id in ["en_IN", "hi_IN", "bn_IN", "ta_IN", "en_US", "de_DE", "sv_SE"] {
+            let format = LocaleFormat(locale: id)
+            let icu = Locale(identifier: id + "@numbers=latn")
+            for value in [1, 12, 123, 1_234, 12_345, 123_456, 1_234_567, 12_345_678, 123_456_789, 1_234_567_890_123] as [Int64] {
+                // The digit runs between separators, whatever the separator character is.
+                let expected = Self.digitRuns(value.formatted(.number.locale(icu)))
+                XCTAssertEqual(Self.digitRuns(format.integer(value)), expected, "\(id) \(value): \(format.integer(value))")
+            }
+        }
+    }
+
+    /// The runs of digits in `text`: `12,34,567` → `["12", "34", "567"]`.
+    static func digitRuns(_ text: String) -> [String] {
+        text.split { !("0"..."9").contains($0) }.map(String.init)
+    }
+
     /// Dates are Gregorian in every language: Persian's and Saudi Arabic's own calendars named
     /// October 2026 "دی" and "شوال" beside the Gregorian day and year.
     func testMonthsAreGregorianInLanguagesWhoseDefaultCalendarIsAnother() throws {
