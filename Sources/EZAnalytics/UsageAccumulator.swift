@@ -13,14 +13,17 @@ import EZCore
 /// - transactions: rows created in the month (shown when at least 5 users created some);
 /// - volume: expenses (own rows outside groups plus group shares, as in statements) by their local
 ///   date, converted to the report currency row by row (shown when at least 5 users spent);
-/// - budgets over: the share of budget windows ending in the month whose spending went over;
+/// - budgets over: the share of budget windows ending in the month whose spending went over
+///   (withheld when the users who went over, or those who did not, number one to four);
 /// - p50 / p90: nearest-rank percentiles of the month's spend per active user, each shown only
 ///   when it is neither one of the 4 highest nor one of the 4 lowest spends (see
 ///   ``showsPercentile(rank:of:)``);
-/// - top categories: the 10 category names with the largest expense volume in the period, among
-///   names used by at least 5 users (a rarer name could identify its user, so it is never listed);
+/// - top categories: the 10 category names with the largest expense volume in the period's months
+///   (whole, as the months are), among names used by at least 5 users (a rarer name could
+///   identify its user, so it is never listed);
 /// - groups and families: members at the period's end (a size class is suppressed when it covers
-///   fewer than 5 people); cohorts: users by creation month, and the share active k months later.
+///   fewer than 5 people); cohorts: users by creation month, and the share active k months later (withheld when the
+///   active, or the inactive, number one to four).
 ///
 /// ```swift
 /// var usage = UsageAccumulator(period: period, asOf: today)
@@ -40,6 +43,8 @@ package struct UsageAccumulator: Sendable {
     private var volume = [Int64](repeating: 0, count: 12), volumeUsers = [Int](repeating: 0, count: 12)
     private var windows = [Int](repeating: 0, count: 12), windowsOver = [Int](repeating: 0, count: 12)
     private var budgetUsers = [Int](repeating: 0, count: 12)
+    /// Users with a budget window ending in the month that went over.
+    private var budgetOverUsers = [Int](repeating: 0, count: 12)
     private var spend: [[Int64]] = Array(repeating: [], count: 12)
     private var categories: [String: (volume: Int64, users: Int)] = [:]
     private var groupSizes: [Int64: Int] = [:]
@@ -97,14 +102,17 @@ package struct UsageAccumulator: Sendable {
 
         // Spending, converted row by row into the report currency (may throw: nothing changed yet).
         let lastEnd = months[11].endOfMonth
-        let from = min(months[0], period.start)
-        let view = try LedgerView(ledger: ledger, zone: zone, currency: currency, from: from, through: max(lastEnd, period.end))
+        // Top categories count the period's months whole, as the months' table does: a report
+        // cut at a day differed from the next day's by that day's rows, which may be one person's.
+        let wholeMonths = Period(kind: .range, start: period.start.startOfMonth, end: period.end.endOfMonth)
+        let from = min(months[0], wholeMonths.start)
+        let view = try LedgerView(ledger: ledger, zone: zone, currency: currency, from: from, through: max(lastEnd, wholeMonths.end))
         var monthSpend = [Int64](repeating: 0, count: 12)
         var byCategory = [Int64](repeating: 0, count: view.categories.count)
         for e in view.entries where e.kind == .expense {
             let d = CivilDate(dayNumber: e.day)
             if let m = slot(d) { monthSpend[m] = try checkedAdd(monthSpend[m], e.counted, user: user.id) }
-            if period.contains(d) { byCategory[Int(e.category)] = try checkedAdd(byCategory[Int(e.category)], e.counted, user: user.id) }
+            if wholeMonths.contains(d) { byCategory[Int(e.category)] = try checkedAdd(byCategory[Int(e.category)], e.counted, user: user.id) }
         }
         var newVolume = volume
         for m in 0..<12 where monthSpend[m] > 0 { newVolume[m] = try checkedAdd(volume[m], monthSpend[m], user: user.id) }
@@ -146,9 +154,15 @@ package struct UsageAccumulator: Sendable {
             if activeMask & (1 << m) != 0 { spend[m].append(monthSpend[m]) }
         }
         for c in newCategories { categories[c.name] = (c.volume, c.users) }
-        var counted: UInt16 = 0
-        for l in budgetLines { if let m = slot(l.windowEnd) { windows[m] += 1; if l.status == .over { windowsOver[m] += 1 }; counted |= 1 << m } }
+        var counted: UInt16 = 0, wentOver: UInt16 = 0
+        for l in budgetLines {
+            guard let m = slot(l.windowEnd) else { continue }
+            windows[m] += 1
+            counted |= 1 << m
+            if l.status == .over { windowsOver[m] += 1; wentOver |= 1 << m }
+        }
         for m in 0..<12 where counted & (1 << m) != 0 { budgetUsers[m] += 1 }
+        for m in 0..<12 where wentOver & (1 << m) != 0 { budgetOverUsers[m] += 1 }
 
         // Groups (each once, whichever member brings it) and families, at the period's end.
         let end = period.end
@@ -206,7 +220,8 @@ package struct UsageAccumulator: Sendable {
                 usersActive: activeShown ? .shown(active[m]) : .suppressed, mau: mauShown ? .shown(mau[m]) : .suppressed,
                 transactions: guarded(transactions[m], users: transactionUsers[m]),
                 volume: guarded(volume[m], users: volumeUsers[m]),
-                budgetsOverShare: budgetUsers[m] < minimum || windows[m] == 0
+                budgetsOverShare: budgetUsers[m] < minimum || windows[m] == 0 || Self.isSmallComplement(budgetOverUsers[m])
+                    || Self.isSmallComplement(budgetUsers[m] - budgetOverUsers[m])
                     ? .suppressed : .shown(Percent.of(Int64(windowsOver[m]), Int64(windows[m]))!),
                 spendP50: percentile(50), spendP90: percentile(90))
         }
@@ -222,7 +237,12 @@ package struct UsageAccumulator: Sendable {
         let cohorts = (0..<12).map { c in
             CohortRow(month: months[c], size: guarded(cohortSize[c]),
                       retention: (0..<(12 - c)).map { k in
-                          cohortSize[c] < minimum ? .suppressed : .shown(Percent.of(Int64(cohortActive[c][k]), Int64(cohortSize[c]))!)
+                          // A share of a cohort counts people too: 1 of 6 active (16.7 %) or 5 of 6
+                          // (83.3 %) tells of one person, so a share whose active users or whose
+                          // inactive ones number one to four is withheld, as an active count is.
+                          cohortSize[c] < minimum || Self.isSmallComplement(cohortActive[c][k])
+                              || Self.isSmallComplement(cohortSize[c] - cohortActive[c][k])
+                              ? .suppressed : .shown(Percent.of(Int64(cohortActive[c][k]), Int64(cohortSize[c]))!)
                       })
         }
         var figures = UsageFigures(period: period, asOf: asOf, currency: currency, months: rows, topCategories: Array(top),

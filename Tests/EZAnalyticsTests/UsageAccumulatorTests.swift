@@ -162,4 +162,54 @@ final class UsageAccumulatorTests: XCTestCase {
         XCTAssertEqual(twoSilent.usersActive, .shown(8))
         XCTAssertEqual(twoSilent.mau, .suppressed)
     }
+
+    /// Top categories count the period's months whole, as the months' table does: a range ending
+    /// on the 24th and one ending on the 25th differed by the 25th's rows, one person's €777.77 of
+    /// groceries (outside privacy audit).
+    func testTopCategoriesCountThePeriodsMonthsWhole() throws {
+        func top(_ period: String) throws -> [CategoryVolume] {
+            var usage = UsageAccumulator(period: try Period.parse(period, asOf: day("2026-12-01")), asOf: day("2026-12-01"))
+            for id in 1...5 { try usage.add(user(Int64(id), created: "2026-01-10T10:00:00Z", spend: [(10_000, "2026-10-05T10:00:00Z")])) }
+            try usage.add(user(6, created: "2026-01-10T10:00:00Z", spend: [(10_000, "2026-10-05T10:00:00Z"), (77_777, "2026-10-25T10:00:00Z")]))
+            return usage.finish().topCategories
+        }
+        let to24 = try top("2026-10-01..2026-10-24"), to25 = try top("2026-10-01..2026-10-25")
+        XCTAssertEqual(to24, to25)
+        XCTAssertEqual(to24, [CategoryVolume(name: "Groceries", volume: .shown(137_777), users: .shown(6))])
+        XCTAssertEqual(try top("2026-10"), to24, "a range inside one month lists that month's categories")
+    }
+
+    /// A cohort's share active k months later counts people: 1 of 6 (16.7 %) or 5 of 6 (83.3 %)
+    /// told of one person, and a budgets-over share of 1 user of 6 did too (outside privacy
+    /// audit). A share whose people, or whose complement, number one to four is withheld; none,
+    /// or five and more, stays shown, as for the active count.
+    func testACohortOrBudgetShareAboutOneToFourPeopleIsWithheld() throws {
+        func cohortShares(activeInJune: Int, of size: Int) throws -> Guarded<Percent> {
+            var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+            for id in 1...size {
+                try usage.add(user(Int64(id), created: "2026-05-10T10:00:00Z", logins: id <= activeInJune ? ["2026-06-02T08:00:00Z"] : []))
+            }
+            let may = try XCTUnwrap(usage.finish().cohorts.first { $0.month == day("2026-05-01") })
+            return may.retention[1]
+        }
+        XCTAssertEqual(try cohortShares(activeInJune: 1, of: 6), .suppressed)
+        XCTAssertEqual(try cohortShares(activeInJune: 5, of: 6), .suppressed)
+        XCTAssertEqual(try cohortShares(activeInJune: 0, of: 6), .shown(Percent(tenths: 0)))
+        XCTAssertEqual(try cohortShares(activeInJune: 6, of: 6), .shown(Percent(tenths: 1000)))
+        XCTAssertEqual(try cohortShares(activeInJune: 5, of: 10), .shown(Percent(tenths: 500)))
+
+        func budgetShare(over: Int, within: Int) throws -> Guarded<Percent> {
+            var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+            for id in 1...(over + within) {
+                var f = LedgerFixture(id: Int64(id), name: "u\(id)", created: "2026-01-10T10:00:00Z", monthlyLimit: 1_000)
+                f.add(.expense, id <= over ? 5_000 : 100, "2026-10-05T10:00:00Z")
+                try usage.add(f.ledger)
+            }
+            return try XCTUnwrap(usage.finish().months.last).budgetsOverShare
+        }
+        XCTAssertEqual(try budgetShare(over: 1, within: 5), .suppressed)
+        XCTAssertEqual(try budgetShare(over: 5, within: 1), .suppressed)
+        XCTAssertEqual(try budgetShare(over: 5, within: 5), .shown(Percent(tenths: 500)))
+        XCTAssertEqual(try budgetShare(over: 0, within: 6), .shown(Percent(tenths: 0)))
+    }
 }
