@@ -47,6 +47,9 @@ package struct UsageAccumulator: Sendable {
     private var budgetOverUsers = [Int](repeating: 0, count: 12)
     private var spend: [[Int64]] = Array(repeating: [], count: 12)
     private var categories: [String: (volume: Int64, users: Int)] = [:]
+    /// How many users spent under each set of category names (sorted) in the period's months: no
+    /// id, only what tells how many people the spend outside the listed categories is about.
+    private var categorySets: [[String]: Int] = [:]
     private var groupSizes: [Int64: Int] = [:]
     private var familyMembers: [Int64: Int] = [:]
     private var cohortSize = [Int](repeating: 0, count: 12)
@@ -154,6 +157,7 @@ package struct UsageAccumulator: Sendable {
             if activeMask & (1 << m) != 0 { spend[m].append(monthSpend[m]) }
         }
         for c in newCategories { categories[c.name] = (c.volume, c.users) }
+        if !newCategories.isEmpty { categorySets[newCategories.map(\.name).sorted(), default: 0] += 1 }
         var counted: UInt16 = 0, wentOver: UInt16 = 0
         for l in budgetLines {
             guard let m = slot(l.windowEnd) else { continue }
@@ -229,6 +233,12 @@ package struct UsageAccumulator: Sendable {
             .sorted { $0.value.volume != $1.value.volume ? $0.value.volume > $1.value.volume : $0.key < $1.key }
             .prefix(10)
             .map { CategoryVolume(name: $0.key, volume: .shown($0.value.volume), users: .shown($0.value.users)) }
+        let withheld = volumeWithheldForTheUnlisted(listed: Set(top.map(\.name)))
+        let shownMonths = withheld.isEmpty ? rows : rows.enumerated().map { m, row in
+            var row = row
+            if withheld.contains(m) { row.volume = .suppressed }
+            return row
+        }
         func histogram(_ sizes: some Sequence<Int>) -> [SizeCount] {
             var h: [Int: Int] = [:]
             for s in sizes where s > 0 { h[s, default: 0] += 1 }
@@ -245,7 +255,7 @@ package struct UsageAccumulator: Sendable {
                               ? .suppressed : .shown(Percent.of(Int64(cohortActive[c][k]), Int64(cohortSize[c]))!)
                       })
         }
-        var figures = UsageFigures(period: period, asOf: asOf, currency: currency, months: rows, topCategories: Array(top),
+        var figures = UsageFigures(period: period, asOf: asOf, currency: currency, months: shownMonths, topCategories: Array(top),
                                    groupSizes: histogram(groupSizes.values), familySizes: histogram(familyMembers.values),
                                    cohorts: cohorts)
         figures.usersLeftOut = usersLeftOut
@@ -253,6 +263,19 @@ package struct UsageAccumulator: Sendable {
         figures.activeInPeriod = activeInPeriod >= minimum && !Self.isSmallComplement(totalAtEnd - activeInPeriod)
             ? .shown(activeInPeriod) : .suppressed
         return figures
+    }
+
+    /// The month slots whose volume is withheld so that the spend outside the listed categories
+    /// cannot be worked out: the period's months' volume less the listed categories' is that spend,
+    /// and when one to four users made it (one person's "HIV medication", too rare to be listed),
+    /// it would be theirs. Empty when five or more users, or none, spent outside the list.
+    private func volumeWithheldForTheUnlisted(listed: Set<String>) -> Set<Int> {
+        let unlistedUsers = categorySets.reduce(0) { sum, entry in
+            sum + (entry.key.contains { !listed.contains($0) } ? entry.value : 0)
+        }
+        guard Self.isSmallComplement(unlistedUsers) else { return [] }
+        let first = period.start.startOfMonth, last = period.end.startOfMonth
+        return Set((0..<12).filter { months[$0] >= first && months[$0] <= last })
     }
 
     /// Whether `difference` (a total less a count shown beside it) is about one to four users:

@@ -212,4 +212,29 @@ final class UsageAccumulatorTests: XCTestCase {
         XCTAssertEqual(try budgetShare(over: 5, within: 5), .shown(Percent(tenths: 500)))
         XCTAssertEqual(try budgetShare(over: 0, within: 6), .shown(Percent(tenths: 0)))
     }
+
+    /// The month's volume less the listed categories' is the spend under every other name: when
+    /// one person made it (a category only they use), it was theirs, €98.76 under "HIV medication"
+    /// in the outside privacy audit. The volume of the period's months is then withheld; with five
+    /// users or more outside the list, or none, it stays shown.
+    func testTheVolumeIsWithheldWhenTheSpendOutsideTheListedCategoriesIsOnePersons() throws {
+        func october(rareSpenders: Int) throws -> UsageFigures {
+            var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
+            for id in 1...6 {
+                var f = LedgerFixture(id: Int64(id), name: "u\(id)", created: "2026-01-10T10:00:00Z")
+                f.add(.expense, 10_000, "2026-10-05T10:00:00Z")
+                if id <= rareSpenders { f.add(.expense, 9_876, "2026-10-06T10:00:00Z", category: LedgerFixture.fun) }
+                try usage.add(f.ledger)
+            }
+            return usage.finish()
+        }
+        let one = try october(rareSpenders: 1)
+        XCTAssertEqual(one.topCategories.map(\.name), ["Groceries"])
+        XCTAssertEqual(one.months.last?.volume, .suppressed)
+        XCTAssertEqual(one.months.last?.usersTotal, .shown(6), "only the volume is withheld")
+        XCTAssertEqual(try october(rareSpenders: 0).months.last?.volume, .shown(60_000))
+        let five = try october(rareSpenders: 5)
+        XCTAssertEqual(five.topCategories.map(\.name), ["Groceries", "Fun"])
+        XCTAssertEqual(five.months.last?.volume, .shown(60_000 + 5 * 9_876))
+    }
 }

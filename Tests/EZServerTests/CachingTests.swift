@@ -48,10 +48,13 @@ final class CachingTests: LiveServerTestCase {
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")   // the commit stays in the -wal file
         }
-        // Five more spenders, so that September's volume is shown, not withheld.
+        // Five more spenders, so that September's volume is shown, not withheld: each spends under
+        // "Food" (listed) and under a name of their own, so that five users or more spent outside
+        // the listed categories too.
         for n in 1...5 {
             let id = try fixture.ledger.user("spender\(n)")
             try fixture.ledger.expense(id, 1_000 * Int64(n), on: "2026-09-1\(n)T12:00:00+02:00", category: try fixture.ledger.category(id, "Food"))
+            try fixture.ledger.expense(id, 100, on: "2026-09-1\(n)T13:00:00+02:00", category: try fixture.ledger.category(id, "Hobby \(n)"))
         }
         let token = try await fixture.token(fixture.root)
         let path = "/v1/admin/usage/2026-09.json?as_of=2026-10-01"
