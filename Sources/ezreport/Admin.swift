@@ -33,6 +33,36 @@ extension EZReport {
         @Option(name: .long, help: AdminLocale.help, transform: AdminLocale.parse)
         var locale: String = "en"
 
+        /// Why `admin` would not write into a period's folder.
+        struct FolderRefusal: Error, CustomStringConvertible {
+            var description: String
+        }
+
+        /// Takes the period folder's run lock, as `monthly` and `deliver` do, and refuses a folder
+        /// whose `manifest.json` lists the admin report: rewriting those files would leave the
+        /// run's manifest naming other bytes (its `sha256sum --check` failing), under a run that
+        /// may still be writing them.
+        static func lockPeriodFolder(_ folder: String) throws -> RunLock {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw OutputError.cannotWrite(path: folder, reason: "\(error.localizedDescription)")
+            }
+            let lock: RunLock
+            do {
+                lock = try RunLock(folder: folder, shard: nil, waitSeconds: 0)
+            } catch RunLockError.held(_, let pid, _) {
+                throw FolderRefusal(description: "another run (monthly or deliver) holds '\(folder)' (\(pid.map { "pid \($0)" } ?? "another process")); "
+                                                 + "run admin when it has finished, or with another --out")
+            }
+            if let data = FileManager.default.contents(atPath: folder + "/manifest.json"),
+               let manifest = try? Manifest.decode(data), manifest.admin != nil {
+                throw FolderRefusal(description: "'\(folder)' holds a monthly run whose manifest.json lists admin/: rewriting it would "
+                                                 + "break the manifest; run monthly for the period again (it rewrites both), or give admin another --out")
+            }
+            return lock
+        }
+
         /// An ISO-4217 code, or a ValidationError.
         static func parseCurrency(_ text: String) throws -> Currency {
             do { return try Currency(text) } catch { throw ValidationError("--currency must be an ISO-4217 code such as EUR (got '\(text)')") }
@@ -45,6 +75,8 @@ extension EZReport {
                                           openLedger: try ledger.opener())
             do {
                 let folder = out + "/" + resolved.name
+                let lock = try Self.lockPeriodFolder(folder)
+                defer { _ = lock }
                 let (files, leftOut, quarantined) = try AdminRun.run(settings: settings, folder: folder, currency: currency, log: RunLog())
                 for f in files { print(folder + "/" + f.path) }
                 if leftOut > 0 {
