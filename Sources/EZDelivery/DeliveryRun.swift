@@ -1,3 +1,4 @@
+import CCurl
 import EZBatch
 import EZCore
 import EZLedger
@@ -54,6 +55,11 @@ package enum DeliveryRun {
                 try c.preflight()
                 connection = c
             } catch {
+                // The server's last reply (its EHLO's `250 HELP`) says nothing here; what to do does.
+                if error.curlCode == Int(CURLE_USE_SSL_FAILED.rawValue), !smtp.insecure {
+                    throw .serverUnusable(url: redacted(smtp.url), reason: "\(error.curlMessage); it offers no STARTTLS: use an smtps:// "
+                                          + "URL if it speaks TLS from the start, or --smtp-insecure to send in plain text (a test server only)")
+                }
                 throw .serverUnusable(url: redacted(smtp.url), reason: error.description)
             }
         }

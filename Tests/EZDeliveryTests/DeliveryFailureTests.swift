@@ -335,10 +335,15 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
     }
 
+    /// The refusal says what to do (an outside tester read only libcurl's words and the server's
+    /// `250 HELP`): an smtps:// URL, or --smtp-insecure for a test server.
     func testAServerWithoutSTARTTLSIsRefusedUnlessInsecure() throws {
         let run = try fixture.deliver(["--smtp", sink.url(), "--rate", "0"])
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertTrue(run.stderr.contains("nothing was sent"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("it offers no STARTTLS: use an smtps:// URL if it speaks TLS from the start, "
+                                          + "or --smtp-insecure to send in plain text (a test server only)"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("250 HELP"), run.stderr)
         XCTAssertEqual(try sink.received().count, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
     }
