@@ -23,7 +23,7 @@ final class JSONLogTests: XCTestCase {
              "/v1/users/{id}/transactions.csv", "\(fixture.alice)"),
             ("/v1/users/\(fixture.dave)/statistics", token, 404, "/v1/users/{id}/statistics", "\(fixture.alice)"),
             ("/v1/users/\(fixture.alice)/statistics", nil, 401, "/v1/users/{id}/statistics", "-"),
-            ("/v1/admin/usage/2026-09.csv?as_of=2026-10-01", adminToken, 200, "/v1/admin/usage/{file}.csv", "\(fixture.root)"),
+            ("/v1/admin/usage/2026-09.csv?as_of=2026-10-01", adminToken, 200, "/v1/admin/usage/{period}.csv", "\(fixture.root)"),
         ]
         var sizes: [Int] = []
         for r in requests {
@@ -57,6 +57,9 @@ final class JSONLogTests: XCTestCase {
             XCTAssertFalse(log.contains(secret), "'\(secret.prefix(12))…' reached the log")
         }
         XCTAssertFalse(log.contains("from=2026"), "a query string reached the log")
+        // The route as api.md's example writes it, so that a grep copied from there finds it.
+        XCTAssertTrue(log.contains(#""route":"/v1/users/{id}/statistics""#), log)
+        XCTAssertFalse(log.contains(#"\/"#), "slashes escaped: \(log)")
     }
 }
 

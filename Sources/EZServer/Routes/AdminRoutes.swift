@@ -11,12 +11,12 @@ struct AdminRoutes {
     let service: ReportService
 
     func add(to group: RouterGroup<ServerContext>) {
-        group.resource("admin/usage/{file}", use: usage)
+        group.resource("admin/usage/{period}", use: usage)
     }
 
     @Sendable func usage(_ request: Request, context: ServerContext) async throws -> Response {
         let caller = try context.requireIdentity()
-        let (stem, ext) = try RequestParameters.splitExtension(try context.parameters.require("file"),
+        let (stem, ext) = try RequestParameters.splitExtension(try context.parameters.require("period"),
                                                                allowed: ["pdf", "xlsx", "csv", "json"], parameter: "period")
         let asOf = try RequestParameters.asOf(request)
         let period = try RequestParameters.period(stem, asOf: asOf)

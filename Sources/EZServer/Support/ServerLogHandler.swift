@@ -42,7 +42,7 @@ struct ServerLogHandler: LogHandler {
                 "message": event.message.description,
             ]
             for (key, value) in merged { object[key] = value.description }
-            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
             line = data
         }
         line.append(0x0A)
