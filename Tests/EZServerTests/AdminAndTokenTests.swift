@@ -49,6 +49,12 @@ final class AdminAndTokenTests: XCTestCase {
         let claims = try await keys.verify(token, as: TestClaims.self)
         XCTAssertEqual(claims.sub.value, "\(fixture.alice)")
         XCTAssertEqual(claims.exp.value.timeIntervalSinceNow, 600, accuracy: 30)
+        // `iat` and `exp` are whole seconds in the payload (strict JWT libraries refuse fractions).
+        let payloadPart = String(token.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let payload = try XCTUnwrap(Data(base64Encoded: payloadPart + String(repeating: "=", count: (4 - payloadPart.count % 4) % 4)))
+        let text = String(decoding: payload, as: UTF8.self)
+        XCTAssertNotNil(text.range(of: #""exp":\d+[,}]"#, options: .regularExpression), text)
+        XCTAssertNotNil(text.range(of: #""iat":\d+[,}]"#, options: .regularExpression), text)
 
         let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
         let response = try await server.get("/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30", token: token)

@@ -103,7 +103,11 @@ public struct TokenKeys: Sendable {
     }
 
     /// A token for `userId` that expires after `ttl` seconds (for development and tests).
+    ///
+    /// `iat` and `exp` are whole seconds: RFC 7519 allows a fraction, but strict JWT libraries
+    /// (and people reading the token) expect integers, as the app's own tokens have them.
     public func mint(userId: Int64, ttl: Int64, now: Date = Date()) async throws -> String {
+        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = AccessClaims(sub: SubjectClaim(value: String(userId)),
                                   exp: ExpirationClaim(value: now.addingTimeInterval(TimeInterval(ttl))),
                                   iat: IssuedAtClaim(value: now), nbf: nil)
