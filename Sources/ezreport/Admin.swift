@@ -80,11 +80,11 @@ extension EZReport {
                 let (files, leftOut, quarantined) = try AdminRun.run(settings: settings, folder: folder, currency: currency, log: RunLog())
                 for f in files { print(folder + "/" + f.path) }
                 if leftOut > 0 {
-                    printError("the report is incomplete: \(leftOut) users were left out of its figures (their rows could not be read or converted into \(currency.code); reasons above)")
+                    printError("the report is incomplete: \(leftOut == 1 ? "1 user was" : "\(leftOut) users were") left out of its figures (their rows could not be read or converted into \(currency.code); reasons above)")
                     throw ExitStatus.someFailed
                 }
                 if quarantined > 0 {
-                    printError("\(quarantined) rows were quarantined (left out of the figures); run 'ezreport check'")
+                    printError("\(quarantinedRows(quarantined)) (left out of the figures); run 'ezreport check'")
                     throw ExitStatus.quarantined
                 }
             } catch {

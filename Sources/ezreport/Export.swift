@@ -52,7 +52,7 @@ extension EZReport {
                     for f in result.files { print(folder + "/" + f.path) }
                 }
                 if !result.quarantined.isEmpty {
-                    printError("\(result.quarantined.count) rows were quarantined (left out of the figures); run 'ezreport check'")
+                    printError("\(quarantinedRows(result.quarantined.count)) (left out of the figures); run 'ezreport check'")
                     throw ExitStatus.quarantined
                 }
             } catch {

@@ -52,6 +52,11 @@ func fail(_ error: any Error) -> any Error {
     return ExitStatus.unusable
 }
 
+/// `1 row was quarantined`, `3 rows were quarantined`: the count in a sentence.
+func quarantinedRows(_ count: Int) -> String {
+    count == 1 ? "1 row was quarantined" : "\(count) rows were quarantined"
+}
+
 /// The ledger's SHA-256, or a clean exit-1 error.
 func ledgerDigest(_ path: String) throws -> String {
     do { return try LedgerDigest.sha256(ofLedger: path) } catch { throw fail(error) }

@@ -43,7 +43,7 @@ extension MonthlyRun {
                                              periodFolder: plan.periodFolder, durable: settings.durable, locale: settings.adminLocale)
             AtomicFile.removeStale(in: plan.periodFolder + "/admin", relativeFolder: "admin", keeping: files)
             if figures.usersLeftOut > 0 {
-                log.problem("admin report: \(figures.usersLeftOut) users were left out of its figures (see the run's log for why)")
+                log.problem("admin report: \(figures.usersLeftOut == 1 ? "1 user was" : "\(figures.usersLeftOut) users were") left out of its figures (see the run's log for why)")
             }
             return Manifest.AdminEntry(status: .ok, files: files, error: nil,
                                        usersLeftOut: figures.usersLeftOut > 0 ? figures.usersLeftOut : nil)
