@@ -58,14 +58,22 @@ extension EZReport {
                 transform: SenderAddress.init(parsing:))
         var from: SenderAddress
 
-        @Option(name: .long, help: ArgumentHelp("Attachments: pdf or pdf,xlsx.", valueName: "list"), transform: AttachmentList.init(parsing:))
+        @Option(name: .long, help: ArgumentHelp("Attachments: pdf or pdf,xlsx. (default: pdf)", valueName: "list"), transform: AttachmentList.init(parsing:))
         var attach: AttachmentList = .pdf
 
         @Flag(name: .customLong("skip-empty"), help: "Send nothing to users without a transaction of their own in the period.")
         var skipEmpty = false
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("At most N messages per second (0: no cap).", valueName: "n"))
+        // Parsed by a transform so that the help says "10", as the docs do, not Double's "10.0".
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("At most N messages per second (0: no cap). (default: 10)", valueName: "n"),
+                transform: Deliver.parseRate)
         var rate: Double = 10
+
+        /// A number of messages per second (checked for sign in `validate`).
+        static func parseRate(_ text: String) throws -> Double {
+            guard let value = Double(text) else { throw ValidationError("--rate must be 0 (no cap) or a positive number (got '\(text)')") }
+            return value
+        }
 
         @Option(name: .long, help: ArgumentHelp("Only these user ids (comma-separated).", valueName: "ids"), transform: UserIdList.init(parsing:))
         var users: UserIdList?
