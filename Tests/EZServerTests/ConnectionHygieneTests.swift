@@ -84,6 +84,7 @@ final class ConnectionHygieneTests: XCTestCase {
             let answer = connection.readUntilClosed(timeout: .seconds(5))
             XCTAssertTrue(answer.closed, request)
             XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 400 "), "\(request.debugDescription): \(answer.text)")
+            XCTAssertTrue(answer.text.lowercased().contains("\r\ndate: "), "undated: \(answer.text)")
             XCTAssertFalse(answer.text.contains("200 OK"), "a request after the refused one was served: \(answer.text)")
             let body = try XCTUnwrap(answer.text.components(separatedBy: "\r\n\r\n").last)
             let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
@@ -149,6 +150,10 @@ final class ConnectionHygieneTests: XCTestCase {
             XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 405 "), answer.text)
             XCTAssertTrue(answer.text.contains("Allow: GET, HEAD"), answer.text)
             XCTAssertTrue(answer.text.lowercased().contains("x-content-type-options: nosniff"), answer.text)
+            // As on every other error: not stored, and dated (an outside tester found neither).
+            XCTAssertTrue(answer.text.lowercased().contains("cache-control: no-store"), answer.text)
+            XCTAssertNotNil(answer.text.range(of: #"(?i)\r\ndate: [A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\r\n"#,
+                                              options: .regularExpression), answer.text)
             XCTAssertFalse(answer.text.contains("200 OK"), "a request after CONNECT was served: \(answer.text)")
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import HummingbirdCore
 import NIOCore
@@ -48,6 +49,8 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
             fields[.allow] = "GET, HEAD"
             fields[.connection] = "close"
             fields[.xContentTypeOptions] = "nosniff"   // as on every response (NoSniffMiddleware)
+            fields[.cacheControl] = "no-store"         // as on every error (ProblemMiddleware)
+            fields[.date] = Self.httpDate()
             context.write(wrapOutboundOut(.head(HTTPResponse(status: .methodNotAllowed, headerFields: fields))), promise: nil)
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
@@ -72,11 +75,23 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
             fields[.contentLength] = String(body.readableBytes)
             fields[.cacheControl] = "no-store"
             fields[.xContentTypeOptions] = "nosniff"
+            if fields[.date] == nil { fields[.date] = Self.httpDate() }
             context.write(wrapOutboundOut(.head(HTTPResponse(status: head.status, headerFields: fields))), promise: nil)
             context.write(wrapOutboundOut(.body(body)), promise: promise)
             return
         }
         context.write(data, promise: promise)
+    }
+
+    /// Now as an HTTP `Date` (RFC 9110 §5.6.7: `Sun, 29 Nov 2026 03:04:05 GMT`), which every
+    /// response of an origin server with a clock carries; the router's responses have it from
+    /// Hummingbird, these two answers made below the router from here.
+    static func httpDate(_ date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     /// Hummingbird's answer to a parser error: `400`, `Connection: close`, an empty body, no type.
