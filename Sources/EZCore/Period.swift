@@ -148,7 +148,7 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
 
     /// The forms `parse` accepts, for error messages and help text.
     package static let acceptedForms =
-        "YYYY-MM (2026-10), YYYY-Qn (2026-Q3), YYYY (2026), YYYY-Www (2026-W05), "
+        "YYYY-MM (2026-10), YYYY-Qn (2026-Q3), YYYY (2026), YYYY-Www (2026-W05), YYYY-MM-DD (a day), "
         + "YYYY-MM-DD..YYYY-MM-DD, today, yesterday, this-week, last-week, this-month, last-month, this-year, last-year"
 
     /// The years a report may be about: a statement also reads the 12 months before its period
