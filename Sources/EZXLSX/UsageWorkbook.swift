@@ -121,7 +121,7 @@ package enum UsageWorkbook {
             try write(c.users, sheet, i + 1, 2, s)
         }
         guard !u.topCategories.isEmpty else {
-            try sheet.write(tr("No expenses in this period"), row: 2, column: 0, format: s.note)
+            try sheet.write(tr("No category name was used by five users or more in this period"), row: 2, column: 0, format: s.note)
             return
         }
         let rows = 1...u.topCategories.count

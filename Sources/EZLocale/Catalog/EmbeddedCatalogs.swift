@@ -550,6 +550,12 @@ msgstr "Keine Ausgaben in diesem Zeitraum"
 msgid "No expenses in this period."
 msgstr "Keine Ausgaben in diesem Zeitraum."
 
+msgid "No category name was used by five users or more in this period."
+msgstr "Keine Kategorie wurde in diesem Zeitraum von fünf oder mehr Nutzern verwendet."
+
+msgid "No category name was used by five users or more in this period"
+msgstr "Keine Kategorie wurde in diesem Zeitraum von fünf oder mehr Nutzern verwendet"
+
 msgid "No groups or families yet."
 msgstr "Noch keine Gruppen oder Familien."
 
@@ -1602,6 +1608,12 @@ msgstr "No hay gastos en este período"
 
 msgid "No expenses in this period."
 msgstr "No hay gastos en este período."
+
+msgid "No category name was used by five users or more in this period."
+msgstr "Ninguna categoría fue usada por cinco o más usuarios en este periodo."
+
+msgid "No category name was used by five users or more in this period"
+msgstr "Ninguna categoría fue usada por cinco o más usuarios en este periodo"
 
 msgid "No groups or families yet."
 msgstr "Todavía no hay grupos ni familias."
@@ -2656,6 +2668,12 @@ msgstr "Aucune dépense sur cette période"
 msgid "No expenses in this period."
 msgstr "Aucune dépense sur cette période."
 
+msgid "No category name was used by five users or more in this period."
+msgstr "Aucune catégorie n’a été utilisée par cinq utilisateurs ou plus sur cette période."
+
+msgid "No category name was used by five users or more in this period"
+msgstr "Aucune catégorie n’a été utilisée par cinq utilisateurs ou plus sur cette période"
+
 msgid "No groups or families yet."
 msgstr "Pas encore de groupe ni de famille."
 
@@ -3709,6 +3727,12 @@ msgstr "Nessuna spesa in questo periodo"
 msgid "No expenses in this period."
 msgstr "Nessuna spesa in questo periodo."
 
+msgid "No category name was used by five users or more in this period."
+msgstr "Nessuna categoria è stata usata da cinque o più utenti in questo periodo."
+
+msgid "No category name was used by five users or more in this period"
+msgstr "Nessuna categoria è stata usata da cinque o più utenti in questo periodo"
+
 msgid "No groups or families yet."
 msgstr "Ancora nessun gruppo o famiglia."
 
@@ -4757,6 +4781,12 @@ msgstr "この期間の支出はありません"
 
 msgid "No expenses in this period."
 msgstr "この期間の支出はありません。"
+
+msgid "No category name was used by five users or more in this period."
+msgstr "この期間に5人以上が使ったカテゴリーはありません。"
+
+msgid "No category name was used by five users or more in this period"
+msgstr "この期間に5人以上が使ったカテゴリーはありません"
 
 msgid "No groups or families yet."
 msgstr "グループや家族はまだありません。"

@@ -181,7 +181,9 @@ struct UsageLayout {
 
     private func drawTopCategories(_ c: PDFComposer) throws {
         try c.section(tr("Top categories"), keepWith: PDFTable.keepHeight(rows: usage.topCategories.count))
-        guard !usage.topCategories.isEmpty else { return try c.note(tr("No expenses in this period.")) }
+        // Expenses a rarer name holds are not listed (a name could identify its user): say so,
+        // rather than that there were none.
+        guard !usage.topCategories.isEmpty else { return try c.note(tr("No category name was used by five users or more in this period.")) }
         let top = usage.topCategories.compactMap { $0.volume.value }.max() ?? 0
         try c.draw(PDFTable(columns: [
             .init(title: tr("Category"), weight: 34), .init(title: tr("Users"), weight: 12, align: .right),
