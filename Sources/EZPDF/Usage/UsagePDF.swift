@@ -264,7 +264,7 @@ struct UsageLayout {
             c.y += rowH
         }
         c.y += 4
-        try c.note(tr("Share of each sign-up month's users active k months later; {mark} where the cohort is too small to show.",
+        try c.note(tr("Share of each sign-up month's users active k months later; {mark} where the cohort is too small to show, or where one to four of it were active, or inactive.",
                       ["mark": Self.suppressed]))
     }
 }
