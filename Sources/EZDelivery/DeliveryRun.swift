@@ -57,7 +57,8 @@ package enum DeliveryRun {
             } catch {
                 // The server's last reply (its EHLO's `250 HELP`) says nothing here; what to do does.
                 if error.curlCode == Int(CURLE_USE_SSL_FAILED.rawValue), !smtp.insecure {
-                    throw .serverUnusable(url: redacted(smtp.url), reason: "\(error.curlMessage); it offers no STARTTLS: use an smtps:// "
+                    let said = error.curlMessage.hasSuffix(".") ? String(error.curlMessage.dropLast()) : error.curlMessage
+                    throw .serverUnusable(url: redacted(smtp.url), reason: "\(said); it offers no STARTTLS: use an smtps:// "
                                           + "URL if it speaks TLS from the start, or --smtp-insecure to send in plain text (a test server only)")
                 }
                 throw .serverUnusable(url: redacted(smtp.url), reason: error.description)
