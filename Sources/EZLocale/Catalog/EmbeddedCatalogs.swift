@@ -1610,10 +1610,10 @@ msgid "No expenses in this period."
 msgstr "No hay gastos en este período."
 
 msgid "No category name was used by five users or more in this period."
-msgstr "Ninguna categoría fue usada por cinco o más usuarios en este periodo."
+msgstr "Ninguna categoría fue usada por cinco o más usuarios en este período."
 
 msgid "No category name was used by five users or more in this period"
-msgstr "Ninguna categoría fue usada por cinco o más usuarios en este periodo"
+msgstr "Ninguna categoría fue usada por cinco o más usuarios en este período"
 
 msgid "No groups or families yet."
 msgstr "Todavía no hay grupos ni familias."
