@@ -43,11 +43,7 @@ extension EZReport {
         /// run's manifest naming other bytes (its `sha256sum --check` failing), under a run that
         /// may still be writing them.
         static func lockPeriodFolder(_ folder: String) throws -> RunLock {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw OutputError.cannotWrite(path: folder, reason: "\(error.localizedDescription)")
-            }
+            try MonthlyRun.prepareFolder(folder)   // the lock file lives in it
             let lock: RunLock
             do {
                 lock = try RunLock(folder: folder, shard: nil, waitSeconds: 0)

@@ -80,7 +80,7 @@ package enum MonthlyRun {
     }
 
     /// Creates the period folder and checks it is writable, so an unwritable output fails before any work.
-    static func prepareFolder(_ folder: String) throws(OutputError) {
+    package static func prepareFolder(_ folder: String) throws(OutputError) {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
