@@ -16,6 +16,7 @@ package struct LedgerReadTransaction {
     private let load: (Int64, CivilDate) throws -> UserLedger
     private let loadWindowOf: (Int64, CivilDate, CivilDate) throws -> UserLedger
     private let everyUser: () throws -> (users: [User], quarantined: [QuarantinedRow])
+    private let outsideUsers: () throws -> [QuarantinedRow]
     /// The ledger's exchange rates (loaded when it was opened).
     package let rates: RateTable
     /// The ledger as errors name it (a path, or a URL without password).
@@ -41,6 +42,7 @@ package struct LedgerReadTransaction {
             return try loader.loadWindow(userId: id).get()
         }
         everyUser = { try readAllUsers(reader, rates: rates, features: features) }
+        outsideUsers = { Set(rates.quarantined).union(try LedgerHealth.rowsOfNoUser(reader, features: features)).sorted() }
     }
 
     /// The live (not deleted) user `id`, or nil when there is none.
@@ -63,4 +65,8 @@ package struct LedgerReadTransaction {
 
     /// Every user row, deleted ones included (as ``LedgerStore/allUsers()``), in this snapshot.
     package func allUsers() throws -> (users: [User], quarantined: [QuarantinedRow]) { try everyUser() }
+
+    /// Rows that break the contract and belong to no user's statement, in this snapshot: rate rows,
+    /// and rows whose user, family member or group does not exist (as ``LedgerStore/quarantinedOutsideUsers()``).
+    package func quarantinedOutsideUsers() throws -> [QuarantinedRow] { try outsideUsers() }
 }

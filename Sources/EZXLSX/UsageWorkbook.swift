@@ -185,7 +185,7 @@ package enum UsageWorkbook {
                 + " " + tr("A spend percentile is one user's own amount: it is shown only when at least {count} users spent as much or less and {count} as much or more.", ["count": String(UsageFigures.minimumUsers)]))),
             p.ledgerIsServer ? (tr("Ledger"), .text("PostgreSQL")) : (tr("Ledger SHA-256"), .text(p.ledgerSHA256)),
             (tr("Engine"), .text("ezreport \(p.engineVersion)")),
-            (tr("Quarantined rows"), .count(p.quarantined.count)),
+            (tr("Quarantined rows"), .count(u.rowsQuarantined)),
             // Sheet names stay as scripts know them; what they hold is in the reader's language.
             ("Months", .text(tr("Users (total, new, deleted, active, monthly active), transactions, volume, budgets over, spend percentiles per active user."))),
             ("Top categories", .text(tr("The ten category names with the largest expense volume, and how many users spent in each."))),

@@ -136,6 +136,37 @@ final class ExitCodeTests: XCTestCase {
         }
     }
 
+    /// The usage workbook's About sheet counts the rows its figures left out: one transaction of
+    /// a user and one rate row breaking the contract. It said "Quarantined rows 0" whatever the
+    /// ledger held, from `monthly` and `admin` alike, while both exited 3 for those rows.
+    func testTheUsageWorkbookCountsTheRowsItLeftOut() throws {
+        let ledger = try fixture.copyOfLedger("usage-quarantine")
+        try DatabaseQueue(path: ledger).write { db in
+            try db.execute(sql: "UPDATE exchange_rates SET rate = -1.08 WHERE rowid = (SELECT MIN(rowid) FROM exchange_rates)")
+            try db.execute(sql: """
+                UPDATE transactions SET currency = 'ZZZ' WHERE id = (SELECT MIN(id) FROM transactions
+                 WHERE group_id IS NULL AND deleted_at IS NULL AND occurred_at >= '2026-09-05' AND occurred_at < '2026-09-25')
+                """)
+        }
+        let out = SampleFixture.scratch("usage-quarantine")
+        let monthly = try CLI.run(["monthly", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out + "/m",
+                                   "--formats", "xlsx", "--quiet"])
+        XCTAssertEqual(monthly.status, 3, monthly.stderr)
+        XCTAssertTrue(monthly.stderr.contains("quarantined rows 2"), monthly.stderr)
+        let admin = try CLI.run(["admin", "--db", ledger, "--period", fixture.period, "--as-of", fixture.asOf, "--out", out + "/a"])
+        XCTAssertEqual(admin.status, 3, admin.stderr)
+        for folder in [out + "/m/" + fixture.period, out + "/a/" + fixture.period] {
+            let script = """
+                import sys, openpyxl
+                about = openpyxl.load_workbook(sys.argv[1])["About"]
+                facts = {r[0]: r[1] for r in about.iter_rows(values_only=True) if len(r) > 1 and r[0]}
+                print(facts["Quarantined rows"])
+                """
+            let count = String(decoding: try CLI.tool("/usr/bin/env", ["python3", "-c", script, folder + "/admin/usage.xlsx"]), as: UTF8.self)
+            XCTAssertEqual(count.trimmingCharacters(in: .whitespacesAndNewlines), "2", folder)
+        }
+    }
+
     /// `--users` naming no live user used to run over nobody, exit 0, and replace the folder's
     /// manifest with an empty one. It is now one line and exit 1, the folder left as it was.
     func testUsersThatDoNotExistAreNamedAndTheFolderIsLeftAlone() throws {

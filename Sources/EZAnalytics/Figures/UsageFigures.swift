@@ -39,7 +39,8 @@ package struct UsageFigures: Hashable, Sendable {
     /// ``currency``: when not 0 the report is incomplete and says so.
     package var usersLeftOut = 0
     /// Rows the pass found breaking the ledger contract (left out of every figure, as from the
-    /// statements): not shown in the report, but `admin` exits 3 for them as every command does.
+    /// statements): a count only, in the workbook's About sheet; `admin` exits 3 for them as every
+    /// command does.
     package var rowsQuarantined = 0
     package init(period: Period, asOf: CivilDate, currency: Currency, months: [UsageMonth], topCategories: [CategoryVolume],
                 groupSizes: [SizeCount], familySizes: [SizeCount], cohorts: [CohortRow]) {

@@ -19,7 +19,7 @@ extension MonthlyRun {
             return Manifest.AdminEntry(status: .failed, files: [], error: "internal: the admin report needs the snapshot")
         }
         do {
-            let figures: UsageFigures
+            var figures: UsageFigures
             // The users' pass read each statement's rows; they serve the admin report only when
             // they reach as far as it counts (a week's statements stop before their month ends).
             let slicesReach = StatementAnalytics.readThrough(period: settings.period, asOf: settings.asOf)
@@ -30,6 +30,8 @@ extension MonthlyRun {
                     try? acc.add(UserLedger(user: user, rates: ledger.rates))
                 }
                 figures = acc.finish()
+                // Every user was read in this pass: its rows left out are the run's.
+                figures.rowsQuarantined = pass.totals.totals.quarantinedRows + plan.quarantinedOutsideUsers
             } else {
                 figures = try UsagePass.compute(ledger: ledger, period: settings.period, asOf: settings.asOf, log: log)
             }

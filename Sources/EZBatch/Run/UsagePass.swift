@@ -22,10 +22,12 @@ enum UsagePass {
     /// the app goes on writing to the live ledger (`ezreport serve`).
     static func compute(in snapshot: LedgerReadTransaction, period: Period, asOf: CivilDate, currency: Currency = .eur,
                         log: RunLog? = nil) throws -> UsageFigures {
-        let (users, _) = try snapshot.allUsers()
-        return accumulate(users: users, rates: snapshot.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
+        let (users, quarantinedUsers) = try snapshot.allUsers()
+        var figures = accumulate(users: users, rates: snapshot.rates, period: period, asOf: asOf, currency: currency, log: log) { id in
             try snapshot.loadUser(id: id, through: UsageAccumulator.readThrough(period: period, asOf: asOf))
         }
+        figures.rowsQuarantined += quarantinedUsers.count + (try snapshot.quarantinedOutsideUsers().count)
+        return figures
     }
 
     private static func accumulate(users: [User], rates: RateTable, period: Period, asOf: CivilDate, currency: Currency,
