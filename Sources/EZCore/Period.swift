@@ -100,6 +100,17 @@ package struct Period: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same month by its name: `this-month` and `last-month` become the calendar month they
+    /// resolve to (`2026-10`), which every user then gets from their own month start. A run over
+    /// many users names one folder by its period, and each user's statement in it must be that
+    /// named month: resolved from each user's payday instead, a user paid on the 28th would get,
+    /// as of 28 March, the month ending 27 March (`2024-03`) in the folder `2024-02`. Other
+    /// periods are returned as they are.
+    package var named: Period {
+        guard kind == .month else { return self }
+        return Period(kind: .month, start: start, end: end, anchor: .named(year: end.year, month: end.month))
+    }
+
     /// The latest day this period reaches for any month start day: a loader that reads through it
     /// has every row any user's version of the period needs.
     package var latestEndForAnyMonthStart: CivilDate {

@@ -43,7 +43,7 @@ extension EZReport {
             let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledger.digest(), period: resolved,
                                           asOf: period.asOf.date, formats: format.formats, openLedger: try ledger.opener())
             let destination: ExportRun.Destination = out == "-" ? .standardOutput
-                : out.map { .folder($0) } ?? .userFolder(under: "Reports/exports/\(resolved.name)")
+                : out.map { .folder($0) } ?? .userFolder(under: "Reports/exports")
             do {
                 let result = try ExportRun.run(settings: settings, user: user, destination: destination)
                 if let bytes = result.bytes {

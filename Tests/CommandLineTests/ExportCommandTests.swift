@@ -137,6 +137,47 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(folders, ["\(ids[0])-a_b", "\(ids[1])-a_b"].sorted())
     }
 
+    /// `last-month` for a user paid on the 25th, as of 28 September 2026 (after their payday):
+    /// `monthly` wrote their `2026-09` (25 Aug – 24 Sep) into the folder `2026-08`, where a run
+    /// with `--period 2026-08` writes their `2026-08`, so two runs put two different statements
+    /// in one folder; `export` did the same under `Reports/exports/2026-08`. A run's folder now
+    /// holds each user's month of that name, and an export's folder is named by the month the user got.
+    func testLastMonthOfAPaydayUserIsTheMonthItsFolderIsNamedFor() throws {
+        let (payday, calendar): (Int64, Int64) = try DatabaseQueue(path: fixture.ledger).read { db in
+            let p = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE deleted_at IS NULL AND month_start_day = 25 ORDER BY id LIMIT 1")
+            let c = try Int64.fetchOne(db, sql: """
+                SELECT id FROM users WHERE deleted_at IS NULL AND role = 'user' AND IFNULL(month_start_day, 1) = 1 ORDER BY id LIMIT 1
+                """)
+            return (try XCTUnwrap(p), try XCTUnwrap(c))
+        }
+        let work = SampleFixture.scratch("payday-last-month")
+        let users = "\(payday),\(calendar)"
+        for (out, period) in [("relative", "last-month"), ("named", "2026-08")] {
+            let run = try CLI.run(["monthly", "--db", fixture.ledger, "--period", period, "--as-of", "2026-09-28", "--out", work + "/" + out,
+                                   "--users", users, "--formats", "csv,xlsx", "--quiet"])
+            XCTAssertTrue([0, 3].contains(run.status), run.stderr)
+        }
+        let relative = OutputTree.snapshot(work + "/relative/2026-08").filter { !$0.key.hasPrefix("manifest") && !$0.key.hasPrefix(".") }
+        let named = OutputTree.snapshot(work + "/named/2026-08").filter { !$0.key.hasPrefix("manifest") && !$0.key.hasPrefix(".") }
+        XCTAssertFalse(relative.isEmpty)
+        XCTAssertEqual(relative.keys.sorted(), named.keys.sorted())
+        for (path, bytes) in relative {
+            XCTAssertEqual(bytes, named[path], "\(path): last-month and 2026-08 wrote different statements into one folder")
+        }
+        let manifest = try OutputTree.manifest(work + "/relative/2026-08")
+        let entry = try XCTUnwrap(manifest.users.first { $0.id == payday })
+        let dates = try CSVReader.rows(work + "/relative/2026-08/" + entry.folder + "/transactions.csv").compactMap { $0["date"] }
+        XCTAssertFalse(dates.isEmpty)
+        XCTAssertTrue(dates.allSatisfy { $0 >= "2026-07-25" && $0 <= "2026-08-24" }, "\(dates.min() ?? "") … \(dates.max() ?? "")")
+        // One user on demand: their own last month, in a folder named for it.
+        let export = try CLI.run(["export", "--db", fixture.ledger, "--user", "\(payday)", "--period", "last-month",
+                                  "--as-of", "2026-09-28", "--format", "csv"], in: work)
+        XCTAssertTrue([0, 3].contains(export.status), export.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work + "/Reports/exports"), ["2026-09"])
+        let exported = try CSVReader.rows(work + "/Reports/exports/2026-09/" + String(entry.folder.split(separator: "/").last ?? "") + "/transactions.csv").compactMap { $0["date"] }
+        XCTAssertTrue(exported.allSatisfy { $0 >= "2026-08-25" && $0 <= "2026-09-24" }, "\(exported.min() ?? "") … \(exported.max() ?? "")")
+    }
+
     func testUnknownOrDeletedUserExitsOneWithOneLine() throws {
         let deleted: Int64 = try DatabaseQueue(path: fixture.ledger, configuration: { var c = Configuration(); c.readonly = true; return c }())
             .read { try Int64.fetchOne($0, sql: "SELECT id FROM users WHERE deleted_at IS NOT NULL LIMIT 1")! }

@@ -53,6 +53,21 @@ final class StatementEndpointTests: LiveServerTestCase {
         }
     }
 
+    /// For a user paid on the 25th, `last-month` as of 27 October is 25 Sep – 24 Oct, the month
+    /// named `2026-10`: the download was named `statement-2026-09.pdf` (the calendar's last month).
+    func testAPaydayUsersPresetIsNamedByTheMonthTheyGot() async throws {
+        let fixture = try ServerFixture()
+        try fixture.ledger.execute("UPDATE users SET month_start_day = 25 WHERE id = ?", [fixture.alice])
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        for (path, name) in [("statement/last-month.pdf", "statement-2026-10.pdf"), ("statement/this-month/transactions.csv", "transactions-2026-11.csv")] {
+            let response = try await server.get("/v1/users/\(fixture.alice)/\(path)?as_of=2026-10-27", token: token)
+            XCTAssertEqual(response.status, .ok, path)
+            XCTAssertEqual(response.headers[.contentDisposition], "attachment; filename=\"\(name)\"", path)
+        }
+        await server.stop()
+    }
+
     func testEveryCSVAndChartIsByteForByteTheExportedFile() async throws {
         let folder = fixture.ledger.folder.appendingPathComponent("export").path
         _ = try export("csv,png", out: folder)

@@ -12,8 +12,10 @@ package enum ExportRun {
     package enum Destination: Sendable {
         /// Files are written (atomically) into this folder.
         case folder(String)
-        /// Files are written into the user's own folder under this one, `<id>-<safe-username>` as
-        /// in a monthly run, so that two users never share a folder (`a/b` and `a_b`, `5` and `alice`).
+        /// Files are written into `<period>/<id>-<safe-username>` under this folder, as in a monthly
+        /// run, so that two users never share a folder (`a/b` and `a_b`, `5` and `alice`); the
+        /// period is the one the user got (`last-month` from a payday on the 28th, as of 28 March,
+        /// is `2024-03`, not the calendar's `2024-02`).
         case userFolder(under: String)
         /// The single file's bytes are returned for standard output.
         case standardOutput
@@ -70,7 +72,7 @@ package enum ExportRun {
                                           engineVersion: EngineVersion.current, quarantined: quarantined)
         var destination = destination
         if case .userFolder(let parent) = destination {
-            destination = .folder(parent + "/" + SafeName.userFolder(id: id, username: username))
+            destination = .folder(parent + "/" + figures.period.name + "/" + SafeName.userFolder(id: id, username: username))
         }
         switch destination {
         case .userFolder: preconditionFailure("resolved above")

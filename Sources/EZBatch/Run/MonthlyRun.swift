@@ -60,6 +60,10 @@ package enum MonthlyRun {
     /// ``renderUsers(_:log:)``, ``adminReport(_:pass:log:)`` and ``finish(_:pass:admin:log:)``
     /// (the entries record and the manifest, last).
     package static func run(_ options: Options, log: RunLog) throws -> Result {
+        // One folder, one month by name: `last-month` is the month that names the folder for
+        // every user, each from their own payday (see ``Period/named``).
+        var options = options
+        options.settings.period = options.settings.period.named
         var plan = try Plan.make(options, log: log)
         var pass = renderUsers(plan, log: log)
         if plan.connections.isEmpty, pass.stoppedBy == nil, !pass.pending.isEmpty || adminNeedsReading(plan) {

@@ -51,8 +51,8 @@ struct StatementRoutes {
     }
 
     /// Validates the period and `as_of`, then renders `file` for the user in the path.
-    /// `fileName` names the download from the resolved period's name (`2026-10`, also for
-    /// `last-month`), as the admin report's does.
+    /// `fileName` names the download from the name of the period the user got (`2026-10`, also
+    /// for `last-month`; from their payday, when their months start on another day).
     private func respond(_ request: Request, _ context: ServerContext, periodText: String, file: StatementBytes.File,
                          fileName: @escaping @Sendable (String) -> String, contentType: String) async throws -> Response {
         let caller = try context.requireIdentity()
@@ -72,7 +72,7 @@ struct StatementRoutes {
                                               engineVersion: EngineVersion.current, quarantined: inputs.slice.reportQuarantine)
             do {
                 let bytes = try StatementBytes.render(figures, provenance: provenance, file: file)
-                return Produced(bytes: bytes, contentType: contentType, fileName: Produced.safeFileName(fileName(period.name)))
+                return Produced(bytes: bytes, contentType: contentType, fileName: Produced.safeFileName(fileName(figures.period.name)))
             } catch is StatementBytes.RenderError {
                 throw Problem.notFound
             }
