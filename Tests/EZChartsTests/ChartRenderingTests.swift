@@ -36,11 +36,15 @@ final class ChartsRenderingTests: XCTestCase {
     }
 
     /// A week's or a range's statement has weekly or daily trend buckets: its charts used to say
-    /// "Last 12 months", "per month" and "3-month average" over weeks or days.
+    /// "Last 12 months", "per month" and "3-month average" over weeks or days, a range over three
+    /// years "12 periods" and "per period", and the balances' subtitle "at the end of each month"
+    /// whatever the bucket (outside review).
     func testTrendCaptionsNameTheKindOfBucket() throws {
         for (bucket, span, average, title) in [(BucketKind.week, "Last 12 weeks · EUR", "Expenses, 3-week average", "Expenses by category per week"),
                                                (.day, "Last 12 days · EUR", "Expenses, 3-day average", "Expenses by category per day"),
-                                               (.month, "Last 12 months · EUR", "Expenses, 3-month average", "Expenses by category per month")] {
+                                               (.month, "Last 12 months · EUR", "Expenses, 3-month average", "Expenses by category per month"),
+                                               (.quarter, "Last 12 quarters · EUR", "Expenses, 3-quarter average", "Expenses by category per quarter"),
+                                               (.year, "Last 12 years · EUR", "Expenses, 3-year average", "Expenses by category per year")] {
             var figures = ChartsFixtures.statement(locale: "en_US")
             figures.trend.bucket = bucket
             let charts = Dictionary(uniqueKeysWithValues: StatementCharts.charts(for: figures).map { ($0.fileName, $0.chart) })
@@ -49,6 +53,7 @@ final class ChartsRenderingTests: XCTestCase {
             XCTAssertTrue(charts["trend.png"]?.data.series.contains { $0.name == average } ?? false, "\(bucket)")
             XCTAssertEqual(charts["category-trend.png"]?.title, title)
             XCTAssertEqual(charts["category-trend.png"]?.subtitle, span)
+            XCTAssertEqual(charts["balances.png"]?.subtitle, "Balance at the end of each \(bucket.rawValue) · EUR")
         }
     }
 

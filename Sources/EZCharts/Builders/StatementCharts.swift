@@ -83,7 +83,7 @@ package enum StatementCharts {
 
     /// The trend charts' words for their buckets: the span ("Last 12 months · EUR"), the moving
     /// average's name and the category chart's title. A week's or a range's statement has weekly
-    /// or daily buckets, not months.
+    /// or daily buckets, a range over three years quarters or years, not months.
     static func trendWords(_ figures: StatementFigures, _ tr: Translator) -> (span: String, average: String, perBucket: String) {
         let count = figures.trend.points.count, currency = ["currency": figures.currency.code]
         switch figures.trend.bucket {
@@ -96,9 +96,12 @@ package enum StatementCharts {
         case .day:
             return (tr.plural("Last {count} day · {currency}", "Last {count} days · {currency}", count: count, currency),
                     tr("Expenses, 3-day average"), tr("Expenses by category per day"))
-        case .quarter, .year:
-            return (tr.plural("{count} period · {currency}", "{count} periods · {currency}", count: count, currency),
-                    tr("Expenses, 3-bucket average"), tr("Expenses by category per period"))
+        case .quarter:
+            return (tr.plural("Last {count} quarter · {currency}", "Last {count} quarters · {currency}", count: count, currency),
+                    tr("Expenses, 3-quarter average"), tr("Expenses by category per quarter"))
+        case .year:
+            return (tr.plural("Last {count} year · {currency}", "Last {count} years · {currency}", count: count, currency),
+                    tr("Expenses, 3-year average"), tr("Expenses by category per year"))
         }
     }
 
@@ -199,7 +202,15 @@ package enum StatementCharts {
         // One axis needs one currency: the report currency's balances; others are named in the subtitle.
         let same = figures.balances.filter { $0.currency == figures.currency }
         let others = figures.balances.filter { $0.currency != figures.currency }
-        var subtitle = tr("Balance at the end of each month · {currency}", ["currency": figures.currency.code])
+        let currency = ["currency": figures.currency.code]
+        // The points are the trend's buckets: a week's statement has daily ones, a year's monthly.
+        var subtitle = switch figures.trend.bucket {
+        case .day: tr("Balance at the end of each day · {currency}", currency)
+        case .week: tr("Balance at the end of each week · {currency}", currency)
+        case .month: tr("Balance at the end of each month · {currency}", currency)
+        case .quarter: tr("Balance at the end of each quarter · {currency}", currency)
+        case .year: tr("Balance at the end of each year · {currency}", currency)
+        }
         if !others.isEmpty {
             subtitle = tr("{subtitle} (not shown: {balances})", [
                 "subtitle": subtitle, "balances": others.map { "\(InlineText.isolated($0.name)), \($0.currency.code)" }.joined(separator: "; "),

@@ -383,11 +383,6 @@ msgid_plural "Last {count} days · {currency}"
 msgstr[0] "Letzter Tag · {currency}"
 msgstr[1] "Letzte {count} Tage · {currency}"
 
-msgid "{count} period · {currency}"
-msgid_plural "{count} periods · {currency}"
-msgstr[0] "{count} Intervall · {currency}"
-msgstr[1] "{count} Intervalle · {currency}"
-
 msgid "Expenses, 3-week average"
 msgstr "Ausgaben, 3-Wochen-Durchschnitt"
 
@@ -399,9 +394,6 @@ msgstr "Ausgaben nach Kategorie pro Woche"
 
 msgid "Expenses by category per day"
 msgstr "Ausgaben nach Kategorie pro Tag"
-
-msgid "Expenses by category per period"
-msgstr "Ausgaben nach Kategorie pro Intervall"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -1064,6 +1056,40 @@ msgid "{count} child's figures are left out: their account breaks the ledger con
 msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
 msgstr[0] "Die Zahlen von {count} Kind fehlen: sein Konto verstößt gegen den Hauptbuch-Vertrag (siehe „Über diesen Bericht“)."
 msgstr[1] "Die Zahlen von {count} Kindern fehlen: ihre Konten verstoßen gegen den Hauptbuch-Vertrag (siehe „Über diesen Bericht“)."
+
+msgid "Balance at the end of each week · {currency}"
+msgstr "Kontostand am Ende jeder Woche · {currency}"
+
+msgid "Balance at the end of each day · {currency}"
+msgstr "Kontostand am Ende jedes Tages · {currency}"
+
+msgid "Balance at the end of each quarter · {currency}"
+msgstr "Kontostand am Ende jedes Quartals · {currency}"
+
+msgid "Balance at the end of each year · {currency}"
+msgstr "Kontostand am Ende jedes Jahres · {currency}"
+
+msgid "Expenses, 3-quarter average"
+msgstr "Ausgaben, 3-Quartals-Durchschnitt"
+
+msgid "Expenses by category per quarter"
+msgstr "Ausgaben nach Kategorie pro Quartal"
+
+msgid "Expenses, 3-year average"
+msgstr "Ausgaben, 3-Jahres-Durchschnitt"
+
+msgid "Expenses by category per year"
+msgstr "Ausgaben nach Kategorie pro Jahr"
+
+msgid "Last {count} quarter · {currency}"
+msgid_plural "Last {count} quarters · {currency}"
+msgstr[0] "Letztes Quartal · {currency}"
+msgstr[1] "Letzte {count} Quartale · {currency}"
+
+msgid "Last {count} year · {currency}"
+msgid_plural "Last {count} years · {currency}"
+msgstr[0] "Letztes Jahr · {currency}"
+msgstr[1] "Letzte {count} Jahre · {currency}"
 """#,
         "es": #"""
 # ezreport's messages in Spanish.
@@ -1442,11 +1468,6 @@ msgid_plural "Last {count} days · {currency}"
 msgstr[0] "Último día · {currency}"
 msgstr[1] "Últimos {count} días · {currency}"
 
-msgid "{count} period · {currency}"
-msgid_plural "{count} periods · {currency}"
-msgstr[0] "{count} intervalo · {currency}"
-msgstr[1] "{count} intervalos · {currency}"
-
 msgid "Expenses, 3-week average"
 msgstr "Gastos, media de 3 semanas"
 
@@ -1458,9 +1479,6 @@ msgstr "Gastos por categoría y semana"
 
 msgid "Expenses by category per day"
 msgstr "Gastos por categoría y día"
-
-msgid "Expenses by category per period"
-msgstr "Gastos por categoría e intervalo"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -2123,6 +2141,40 @@ msgid "{count} child's figures are left out: their account breaks the ledger con
 msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
 msgstr[0] "Faltan las cifras de {count} hijo: su cuenta incumple el contrato del registro (ver «Acerca de este informe»)."
 msgstr[1] "Faltan las cifras de {count} hijos: sus cuentas incumplen el contrato del registro (ver «Acerca de este informe»)."
+
+msgid "Balance at the end of each week · {currency}"
+msgstr "Saldo al final de cada semana · {currency}"
+
+msgid "Balance at the end of each day · {currency}"
+msgstr "Saldo al final de cada día · {currency}"
+
+msgid "Balance at the end of each quarter · {currency}"
+msgstr "Saldo al final de cada trimestre · {currency}"
+
+msgid "Balance at the end of each year · {currency}"
+msgstr "Saldo al final de cada año · {currency}"
+
+msgid "Expenses, 3-quarter average"
+msgstr "Gastos, media de 3 trimestres"
+
+msgid "Expenses by category per quarter"
+msgstr "Gastos por categoría y trimestre"
+
+msgid "Expenses, 3-year average"
+msgstr "Gastos, media de 3 años"
+
+msgid "Expenses by category per year"
+msgstr "Gastos por categoría y año"
+
+msgid "Last {count} quarter · {currency}"
+msgid_plural "Last {count} quarters · {currency}"
+msgstr[0] "Último trimestre · {currency}"
+msgstr[1] "Últimos {count} trimestres · {currency}"
+
+msgid "Last {count} year · {currency}"
+msgid_plural "Last {count} years · {currency}"
+msgstr[0] "Último año · {currency}"
+msgstr[1] "Últimos {count} años · {currency}"
 """#,
         "fr": #"""
 # ezreport's messages in French.
@@ -2501,11 +2553,6 @@ msgid_plural "Last {count} days · {currency}"
 msgstr[0] "Dernier jour · {currency}"
 msgstr[1] "{count} derniers jours · {currency}"
 
-msgid "{count} period · {currency}"
-msgid_plural "{count} periods · {currency}"
-msgstr[0] "{count} intervalle · {currency}"
-msgstr[1] "{count} intervalles · {currency}"
-
 msgid "Expenses, 3-week average"
 msgstr "Dépenses, moyenne sur 3 semaines"
 
@@ -2517,9 +2564,6 @@ msgstr "Dépenses par catégorie et par semaine"
 
 msgid "Expenses by category per day"
 msgstr "Dépenses par catégorie et par jour"
-
-msgid "Expenses by category per period"
-msgstr "Dépenses par catégorie et par intervalle"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -3182,6 +3226,40 @@ msgid "{count} child's figures are left out: their account breaks the ledger con
 msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
 msgstr[0] "Les chiffres de {count} enfant sont écartés : son compte enfreint le contrat du registre (voir « À propos de ce relevé »)."
 msgstr[1] "Les chiffres de {count} enfants sont écartés : leurs comptes enfreignent le contrat du registre (voir « À propos de ce relevé »)."
+
+msgid "Balance at the end of each week · {currency}"
+msgstr "Solde à la fin de chaque semaine · {currency}"
+
+msgid "Balance at the end of each day · {currency}"
+msgstr "Solde à la fin de chaque jour · {currency}"
+
+msgid "Balance at the end of each quarter · {currency}"
+msgstr "Solde à la fin de chaque trimestre · {currency}"
+
+msgid "Balance at the end of each year · {currency}"
+msgstr "Solde à la fin de chaque année · {currency}"
+
+msgid "Expenses, 3-quarter average"
+msgstr "Dépenses, moyenne sur 3 trimestres"
+
+msgid "Expenses by category per quarter"
+msgstr "Dépenses par catégorie et par trimestre"
+
+msgid "Expenses, 3-year average"
+msgstr "Dépenses, moyenne sur 3 ans"
+
+msgid "Expenses by category per year"
+msgstr "Dépenses par catégorie et par année"
+
+msgid "Last {count} quarter · {currency}"
+msgid_plural "Last {count} quarters · {currency}"
+msgstr[0] "Dernier trimestre · {currency}"
+msgstr[1] "{count} derniers trimestres · {currency}"
+
+msgid "Last {count} year · {currency}"
+msgid_plural "Last {count} years · {currency}"
+msgstr[0] "Dernière année · {currency}"
+msgstr[1] "{count} dernières années · {currency}"
 """#,
         "it": #"""
 # ezreport's messages in Italian.
@@ -3560,11 +3638,6 @@ msgid_plural "Last {count} days · {currency}"
 msgstr[0] "Ultimo giorno · {currency}"
 msgstr[1] "Ultimi {count} giorni · {currency}"
 
-msgid "{count} period · {currency}"
-msgid_plural "{count} periods · {currency}"
-msgstr[0] "{count} intervallo · {currency}"
-msgstr[1] "{count} intervalli · {currency}"
-
 msgid "Expenses, 3-week average"
 msgstr "Spese, media di 3 settimane"
 
@@ -3576,9 +3649,6 @@ msgstr "Spese per categoria e settimana"
 
 msgid "Expenses by category per day"
 msgstr "Spese per categoria e giorno"
-
-msgid "Expenses by category per period"
-msgstr "Spese per categoria e intervallo"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -4241,6 +4311,40 @@ msgid "{count} child's figures are left out: their account breaks the ledger con
 msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
 msgstr[0] "Le cifre di {count} figlio sono escluse: il suo account viola il contratto del registro (vedi «Informazioni su questo report»)."
 msgstr[1] "Le cifre di {count} figli sono escluse: i loro account violano il contratto del registro (vedi «Informazioni su questo report»)."
+
+msgid "Balance at the end of each week · {currency}"
+msgstr "Saldo a fine settimana · {currency}"
+
+msgid "Balance at the end of each day · {currency}"
+msgstr "Saldo a fine giornata · {currency}"
+
+msgid "Balance at the end of each quarter · {currency}"
+msgstr "Saldo a fine trimestre · {currency}"
+
+msgid "Balance at the end of each year · {currency}"
+msgstr "Saldo a fine anno · {currency}"
+
+msgid "Expenses, 3-quarter average"
+msgstr "Spese, media di 3 trimestri"
+
+msgid "Expenses by category per quarter"
+msgstr "Spese per categoria e trimestre"
+
+msgid "Expenses, 3-year average"
+msgstr "Spese, media di 3 anni"
+
+msgid "Expenses by category per year"
+msgstr "Spese per categoria e anno"
+
+msgid "Last {count} quarter · {currency}"
+msgid_plural "Last {count} quarters · {currency}"
+msgstr[0] "Ultimo trimestre · {currency}"
+msgstr[1] "Ultimi {count} trimestri · {currency}"
+
+msgid "Last {count} year · {currency}"
+msgid_plural "Last {count} years · {currency}"
+msgstr[0] "Ultimo anno · {currency}"
+msgstr[1] "Ultimi {count} anni · {currency}"
 """#,
         "ja": #"""
 # ezreport's messages in Japanese.
@@ -4617,10 +4721,6 @@ msgid "Last {count} day · {currency}"
 msgid_plural "Last {count} days · {currency}"
 msgstr[0] "過去{count}日間 · {currency}"
 
-msgid "{count} period · {currency}"
-msgid_plural "{count} periods · {currency}"
-msgstr[0] "{count}区間 · {currency}"
-
 msgid "Expenses, 3-week average"
 msgstr "支出（3週間平均）"
 
@@ -4632,9 +4732,6 @@ msgstr "週別・カテゴリ別の支出"
 
 msgid "Expenses by category per day"
 msgstr "日別・カテゴリ別の支出"
-
-msgid "Expenses by category per period"
-msgstr "区間別・カテゴリ別の支出"
 
 msgid "Last {count} month · {currency}"
 msgid_plural "Last {count} months · {currency}"
@@ -5286,6 +5383,38 @@ msgstr "絞り込み: {filters}"
 msgid "{count} child's figures are left out: their account breaks the ledger contract (see About this report)."
 msgid_plural "{count} children's figures are left out: their accounts break the ledger contract (see About this report)."
 msgstr[0] "台帳の規約に反するアカウントのため、子ども{count}人の数値を除外しました（「このレポートについて」を参照）。"
+
+msgid "Balance at the end of each week · {currency}"
+msgstr "各週末の残高 · {currency}"
+
+msgid "Balance at the end of each day · {currency}"
+msgstr "各日の終わりの残高 · {currency}"
+
+msgid "Balance at the end of each quarter · {currency}"
+msgstr "各四半期末の残高 · {currency}"
+
+msgid "Balance at the end of each year · {currency}"
+msgstr "各年末の残高 · {currency}"
+
+msgid "Expenses, 3-quarter average"
+msgstr "支出（3四半期平均）"
+
+msgid "Expenses by category per quarter"
+msgstr "四半期別・カテゴリ別の支出"
+
+msgid "Expenses, 3-year average"
+msgstr "支出（3年平均）"
+
+msgid "Expenses by category per year"
+msgstr "年別・カテゴリ別の支出"
+
+msgid "Last {count} quarter · {currency}"
+msgid_plural "Last {count} quarters · {currency}"
+msgstr[0] "過去{count}四半期 · {currency}"
+
+msgid "Last {count} year · {currency}"
+msgid_plural "Last {count} years · {currency}"
+msgstr[0] "過去{count}年 · {currency}"
 """#,
     ]
 }
