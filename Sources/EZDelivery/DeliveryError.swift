@@ -15,6 +15,10 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
     /// A `monthly` run (or another `deliver`) holds the period folder's `.lock`: its statements
     /// may be being rewritten, so nothing is mailed until it finishes.
     case periodBusy(folder: String, pid: Int32?)
+    /// A `monthly` run of the period stopped before its end (killed, a full disk) and left its
+    /// journal: some statements may already be that run's while `manifest.json` still describes
+    /// the last complete run, so mailing from it could send old figures now and new ones later.
+    case unfinishedRun(folder: String, journal: String)
 
     package var description: String {
         switch self {
@@ -27,6 +31,9 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
         case .periodBusy(let folder, let pid):
             let who = pid.map { "pid \($0)" } ?? "another process"
             return "another run (monthly or deliver) holds '\(folder)' (\(who)): nothing was sent; deliver when it has finished"
+        case .unfinishedRun(let folder, let journal):
+            return "a monthly run of '\(folder)' has not finished (its '\(journal)' is there: it is running, or it was stopped), so its statements may not be the manifest's: "
+                + "nothing was sent; re-run 'ezreport monthly' for this period, then deliver"
         case .usersNotInManifest(let ids):
             return "--users: no statement for user\(ids.count > 1 ? "s" : "") \(ids.map(String.init).joined(separator: ", ")) in this period's manifest"
         }

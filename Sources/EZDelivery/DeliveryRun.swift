@@ -25,6 +25,7 @@ package enum DeliveryRun {
             throw .ledger("\(error)")
         }
         if let folder = options.dryRunFolder {
+            try refuseUnfinishedRun(options)
             let previous = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
             let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: previous, options: options)
             return try DryRun.write(plan, options: options, into: folder, started: started, manifest: manifest, latest: previous)
@@ -44,6 +45,7 @@ package enum DeliveryRun {
         let lock = try DeliveryLock(path: options.periodFolder + "/.delivery.lock")
         defer { _ = lock }
         // Read again under the lock: a run that finished since the first read wrote a new manifest.
+        try refuseUnfinishedRun(options)
         manifest = try loadManifest(options)
         let latest = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
         let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: latest, options: options)
@@ -129,6 +131,17 @@ package enum DeliveryRun {
         let path = options.periodFolder + "/manifest.json"
         guard let data = FileManager.default.contents(atPath: path) else { throw .noManifest(path: path) }
         do { return try Manifest.decode(data) } catch { throw .badManifest(path: path, reason: "\(error)") }
+    }
+
+    /// Throws ``DeliveryError/unfinishedRun(folder:journal:)`` when a `monthly` run's journal
+    /// (`.journal.jsonl`, or a shard's `.journal-K-of-N.jsonl`) is in the period folder. Called
+    /// under the period's lock (no run is going on), or for a dry run, which must not count what
+    /// a real delivery would refuse.
+    static func refuseUnfinishedRun(_ options: DeliveryOptions) throws(DeliveryError) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: options.periodFolder)) ?? []
+        if let journal = names.filter({ $0.hasPrefix(".journal") && $0.hasSuffix(".jsonl") }).sorted().first {
+            throw .unfinishedRun(folder: options.periodFolder, journal: journal)
+        }
     }
 
     static func journalPath(_ options: DeliveryOptions) -> String { options.periodFolder + "/delivery.jsonl" }

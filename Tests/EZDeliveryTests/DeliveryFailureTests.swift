@@ -368,6 +368,39 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertGreaterThan(try sink.received().count, 0)
     }
 
+    /// A `monthly` re-run killed half-way (an OOM kill, a full disk) leaves its journal, some
+    /// statements already its own and `manifest.json` still the last complete run's: `deliver`
+    /// mailed from that manifest (the old statements, a hash mismatch for the new ones), then the
+    /// finished re-run's statements again (outside faults test). It now sends nothing, real run or
+    /// dry, and says to re-run `monthly`; once that has finished, it sends.
+    func testAfterAKilledMonthlyReRunDeliverSendsNothingUntilTheRunHasFinished() throws {
+        let work = fixture.folder.appendingPathComponent("killed").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let rerun = try CLI.start(["monthly", "--db", fixture.ledgerPath, "--period", "2026-10", "--as-of", "2026-11-01",
+                                   "--out", fixture.reports, "--formats", "pdf", "--force", "--jobs", "1", "--quiet"],
+                                  stdoutFile: work + "/out", stderrFile: work + "/err")
+        let journal = fixture.periodFolder + "/.journal.jsonl"
+        let deadline = Date().addingTimeInterval(60)
+        func journalHasAUser() -> Bool { (try? Data(contentsOf: URL(fileURLWithPath: journal)))?.contains(UInt8(ascii: "\n")) ?? false }
+        while rerun.isRunning, Date() < deadline, !journalHasAUser() { usleep(1_000) }
+        XCTAssertTrue(rerun.isRunning, "the re-run is stopped half-way")
+        kill(rerun.processIdentifier, SIGKILL)
+        rerun.waitUntilExit()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal))
+        for args in [smtpArgs, ["--dry-run", work + "/eml"]] {
+            let refused = try fixture.deliver(args)
+            XCTAssertEqual(refused.status, 1, refused.stderr)
+            XCTAssertTrue(refused.stderr.contains("has not finished (its '.journal.jsonl' is there") && refused.stderr.contains("re-run 'ezreport monthly'"),
+                          refused.stderr)
+        }
+        XCTAssertEqual(try sink.received().count, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+        try fixture.monthly()
+        let sent = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertEqual(try sink.accepted().count, try fixture.eligible().count)
+    }
+
     func testNoManifestExits1() throws {
         try FileManager.default.removeItem(atPath: fixture.periodFolder + "/manifest.json")
         let run = try fixture.deliver(smtpArgs)
