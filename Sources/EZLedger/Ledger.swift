@@ -1,6 +1,7 @@
 import EZCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A ledger database opened read-only, checked against the contract.
 ///
@@ -126,16 +127,26 @@ package final class Ledger: LedgerBackend {
             }
             switch db.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                return .notADatabase(path: path, reason: db.message ?? "file is not a database", sqliteCode: code)
+                return .notADatabase(path: path, reason: said(db) ?? "file is not a database", sqliteCode: code)
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return .busy(path: path, seconds: busyTimeout, sqliteCode: code)
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
-                return .cannotOpen(path: path, reason: db.message ?? "unable to open", sqliteCode: code)
+                return .cannotOpen(path: path, reason: said(db) ?? "unable to open", sqliteCode: code)
             default:
-                return .readFailed(path: path, reason: db.message ?? "\(db.resultCode)", sqliteCode: code)
+                return .readFailed(path: path, reason: said(db) ?? "\(db.resultCode)", sqliteCode: code)
             }
         }
         return .readFailed(path: path, reason: "\(error)")
+    }
+
+    /// What SQLite said about `error`, or its result code's own text when the connection's message
+    /// is the stale "not an error" (a file truncated while it was read: the failing step's code came
+    /// with the last successful call's message). Nil when SQLite said nothing.
+    static func said(_ error: DatabaseError) -> String? {
+        guard let message = error.message, message != "not an error" else {
+            return error.message == nil ? nil : String(cString: sqlite3_errstr(error.extendedResultCode.rawValue))
+        }
+        return message
     }
 
     /// Whether `path` is a WAL-mode database (header bytes 18–19 both 2) whose `-shm` file does

@@ -35,6 +35,19 @@ final class LedgerErrorCodeTests: XCTestCase {
         }
     }
 
+    /// A ledger truncated while it was being read failed with SQLITE_CORRUPT and the connection's
+    /// stale message, "not an error", so the one line read "'l.sqlite' is not a usable SQLite
+    /// ledger: not an error" (outside faults test). The code's own text stands in for it.
+    func testAStaleNotAnErrorMessageGivesWayToTheResultCodesText() {
+        let stale = DatabaseError(resultCode: .SQLITE_CORRUPT, message: "not an error")
+        let error = Ledger.classify(stale, path: "l.sqlite", busyTimeout: 10)
+        XCTAssertEqual("\(error)", "'l.sqlite' is not a usable SQLite ledger: database disk image is malformed")
+        let io = Ledger.classify(DatabaseError(resultCode: .SQLITE_IOERR, message: "not an error"), path: "l.sqlite", busyTimeout: 10)
+        XCTAssertFalse("\(io)".contains("not an error"), "\(io)")
+        let said = Ledger.classify(DatabaseError(resultCode: .SQLITE_NOTADB, message: "file is not a database"), path: "l.sqlite", busyTimeout: 10)
+        XCTAssertEqual("\(said)", "'l.sqlite' is not a usable SQLite ledger: file is not a database")
+    }
+
     func testErrorsNotFromSQLiteCarryNoCode() {
         XCTAssertNil(LedgerError.cannotOpen(path: "x", reason: "it is a directory").sqliteCode)
         XCTAssertNil(LedgerError.schemaMismatch(path: "x", problem: "p").sqliteResultCode)
