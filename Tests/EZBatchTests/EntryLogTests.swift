@@ -24,6 +24,34 @@ final class EntryLogTests: XCTestCase {
         return try JSONDecoder().decode(Manifest.UserEntry.self, from: Data(json.utf8))
     }
 
+    /// A full disk takes part of a line (a short write) and refuses the rest: the error named a
+    /// stale errno ("No such file or directory") and the torn line stayed in the journal (outside
+    /// faults test). A file-size limit fails the same way (EFBIG after a short write).
+    func testAFullDiskNamesItsReasonAndLeavesOnlyWholeEntries() throws {
+        let path = folder + "/.journal.jsonl"
+        let log = try EntryLog(path: path)
+        let first = try log.append(try entry(1))
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        var saved = rlimit()
+        XCTAssertEqual(getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &saved), 0)
+        var limited = saved
+        limited.rlim_cur = rlim_t(size + 10)   // room for 10 bytes of the next line
+        let handler = signal(SIGXFSZ, SIG_IGN)
+        XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limited), 0)
+        errno = ENOENT   // what a stale errno said
+        let failure: (any Error)?
+        do { _ = try log.append(try entry(2)); failure = nil } catch { failure = error }
+        setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &saved)
+        signal(SIGXFSZ, handler)
+        let error = try XCTUnwrap(failure, "the append past the limit must fail")
+        XCTAssertTrue("\(error)".contains(String(cString: strerror(EFBIG))), "\(error)")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size, "no torn line")
+        XCTAssertEqual(try log.read(first), try entry(1))
+        let after = try log.append(try entry(3))
+        XCTAssertEqual(try log.read(after), try entry(3))
+        XCTAssertEqual(Set(log.index().keys), [1, 3])
+    }
+
     func testEntriesAppendedConcurrentlyReadBackWholeByOffsetAndById() throws {
         let log = try EntryLog(path: folder + "/journal.jsonl")
         let entries = try (1...200).map { try entry(Int64($0), $0 % 7 == 0 ? "boom \($0)" : nil) }

@@ -79,8 +79,19 @@ final class EntryLog: Sendable {
         guard var line = try? encoder.encode(entry) else { throw .cannotWrite(path: path, reason: "cannot encode the entry of user \(entry.id)") }
         line.append(0x0A)
         return try end.withLock { end throws(OutputError) -> Ref in
-            let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard written == line.count else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            // A full disk first takes part of the line (a short write, errno untouched), then
+            // refuses the rest with ENOSPC: keep writing until the system says why it stopped
+            // (the reason named a stale errno, "No such file or directory"), and cut a torn
+            // line off so the journal ends with whole entries.
+            var offset = 0
+            while offset < line.count {
+                let n = line.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                let reason = n < 0 ? String(cString: strerror(errno)) : "the system wrote nothing"
+                _ = ftruncate(fd, off_t(end))
+                throw .cannotWrite(path: path, reason: reason)
+            }
             let ref = Ref(offset: end, length: line.count - 1)
             end += Int64(line.count)
             return ref
