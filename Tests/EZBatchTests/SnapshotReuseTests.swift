@@ -70,4 +70,35 @@ final class SnapshotReuseTests: XCTestCase {
         XCTAssertEqual(after.expensesMinor, before.expensesMinor! + 100, "the saved ledger's figures, not the replaced one's")
         XCTAssertEqual(second.skipped, first.totals.users - 1, "only the changed user is redone")
     }
+
+    /// The app's atomic save between the moment the command hashed the ledger and the moment the
+    /// run opened it: the manifest's `ledger_sha256` (and every statement's About) named the file
+    /// that was replaced, which the run never read (outside faults test). They now name the file
+    /// the run opened.
+    func testTheManifestNamesTheLedgerFileTheRunRead() throws {
+        let fixture = try SampleFixture.shared()
+        let ledger = try fixture.copyOfLedger("replaced-after-hashing")
+        let hashedBefore = try FileDigest.sha256(ofFile: ledger)
+        let saved = ledger + ".saved"
+        try FileManager.default.copyItem(atPath: ledger, toPath: saved)
+        try fixture.nudgeMarkedUsersExpense(in: saved)
+        XCTAssertEqual(rename(saved, ledger), 0, "the app's save")
+        let read = try FileDigest.sha256(ofFile: ledger)
+        XCTAssertNotEqual(read, hashedBefore)
+        let asOf = try XCTUnwrap(CivilDate(iso: fixture.asOf))
+        let settings = ReportSettings(ledgerPath: ledger, ledgerSHA256: hashedBefore,
+                                      period: try Period.parse(fixture.period, asOf: asOf), asOf: asOf, formats: [.csv, .xlsx])
+        let out = SampleFixture.scratch("replaced-after-hashing-out")
+        let run = try MonthlyRun.run(MonthlyRun.Options(settings: settings, outFolder: out, jobs: 2), log: RunLog(quiet: true))
+        XCTAssertEqual(run.exitCode, 0)
+        let manifest = try OutputTree.manifest(run.periodFolder)
+        XCTAssertEqual(manifest.ledgerSha256, read)
+        let marked = try XCTUnwrap(manifest.users.first { $0.id == fixture.markedUser })
+        // The workbook's texts, unzipped by Python's zipfile.
+        let texts = String(decoding: try CLI.tool("/usr/bin/env", ["python3", "-c",
+            "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('xl/sharedStrings.xml').decode())",
+            run.periodFolder + "/" + marked.folder + "/statement.xlsx"]), as: UTF8.self)
+        XCTAssertTrue(texts.contains(read), "the statement's About names the file read")
+        XCTAssertFalse(texts.contains(hashedBefore))
+    }
 }

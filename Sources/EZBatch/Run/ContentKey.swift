@@ -11,14 +11,15 @@ import Foundation
 /// a changed key only costs the snapshot, which then decides.
 enum ContentKey {
     /// The key of the ledger at `ledgerPath`, or nil when its files cannot be read (never equal then).
-    static func of(ledgerPath: String) -> String? {
+    /// Also returns the main file's SHA-256 alone (the ledger's digest as the manifest names it).
+    static func of(ledgerPath: String) -> (key: String, main: String)? {
         // The main file through the ledger's kept descriptor: the run's own connection is open on it.
         guard let main = try? LedgerDigest.sha256(ofLedger: ledgerPath) else { return nil }
         let wal = ledgerPath + "-wal"
         let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0
-        guard size > 0 else { return main }
+        guard size > 0 else { return (main, main) }
         guard let log = try? FileDigest.sha256(ofFile: wal, cache: nil) else { return nil }
-        return main + "+wal:" + log
+        return (main + "+wal:" + log, main)
     }
 
     /// Which file `path` names now (device and inode), or nil when there is none: an atomic save

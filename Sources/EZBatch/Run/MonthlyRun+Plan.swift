@@ -53,7 +53,8 @@ extension MonthlyRun {
         /// Locks the folder, reads who is in the run and what earlier runs left, and takes the snapshot
         /// unless the ledger's bytes show that nothing changed since the last complete run.
         static func make(_ options: Options, log: RunLog) throws -> Plan {
-            let settings = options.settings
+            var options = options
+            var settings = options.settings
             let periodFolder = options.outFolder + "/" + settings.period.name
             // The file the run reads must be the one its content key is taken from: an atomic save
             // (a rename over the ledger) between opening and keying would record one file's key for
@@ -85,10 +86,17 @@ extension MonthlyRun {
             let lastRun = FileManager.default.fileExists(atPath: entriesPath) ? try EntryLog(path: entriesPath) : nil
             let lastHeader = lastRun?.header()
             let ratesDigest = try source.exchangeRatesDigest()
-            let contentKey = ContentKey.of(ledgerPath: settings.ledgerPath)
+            let keyed = ContentKey.of(ledgerPath: settings.ledgerPath)
             let sameFile = fileBeforeOpening != nil && ContentKey.file(atPath: settings.ledgerPath) == fileBeforeOpening
+            if sameFile, let main = keyed?.main, !settings.ledgerSHA256.isEmpty {
+                // The ledger's SHA-256 names the file this run opened: the digest it was given was
+                // hashed before, and an atomic save in between put another file at the path (the
+                // manifest and every statement named a file the run never read: outside faults test).
+                options.settings.ledgerSHA256 = main
+                settings = options.settings
+            }
             let header = EntryLog.Header(ledgerSha256: settings.ledgerSHA256, snapshotSha256: nil,
-                                         contentKey: sameFile ? contentKey : nil,
+                                         contentKey: sameFile ? keyed?.key : nil,
                                          settings: settings.fingerprintSettings + "|" + ratesDigest + settings.adminLocaleTag, admin: nil)
             let journal = try EntryLog(path: journalPath)
             let unchangedBytes = !options.force && lastHeader?.snapshotSha256 != nil && header.contentKey != nil
