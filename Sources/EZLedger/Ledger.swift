@@ -143,10 +143,8 @@ package final class Ledger: LedgerBackend {
     /// is the stale "not an error" (a file truncated while it was read: the failing step's code came
     /// with the last successful call's message). Nil when SQLite said nothing.
     static func said(_ error: DatabaseError) -> String? {
-        guard let message = error.message, message != "not an error" else {
-            return error.message == nil ? nil : String(cString: sqlite3_errstr(error.extendedResultCode.rawValue))
-        }
-        return message
+        guard let message = error.message else { return nil }
+        return message == "not an error" ? String(cString: sqlite3_errstr(error.extendedResultCode.rawValue)) : message
     }
 
     /// Whether `path` is a WAL-mode database (header bytes 18–19 both 2) whose `-shm` file does
