@@ -1,3 +1,5 @@
+import EZBatch
+
 /// Why `ezreport deliver` could not run at all (exit 1). Each prints as one line.
 package enum DeliveryError: Error, Equatable, CustomStringConvertible {
     /// No `manifest.json` for the period: run `ezreport monthly` first.
@@ -14,7 +16,7 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
     case usersNotInManifest([Int64])
     /// A `monthly` run (or another `deliver`) holds the period folder's `.lock`: its statements
     /// may be being rewritten, so nothing is mailed until it finishes.
-    case periodBusy(folder: String, pid: Int32?)
+    case periodBusy(folder: String, holder: RunLock.Holder?)
     /// A `monthly` run of the period stopped before its end (killed, a full disk) and left its
     /// journal: some statements may already be that run's while `manifest.json` still describes
     /// the last complete run, so mailing from it could send old figures now and new ones later.
@@ -28,9 +30,8 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
         case .cannotWrite(let p, let r): return "cannot write '\(p)': \(r)"
         case .serverUnusable(let u, let r): return "SMTP server \(u) cannot be used, nothing was sent: \(r)"
         case .ledger(let r): return r
-        case .periodBusy(let folder, let pid):
-            let who = pid.map { "pid \($0)" } ?? "another process"
-            return "another run (monthly or deliver) holds '\(folder)' (\(who)): nothing was sent; deliver when it has finished"
+        case .periodBusy(let folder, let holder):
+            return "\(RunLockError.anotherRun(holder)) holds '\(folder)': nothing was sent; deliver when it has finished"
         case .unfinishedRun(let folder, let journal):
             return "a monthly run of '\(folder)' has not finished (its '\(journal)' is there: it is running, or it was stopped), so its statements may not be the manifest's: "
                 + "nothing was sent; re-run 'ezreport monthly' for this period, then deliver"

@@ -35,9 +35,9 @@ package enum DeliveryRun {
         // re-render mailed the old statements as they were replaced, then the new ones: two each.
         let periodLock: EZBatch.RunLock
         do {
-            periodLock = try EZBatch.RunLock(folder: options.periodFolder, shard: nil, waitSeconds: 0)
-        } catch RunLockError.held(_, let pid, _) {
-            throw .periodBusy(folder: options.periodFolder, pid: pid)
+            periodLock = try EZBatch.RunLock(folder: options.periodFolder, shard: nil, waitSeconds: 0, command: "deliver")
+        } catch RunLockError.held(_, let holder, _) {
+            throw .periodBusy(folder: options.periodFolder, holder: holder)
         } catch {
             throw .cannotWrite(path: options.periodFolder + "/.lock", reason: "\(error)")
         }

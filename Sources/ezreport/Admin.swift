@@ -46,9 +46,9 @@ extension EZReport {
             try MonthlyRun.prepareFolder(folder)   // the lock file lives in it
             let lock: RunLock
             do {
-                lock = try RunLock(folder: folder, shard: nil, waitSeconds: 0)
-            } catch RunLockError.held(_, let pid, _) {
-                throw FolderRefusal(description: "another run (monthly or deliver) holds '\(folder)' (\(pid.map { "pid \($0)" } ?? "another process")); "
+                lock = try RunLock(folder: folder, shard: nil, waitSeconds: 0, command: "admin")
+            } catch RunLockError.held(_, let holder, _) {
+                throw FolderRefusal(description: "\(RunLockError.anotherRun(holder)) holds '\(folder)'; "
                                                  + "run admin when it has finished, or with another --out")
             }
             if let data = FileManager.default.contents(atPath: folder + "/manifest.json"),

@@ -47,10 +47,10 @@ final class AdminFolderTests: XCTestCase {
         let ledger = try ledger()
         let out = SampleFixture.scratch("admin-locked")
         try FileManager.default.createDirectory(atPath: out + "/2026-10", withIntermediateDirectories: true)
-        let held = try RunLock(folder: out + "/2026-10", shard: nil, waitSeconds: 0)
+        let held = try RunLock(folder: out + "/2026-10", shard: nil, waitSeconds: 0, command: "monthly")
         let admin = try CLI.run(["admin", "--db", ledger.path, "--period", "2026-10", "--out", out])
         XCTAssertEqual(admin.status, 1, admin.stderr)
-        XCTAssertEqual(admin.stderr, "ezreport: another run (monthly or deliver) holds '\(out)/2026-10' (pid \(getpid())); "
+        XCTAssertEqual(admin.stderr, "ezreport: another run (monthly, pid \(getpid())) holds '\(out)/2026-10'; "
                                      + "run admin when it has finished, or with another --out\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/2026-10/admin"), "nothing was written")
         _ = held

@@ -78,7 +78,7 @@ final class RunLockTests: XCTestCase {
         _ = try Self.waitForHolder(period + "/.lock", process: whole)
         let shard = try CLI.run(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet", "--shard", "1/2"]))
         XCTAssertEqual(shard.status, 1, shard.stderr)
-        XCTAssertTrue(shard.stderr.contains("another run is writing '\(period)'"), shard.stderr)
+        XCTAssertTrue(shard.stderr.contains("another run (monthly, pid \(whole.processIdentifier)) holds '\(period)'"), shard.stderr)
         whole.waitUntilExit()
         XCTAssertEqual(whole.terminationStatus, 0)
 
@@ -89,9 +89,42 @@ final class RunLockTests: XCTestCase {
         let wholeAgain = try CLI.run(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet"]))
         XCTAssertEqual(wholeAgain.status, 1, wholeAgain.stderr)
         // Shards write no pid into the folder's shared lock: the refusal names the shard's, from its own.
-        XCTAssertTrue(wholeAgain.stderr.contains("another run is writing '\(period)' (pid \(shardRun.processIdentifier))"), wholeAgain.stderr)
+        XCTAssertTrue(wholeAgain.stderr.contains("another run (monthly, pid \(shardRun.processIdentifier)) holds '\(period)'"), wholeAgain.stderr)
         shardRun.waitUntilExit()
         XCTAssertEqual(shardRun.terminationStatus, 0)
+    }
+
+    /// `deliver` and `admin` take the period's lock too: a `monthly` refused while `deliver` mails
+    /// the period said "another run is writing", and sent the operator looking for a second
+    /// monthly (outside faults test). The refusal names the holder's command.
+    func testARunRefusedWhileDeliverHoldsTheFolderNamesDeliver() throws {
+        let fixture = try SampleFixture.shared()
+        let out = SampleFixture.scratch("lock-deliver")
+        let period = out + "/" + fixture.period
+        try FileManager.default.createDirectory(atPath: period, withIntermediateDirectories: true)
+        let held = try RunLock(folder: period, shard: nil, waitSeconds: 0, command: "deliver")
+        XCTAssertEqual(try String(contentsOfFile: period + "/.lock", encoding: .utf8), "\(getpid()) deliver\n")
+        let refused = try CLI.run(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet"]))
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(refused.stderr, "ezreport: another run (deliver, pid \(getpid())) holds '\(period)'; "
+                                       + "wait for it to finish or pass --wait SECONDS\n")
+        _ = held
+    }
+
+    /// A lock file written by an older ezreport holds only a pid: the refusal still names it.
+    func testALockFileWithOnlyAPidStillNamesTheHolder() throws {
+        let fixture = try SampleFixture.shared()
+        let out = SampleFixture.scratch("lock-old-holder")
+        let period = out + "/" + fixture.period
+        try FileManager.default.createDirectory(atPath: period, withIntermediateDirectories: true)
+        let fd = open(period + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0)
+        _ = "\(getpid())\n".withCString { pwrite(fd, $0, strlen($0), 0) }
+        let refused = try CLI.run(fixture.monthly(out: out, ["--formats", "pdf", "--jobs", "1", "--quiet"]))
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("another run (pid \(getpid())) holds '\(period)'"), refused.stderr)
     }
 
     /// Waits until the lock file names a pid (the holder writes it right after locking).
@@ -99,7 +132,7 @@ final class RunLockTests: XCTestCase {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: lockFile, encoding: .utf8),
-               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+               let first = text.split(whereSeparator: \.isWhitespace).first, let pid = Int32(first) {
                 return pid
             }
             guard process.isRunning else { throw XCTSkip("the first run finished before it could be observed holding the lock") }

@@ -355,10 +355,10 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         let fd = open(fixture.periodFolder + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         XCTAssertGreaterThanOrEqual(fd, 0)
         XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0, "the test holds the lock as a monthly run would")
-        _ = "\(getpid())\n".withCString { pwrite(fd, $0, strlen($0), 0) }
+        _ = "\(getpid()) monthly\n".withCString { pwrite(fd, $0, strlen($0), 0) }
         let refused = try fixture.deliver(smtpArgs)
         XCTAssertEqual(refused.status, 1, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("another run (monthly or deliver) holds '\(fixture.periodFolder)' (pid \(getpid())): nothing was sent"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("another run (monthly, pid \(getpid())) holds '\(fixture.periodFolder)': nothing was sent"), refused.stderr)
         XCTAssertEqual(try sink.received().count, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
         flock(fd, LOCK_UN)

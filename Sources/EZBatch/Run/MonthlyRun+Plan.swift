@@ -72,8 +72,8 @@ extension MonthlyRun {
             let shardTag = options.shard.map { "\($0.index)-of-\($0.count)" }
             // First the lock: everything below reads or cleans what another run would be writing.
             // A shard holds the folder's lock shared as well as its own: a whole run excludes every shard.
-            let folderLock = try shardTag.map { _ in try RunLock(folder: periodFolder, shard: nil, shared: true, waitSeconds: options.waitSeconds) }
-            let lock = try RunLock(folder: periodFolder, shard: shardTag, waitSeconds: options.waitSeconds)
+            let folderLock = try shardTag.map { _ in try RunLock(folder: periodFolder, shard: nil, shared: true, waitSeconds: options.waitSeconds, command: "monthly") }
+            let lock = try RunLock(folder: periodFolder, shard: shardTag, waitSeconds: options.waitSeconds, command: "monthly")
             let journalPath = periodFolder + "/" + EntryLog.journalName(shard: shardTag)
             // Temporary files are only left by a run that was killed, and a killed run leaves its journal
             // (or, killed before its first user, no manifest): walk the folder only then. Any run's journal
