@@ -8,6 +8,15 @@ extension EZReport {
         static let configuration = CommandConfiguration(
             commandName: "manifest",
             abstract: "Work with run manifests.",
+            discussion: """
+                A sharded monthly run (--shard K/N) writes one manifest.shard-K-of-N.json per shard; \
+                merge joins them into the manifest.json one whole run would have written, which \
+                'ezreport deliver' and 'sha256sum --check' read.
+
+                Example:
+                  ezreport manifest merge Reports/2026-10/manifest.shard-*.json \\
+                      --out Reports/2026-10/manifest.json
+                """,
             subcommands: [Merge.self]
         )
 
