@@ -28,6 +28,7 @@ public enum ReportServer {
         if let raised = OpenFileLimit.raise() {
             logger.info("open file limit raised", metadata: ["from": "\(raised.before)", "to": "\(raised.after)"])
         }
+        let configuration = fittingOpenFileLimit(configuration, logger: logger)
         let listening = Atomic<Bool>(false)
         let services = try await makeServices(configuration, logger: logger) { port in
             listening.store(true, ordering: .releasing)
@@ -40,6 +41,19 @@ public enum ReportServer {
         } catch let error as IOError where !listening.load(ordering: .acquiring) {
             throw ListenError(host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)))
         }
+    }
+
+    /// `configuration` with its connections kept under the open-file limit (see
+    /// ``OpenFileLimit/connections(allowedBy:)``), said in a warning when that lowers them.
+    static func fittingOpenFileLimit(_ configuration: ServerConfiguration, logger: Logger) -> ServerConfiguration {
+        guard let limit = OpenFileLimit.current() else { return configuration }
+        let allowed = OpenFileLimit.connections(allowedBy: limit)
+        guard allowed < configuration.maxConnections else { return configuration }
+        logger.warning("open file limit too low for --max-connections: connections lowered",
+                       metadata: ["open_files": "\(limit)", "max_connections": "\(configuration.maxConnections)", "to": "\(allowed)"])
+        var fitted = configuration
+        fitted.maxConnections = allowed
+        return fitted
     }
 
     /// The server could not listen on its address: `cannot listen on 127.0.0.1:8080: Address

@@ -1,4 +1,5 @@
 import EZTestSupport
+import HummingbirdTesting
 import Foundation
 import XCTest
 
@@ -23,5 +24,49 @@ final class OpenFileLimitTests: XCTestCase {
         XCTAssertEqual(response.status, .ok)
         XCTAssertEqual(idle.count, 300)
         try await server.stop()
+    }
+
+    /// Where the hard limit itself is low (a container's `nofile` of 64), connections past it made
+    /// `accept` fail with `EMFILE` while more clients waited, and the event loop retried it in a
+    /// busy loop: a core spent for as long as they stayed (outside operations test). The server
+    /// now keeps its connections under the limit, says so, and closes one more at once.
+    func testAtALowHardLimitConnectionsAreCappedBelowItAndNoCoreIsSpent() async throws {
+        let fixture = try ServerFixture()
+        let server = try await ServeProcess(fixture: fixture, shellSetUp: "ulimit -n 64")
+        XCTAssertTrue(server.stderr.contains("open file limit too low for --max-connections: connections lowered"), server.stderr)
+        XCTAssertTrue(server.stderr.contains("open_files=64") && server.stderr.contains("to=16"), server.stderr)
+
+        let held = try (0..<16).map { _ in try RawConnection(port: server.port) }
+        try await Task.sleep(for: .milliseconds(200))
+        // 100 more than the cap (and than the 64 descriptors): each is accepted and closed at once.
+        let beyond = try (0..<100).map { _ in try RawConnection(port: server.port) }
+        for connection in beyond.prefix(5) + beyond.suffix(5) {
+            XCTAssertTrue(connection.readUntilClosed(timeout: .seconds(5)).closed, "a connection past the cap is closed at once")
+        }
+        let before = try Self.cpuTicks(server.process.processIdentifier)
+        try await Task.sleep(for: .seconds(3))
+        let spent = try Self.cpuTicks(server.process.processIdentifier) - before
+        // A busy accept loop spends ~2–3 s of CPU in 3 s; an idle server next to nothing.
+        XCTAssertLessThan(spent, 100, "CPU ticks (1/100 s) spent in 3 s with every connection slot held")
+
+        _ = (held, beyond)
+        let response = try await Self.healthzOnceASlotIsFree(port: server.port, freeing: held)
+        XCTAssertEqual(response.status, .ok)
+        try await server.stop()
+    }
+
+    /// utime + stime of `pid`, in clock ticks (`/proc/PID/stat` fields 14 and 15).
+    static func cpuTicks(_ pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The command name (field 2) is in parentheses and may hold spaces: count after the last ')'.
+        let fields = try XCTUnwrap(stat.split(separator: ")").last).split(separator: " ")
+        return try XCTUnwrap(Int(fields[11])) + XCTUnwrap(Int(fields[12]))
+    }
+
+    /// Closes one held connection, then asks `/healthz`.
+    static func healthzOnceASlotIsFree(port: Int, freeing held: [RawConnection]) async throws -> TestClient.Response {
+        held.first?.reset()
+        try await Task.sleep(for: .milliseconds(200))
+        return try await TestClientRequest.get(port: port, "/healthz")
     }
 }
