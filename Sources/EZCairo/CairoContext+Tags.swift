@@ -15,7 +15,7 @@ extension CairoContext {
     /// ```
     package func beginTag(_ name: String, attributes: String = "") {
         structureElements += 1
-        cairo_tag_begin(pointer, name, attributes)
+        cairo_tag_begin(pointer, name, CairoText.drawable(attributes))
     }
 
     /// Closes the structure element `name` opened by ``beginTag(_:attributes:)``.

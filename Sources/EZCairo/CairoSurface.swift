@@ -207,7 +207,7 @@ package final class CairoSurface {
             (CAIRO_PDF_METADATA_MOD_DATE, metadata.createDate),
         ]
         for (key, value) in entries {
-            if let value { cairo_pdf_surface_set_metadata(pointer, key, value) }
+            if let value { cairo_pdf_surface_set_metadata(pointer, key, CairoText.drawable(value)) }
         }
         try checkStatus("setting PDF metadata")
     }
@@ -216,13 +216,14 @@ package final class CairoSurface {
     package static let outlineRoot = 0
 
     /// Adds a bookmark named `name` pointing at the top of `page` (1-based) under `parent`
-    /// (``outlineRoot`` for a top-level entry) and returns its id, to parent sub-entries.
+    /// (``outlineRoot`` for a top-level entry) and returns its id, to parent sub-entries. The name
+    /// is shown on one line (``CairoText/oneLine(_:)``).
     @discardableResult
     package func addOutline(parent: Int = CairoSurface.outlineRoot, name: String, page: Int,
                            open: Bool = false) throws(CairoError) -> Int {
         try requirePDF("adding an outline entry")
         let flags = open ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(0)
-        let id = cairo_pdf_surface_add_outline(pointer, Int32(parent), name, "page=\(page)", flags)
+        let id = cairo_pdf_surface_add_outline(pointer, Int32(parent), CairoText.oneLine(name), "page=\(page)", flags)
         try checkStatus("adding the outline entry '\(name)' for page \(page)")
         return Int(id)
     }

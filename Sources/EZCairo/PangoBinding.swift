@@ -195,7 +195,7 @@ final class LaidOutText {
         self.usesMachineFonts = usesMachineFonts
         layout = pango_layout_new(context)!
         pango_layout_set_font_description(layout, font)
-        pango_layout_set_text(layout, key.text, -1)
+        pango_layout_set_text(layout, CairoText.drawable(key.text), -1)
         pango_layout_set_width(layout, key.width)
         pango_layout_set_height(layout, key.height)
         pango_layout_set_ellipsize(layout, PangoEllipsizeMode(key.ellipsize))

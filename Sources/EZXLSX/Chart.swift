@@ -42,7 +42,7 @@ final class Chart {
     /// Sets the chart's title (copied by libxlsxwriter).
     func title(_ text: String) throws(XLSXError) {
         try workbook.checkOpen("set chart title")
-        text.withCString { chart_title_set_name(handle, $0) }
+        XMLText.holdable(text).withCString { chart_title_set_name(handle, $0) }
     }
 
     /// Adds a series of `values` labelled by `categories`, named `name`; `dashed` draws its line
@@ -62,7 +62,7 @@ final class Chart {
             chart_series_set_values(series, $0, lxw_row_t(values.firstRow), lxw_col_t(values.firstColumn),
                                     lxw_row_t(values.lastRow), lxw_col_t(values.lastColumn))
         }
-        name.withCString { chart_series_set_name(series, $0) }
+        XMLText.holdable(name).withCString { chart_series_set_name(series, $0) }
         if color != nil || dashed {
             var line = lxw_chart_line()
             if let color { line.color = lxw_color_t(color) }

@@ -113,7 +113,7 @@ private struct SummarySheetWriter {
         let firstShare = row + 1
         for share in f.categories.folded {
             row += 1
-            try sheet.write(tr.categoryName(share.name, folded: share.foldedCategories), row: row, column: 0)
+            try sheet.write(chartLabel: tr.categoryName(share.name, folded: share.foldedCategories), row: row, column: 0)
             try sheet.write(money: share.amount, c, row: row, column: 1, styles: s)
             try sheet.write(percentTenths: share.percent.tenths, row: row, column: 3, styles: s)
         }

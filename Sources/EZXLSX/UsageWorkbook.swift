@@ -116,7 +116,7 @@ package enum UsageWorkbook {
     static func writeCategories(_ u: UsageFigures, to sheet: Worksheet, styles s: Styles, tr: Translator) throws(XLSXError) {
         try sheet.writeHeader([.init(tr("Category"), 24), .init(tr("Volume"), 16), .init(tr("Users"), 9)], row: 0, styles: s)
         for (i, c) in u.topCategories.enumerated() {
-            try sheet.write(c.name, row: i + 1, column: 0)
+            try sheet.write(chartLabel: c.name, row: i + 1, column: 0)
             try write(c.volume, u.currency, sheet, i + 1, 1, s)
             try write(c.users, sheet, i + 1, 2, s)
         }

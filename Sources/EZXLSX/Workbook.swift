@@ -141,6 +141,12 @@ final class Workbook {
         // workbook_set_properties copies every string (lxw_strdup), so the C strings need only
         // live for the call.
         let created = time_t(Int64(p.created.dayNumber) * 86_400)
+        // docProps/core.xml and app.xml take the text as it is: a username holding a control
+        // character would make them invalid XML.
+        var p = p
+        for keyPath in [\DocumentProperties.title, \.subject, \.author, \.company, \.keywords, \.comments] {
+            p[keyPath: keyPath] = XMLText.holdable(p[keyPath: keyPath])
+        }
         let status: lxw_error = p.title.withCString { title in
             p.subject.withCString { subject in
                 p.author.withCString { author in

@@ -28,7 +28,7 @@ final class Worksheet {
 
     /// Writes `text` as a string cell; longer texts than Excel allows are cut at its limit.
     func write(_ text: String, row: Int, column: Int, format: Format? = nil) throws(XLSXError) {
-        let text = Worksheet.escapingEscapes(text)
+        let text = Worksheet.escapingEscapes(XMLText.cell(text))
         try workbook.checkOpen("write string")
         let (r, c) = try cell(row, column)
         let status: lxw_error
@@ -49,6 +49,13 @@ final class Worksheet {
             status = text.withCString { worksheet_write_string(handle, r, c, $0, format?.handle) }
         }
         try status.check("write string", reference(row, column))
+    }
+
+    /// Writes `text` as a string cell that a chart names its categories by: libxlsxwriter copies
+    /// it into the chart's cached labels without escapes, so control characters are replaced
+    /// too (``XMLText/holdable(_:)``).
+    func write(chartLabel text: String, row: Int, column: Int, format: Format? = nil) throws(XLSXError) {
+        try write(XMLText.holdable(text), row: row, column: column, format: format)
     }
 
     /// `text` with each `_xHHHH_` in it written as OOXML's escape for its underscore (`_x005F_`).

@@ -48,6 +48,35 @@ final class ChartsCairoTests: XCTestCase {
         XCTAssertTrue(body.contains("/CreationDate (20260331000000Z)"), "creation date not taken from the given date")
     }
 
+    /// Cairo refuses Unicode's noncharacters (U+FFFE, U+FFFF, U+FDD0…, U+1FFFE…) though they are
+    /// valid UTF-8: one pasted into a description failed the page ("input string not valid
+    /// UTF-8"), and with it the whole statement of its owner and every group member (outside
+    /// standards test). Text, metadata, bookmarks and tags now show them as U+FFFD, and a
+    /// bookmark's line breaks as spaces.
+    func testNoncharactersInTextMetadataAndBookmarksGiveAWholePDF() throws {
+        let hostile = "Pasted \(nonchar(0xFFFE)) text \(nonchar(0xFFFF)) \(nonchar(0xFDD0)) \(nonchar(0x1FFFE)) \(nonchar(0x10FFFF)) end"
+        let surface = try CairoSurface(pdfInMemoryWidth: 595.276, height: 841.89)
+        try surface.setMetadata(PDFMetadata(title: hostile, author: "ezreport", subject: hostile,
+                                            creator: "ezreport", createDate: "2026-03-31T00:00:00Z"))
+        let ctx = try CairoContext(surface: surface)
+        ctx.beginTag("P")
+        let text = TextLayout(context: ctx, font: "Noto Sans 12")
+        text.text = hostile
+        text.draw(at: Point(x: 40, y: 40), color: .ink)
+        ctx.endTag("P")
+        try ctx.showPage()
+        try surface.addOutline(name: "Line one\nline two\t\(nonchar(0xFFFF))", page: 1)
+        try surface.finish()
+        let tool = try PDFToolRunner(bytes: try surface.pdfData(), name: "noncharacters.pdf")
+        let extracted = try tool.text()
+        XCTAssertTrue(extracted.contains("Pasted \u{FFFD} text \u{FFFD} \u{FFFD} \u{FFFD} \u{FFFD} end"), extracted)
+        XCTAssertEqual(try tool.outlineTitles(), ["Line one line two \u{FFFD}"])
+        XCTAssertEqual(try tool.qpdfCheck().status, 0)
+        tool.cleanUp()
+        XCTAssertEqual(CairoText.drawable("plain ë 食 🍣"), "plain ë 食 🍣")
+        XCTAssertEqual(CairoText.oneLine("a\nb\tc\(nonchar(0xFFFF))"), "a b c\u{FFFD}")
+    }
+
     func testAddingOutlineToImageSurfaceThrows() throws {
         let surface = try CairoSurface(imageWidth: 10, height: 10)
         XCTAssertThrowsError(try surface.addOutline(name: "x", page: 1))
@@ -217,4 +246,7 @@ extension ChartsCairoTests {
         XCTAssertTrue(taken.starts(with: Array("%PDF-".utf8)))
         XCTAssertTrue(try surface.pdfData().isEmpty, "the surface still holds the bytes")
     }
+
+    /// The noncharacter U+`value` as a string (Swift's literals refuse noncharacters).
+    func nonchar(_ value: UInt32) -> String { String(Unicode.Scalar(value)!) }
 }

@@ -156,6 +156,45 @@ final class XLSXStatementTests: XCTestCase {
         XCTAssertEqual(Worksheet.escapingEscapes("_x0041"), "_x0041", "no closing underscore, no escape")
     }
 
+    /// XML 1.0 holds neither most control characters nor U+FFFE/U+FFFF. A category named with a
+    /// vertical tab made the pie chart's cached labels invalid XML, and a noncharacter pasted into
+    /// a description the shared strings: readers refused the whole workbook, which was written
+    /// with exit 0 (outside standards test). Every part now parses with a strict XML parser, in
+    /// both kinds of workbook; a cell keeps its control character as OOXML's escape, a chart's
+    /// label and the document properties show U+FFFD, as noncharacters do everywhere.
+    func testControlCharactersAndNoncharactersLeaveEveryXMLPartWellFormed() throws {
+        var figures = RenderFixtures.figures()
+        let hostile = "Food\u{0B}and\(nonchar(0xFFFF))more\(nonchar(0xFDD0))"
+        figures.categories.rows[0].name = hostile
+        figures.categories.folded[0].name = hostile
+        figures.transactions[0].description = "pasted \(nonchar(0xFFFE)) text \u{1B}[31m"
+        figures.user.username = "zo\u{07}\(nonchar(0xFFFF))ë"
+        let folder = try ExternalReader.temporaryDirectory()
+        for constantMemory in [false, true] {
+            let path = folder + "/hostile-\(constantMemory).xlsx"
+            try StatementWorkbook.write(figures, provenance: RenderFixtures.provenance(), to: path, rowsPerSheet: Worksheet.maxRows - 1, constantMemory: constantMemory)
+            let parsed = try ExternalReader.python("""
+            import sys, zipfile, xml.dom.minidom
+            z = zipfile.ZipFile(sys.argv[1])
+            names = [n for n in z.namelist() if n.endswith('.xml') or n.endswith('.rels')]
+            for n in names:
+                xml.dom.minidom.parseString(z.read(n))   # expat: raises on a character XML cannot hold
+            print(len(names), 'chart1' in ' '.join(names))
+            """, [path])
+            XCTAssertEqual(parsed.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last, "True",
+                           "the workbook has its pie chart, and every part parsed (constant memory \(constantMemory)): \(parsed)")
+            // A constant-memory workbook has written its rows out before the chart: the chart then has no cached labels.
+            guard !constantMemory else { continue }
+            let chart = try ExternalReader.python("import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('xl/charts/chart1.xml').decode())", [path])
+            XCTAssertTrue(chart.contains("Food\u{FFFD}and\u{FFFD}more\u{FFFD}"), "the chart's label shows U+FFFD for each (constant memory \(constantMemory)): \(chart)")
+        }
+        XCTAssertEqual(XMLText.cell("a\u{0B}b\(nonchar(0xFFFE))c\(nonchar(0x10FFFF))"), "a\u{0B}b\u{FFFD}c\u{FFFD}", "a cell leaves control characters to libxlsxwriter's escapes")
+        XCTAssertEqual(XMLText.holdable("a\u{0B}b\tc\nd\re\(nonchar(0xFFFF))"), "a\u{FFFD}b\tc\nd\re\u{FFFD}")
+        XCTAssertEqual(XMLText.holdable("plain ë 食"), "plain ë 食")
+        let summary = try cells(folder + "/hostile-false.xlsx", sheet: "Summary").flatMap { $0 }.compactMap(\.v)
+        XCTAssertTrue(summary.contains("Food\u{FFFD}and\u{FFFD}more\u{FFFD}"), "\(summary)")
+    }
+
     func testATextOverExcelsLimitIsCutThereAndEndsWithAnEllipsis() throws {
         var figures = RenderFixtures.figures()
         figures.transactions[0].description = "start " + String(repeating: "ü", count: 40_000)
@@ -449,4 +488,7 @@ final class XLSXStatementTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no half-written file")
     }
+
+    /// The noncharacter U+`value` as a string (Swift's literals refuse noncharacters).
+    func nonchar(_ value: UInt32) -> String { String(Unicode.Scalar(value)!) }
 }

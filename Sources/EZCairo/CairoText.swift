@@ -1,0 +1,30 @@
+/// Text as Cairo accepts it.
+///
+/// Cairo's UTF-8 reader (`_cairo_utf8_to_ucs4`, used for the text behind glyphs, metadata,
+/// bookmarks and tag attributes) refuses Unicode's 66 noncharacters (U+FDD0–U+FDEF and the last
+/// two code points of every plane, U+FFFE, U+FFFF, U+1FFFE, …), although they are valid UTF-8:
+/// one pasted into a description failed the whole page ("input string not valid UTF-8"), and with
+/// it the user's statement, and every group member's whose statement lists the expense. Text
+/// given to Cairo or Pango goes through ``drawable(_:)`` first. (The CSV files keep such text as
+/// the ledger holds it.)
+package enum CairoText {
+    /// `text` with each noncharacter replaced by U+FFFD, the replacement character; `text` itself
+    /// when it holds none (the usual case, checked without copying).
+    package static func drawable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: \.properties.isNoncharacterCodePoint) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(scalar.properties.isNoncharacterCodePoint ? "\u{FFFD}" : scalar)
+        }
+        return String(scalars)
+    }
+
+    /// `text` on one line, for a bookmark: each line break, tab or other control character
+    /// becomes a space (a PDF viewer's outline shows one line per entry), then ``drawable(_:)``.
+    package static func oneLine(_ text: String) -> String {
+        let line = text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            ? String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+            : text
+        return drawable(line)
+    }
+}
