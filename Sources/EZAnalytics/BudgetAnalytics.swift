@@ -15,7 +15,8 @@ import EZCore
 ///   is never below what was already spent.
 /// - Transfers are the budget transfers whose `periodStart` falls in the window (the contract
 ///   names its first day; a day inside it counts for it too, unless a window of another kind of
-///   the category's budgets starts on that day: then that window alone), on both sides alike, in
+///   the category's budgets starts on that day: then that window alone; when windows of several
+///   kinds start on it, or hold it, the shortest), on both sides alike, in
 ///   the user's currency whatever the budgets' (so a move takes from one what it gives the other).
 /// - When no overall budget is active in the period and the user has a monthly limit, the limit is
 ///   reported as an overall monthly budget with `budgetId` 0.
@@ -130,8 +131,12 @@ enum BudgetAnalytics {
             // both, and given once to the other side).
             // A day inside windows of two kinds on which neither starts names the shorter (the
             // week): it was taken from both, and given once to the other side (outside audit).
+            // A day on which windows of two kinds start (a Monday the 1st; the 1st of January)
+            // names the shorter too: it was given to (or taken from) both (outside figures test).
             for t in ledger.budgetTransfers
-            where t.periodStart == calendarStart
+            where (t.periodStart == calendarStart
+                   && !someWindowStarts(on: t.periodStart, categoryId: cid, budgets: ledger.budgets,
+                                        monthStartDay: ledger.user.monthStartDay, shorterThan: b.period))
                 || (covered.contains(t.periodStart)
                     && !someWindowStarts(on: t.periodStart, categoryId: cid, budgets: ledger.budgets, monthStartDay: ledger.user.monthStartDay)
                     && !shorterBudgetHolds(t.periodStart, categoryId: cid, than: b.period, budgets: ledger.budgets)) {
@@ -228,10 +233,13 @@ enum BudgetAnalytics {
     }
 
     /// Whether `day` is the first day of a window of one of category `categoryId`'s budgets (of any
-    /// kind) that the budget overlaps: the window a move with that `period_start` names.
-    static func someWindowStarts(on day: CivilDate, categoryId: Int64, budgets: [Budget], monthStartDay: Int) -> Bool {
+    /// kind, or only of kinds shorter than `shorterThan`) that the budget overlaps: the window a
+    /// move with that `period_start` names.
+    static func someWindowStarts(on day: CivilDate, categoryId: Int64, budgets: [Budget], monthStartDay: Int,
+                                 shorterThan kind: Budget.Period? = nil) -> Bool {
         budgets.contains { b in
-            guard b.categoryId == categoryId, start(of: day, b.period, monthStartDay: monthStartDay) == day else { return false }
+            guard b.categoryId == categoryId, kind.map({ rank(b.period) < rank($0) }) ?? true,
+                  start(of: day, b.period, monthStartDay: monthStartDay) == day else { return false }
             let natural = next(after: day, b.period).adding(days: -1)
             return b.startsOn <= natural && (b.endsOn.map { $0 >= day } ?? true)
         }
@@ -241,15 +249,17 @@ enum BudgetAnalytics {
     /// (a week is shorter than a month, a month than a year): a move dated inside windows of two
     /// kinds, on a day none of them starts, changes only the shortest.
     static func shorterBudgetHolds(_ day: CivilDate, categoryId: Int64, than kind: Budget.Period, budgets: [Budget]) -> Bool {
-        func rank(_ k: Budget.Period) -> Int {
-            switch k {
-            case .week: return 0
-            case .month: return 1
-            case .year: return 2
-            }
-        }
-        return budgets.contains { b in
+        budgets.contains { b in
             b.categoryId == categoryId && rank(b.period) < rank(kind) && b.startsOn <= day && (b.endsOn.map { $0 >= day } ?? true)
+        }
+    }
+
+    /// Kinds of window from the shortest: a week, a month, a year.
+    static func rank(_ k: Budget.Period) -> Int {
+        switch k {
+        case .week: return 0
+        case .month: return 1
+        case .year: return 2
         }
     }
 

@@ -261,6 +261,38 @@ final class BudgetConsumptionTests: XCTestCase {
                        "every move takes exactly what it gives")
     }
 
+    /// A move dated on a day on which windows of two kinds start — a Monday the 1st (June 2026),
+    /// the 1st of January for a month and a year budget — was given to both windows (taken once
+    /// from the other side), or taken from both (outside figures test). It names the shorter.
+    func testAMoveDatedWhereWindowsOfTwoKindsStartChangesTheShorterAlone() throws {
+        var f = groceriesByWeekAndMonth()
+        f.ledger.budgets.append(budget(4, f, category: LedgerFixture.rent, .year, 300_000))
+        f.ledger.budgetTransfers = [
+            // 2026-06-01 is a Monday: Groceries' week of the 1st and its June both start then.
+            BudgetTransfer(id: 11, userId: 1, fromCategoryId: f.category(LedgerFixture.rent), toCategoryId: f.category(LedgerFixture.groceries),
+                           amountMinor: 4_200, periodStart: day("2026-06-01")),
+            // 2026-01-01: Rent's January and its year 2026 both start then.
+            BudgetTransfer(id: 12, userId: 1, fromCategoryId: f.category(LedgerFixture.rent), toCategoryId: f.category(LedgerFixture.groceries),
+                           amountMinor: 700, periodStart: day("2026-01-01")),
+        ]
+        let june = try StatementAnalytics.statement(for: f.ledger, period: month("2026-06"), asOf: day("2026-07-01"))
+        func line(_ s: StatementFigures, _ name: String, _ start: String, _ end: String) throws -> BudgetLine {
+            try XCTUnwrap(s.budgets.first { $0.categoryName == name && $0.windowStart == day(start) && $0.windowEnd == day(end) })
+        }
+        XCTAssertEqual(try line(june, "Groceries", "2026-06-01", "2026-06-07").transfersIn, 4_200, "the week, the shorter")
+        XCTAssertEqual(try line(june, "Groceries", "2026-06-01", "2026-06-30").transfersIn, 0, "not also the month")
+        XCTAssertEqual(try line(june, "Rent", "2026-06-01", "2026-06-30").transfersOut, 4_200)
+        XCTAssertEqual(june.budgets.reduce(0) { $0 + $1.transfersOut }, june.budgets.reduce(0) { $0 + $1.transfersIn },
+                       "every move takes exactly what it gives")
+
+        let january = try StatementAnalytics.statement(for: f.ledger, period: month("2026-01"), asOf: day("2026-02-01"))
+        XCTAssertEqual(try line(january, "Rent", "2026-01-01", "2026-01-31").transfersOut, 700, "the month, the shorter")
+        XCTAssertEqual(try line(january, "Rent", "2026-01-01", "2026-12-31").transfersOut, 0, "not also the year")
+        XCTAssertEqual(try line(january, "Groceries", "2026-01-01", "2026-01-31").transfersIn, 700)
+        XCTAssertEqual(january.budgets.reduce(0) { $0 + $1.transfersOut }, january.budgets.reduce(0) { $0 + $1.transfersIn },
+                       "every move takes exactly what it gives")
+    }
+
     /// A move dated on a day the budget does not cover changes nothing on that side: a budget
     /// that ends on 15 October took a move dated the 31st. A move dated on the window's first day
     /// (what the app writes) still counts for a budget that starts later in the window.
