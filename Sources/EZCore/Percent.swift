@@ -14,6 +14,15 @@ package struct Percent: Hashable, Sendable, Comparable, CustomStringConvertible 
         return Percent(tenths: Int64(q))
     }
 
+    /// `part / whole` rounded half-to-even, once, to a whole percent (tenths a multiple of 10), or
+    /// nil when `whole` is 0: for a whole-percent display, which rounding ``of(_:_:)``'s one
+    /// decimal again would get wrong (82.54 → 82.5 → 82).
+    package static func roundedToWhole(_ part: Int64, _ whole: Int64) -> Percent? {
+        guard whole != 0 else { return nil }
+        let q = MinorUnits.divideRoundingHalfEven(Int128(part) * 100, Int128(whole))
+        return Percent(tenths: Int64(q) * 10)
+    }
+
     /// One decimal, '.' as separator: `12.5`, `-3.0`, `100.0`.
     package var description: String {
         let sign = tenths < 0 ? "-" : ""

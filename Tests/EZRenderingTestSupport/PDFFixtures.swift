@@ -187,10 +187,10 @@ package enum PDFFixtures {
             ChildFigures(userId: 20, username: "luca.rossi", income: 5_000, expenses: 6_150,
                          categories: [CategoryShare(name: "Svago", count: 4, amount: 4_250, percent: Percent(tenths: 691), color: "#FF9DA7"),
                                       CategoryShare(name: "Alimentari", count: 3, amount: 1_900, percent: Percent(tenths: 309), color: "#4E79A7")],
-                         budgets: [childBudget], overBudgets: [childBudget]),
+                         budgets: [childBudget], overBudgets: [childBudget], budgetCurrency: currency),
             ChildFigures(userId: 21, username: "sofía.rossi", income: 5_000, expenses: 2_300,
                          categories: [CategoryShare(name: "Libri 📚", count: 2, amount: 2_300, percent: Percent(tenths: 1000), color: "#76B7B2")],
-                         budgets: [], overBudgets: []),
+                         budgets: [], overBudgets: [], budgetCurrency: currency),
         ])
 
         return StatementFigures(user: user, period: period, asOf: asOf, currency: currency, kpis: kpis, trend: trend,

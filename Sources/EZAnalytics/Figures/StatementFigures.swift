@@ -361,17 +361,32 @@ package struct FamilyFigures: Hashable, Sendable {
 package struct ChildFigures: Hashable, Sendable {
     package var userId: Int64
     package var username: String
-    /// Income (allowance).
+    /// Income (allowance), in the parent's currency.
     package var income: Int64
+    /// Expenses, in the parent's currency.
     package var expenses: Int64
+    /// Expenses by category, in the parent's currency.
     package var categories: [CategoryShare]
+    /// The child's budget lines as the child's own statement has them: in ``budgetCurrency``,
+    /// windows dated in the child's time zone, so that a parent sees the status the child sees.
     package var budgets: [BudgetLine]
     /// Budget windows the child went over in the period.
     package var overBudgets: [BudgetLine]
+    /// The currency of ``budgets``: the child's own.
+    package var budgetCurrency: Currency
     package init(userId: Int64, username: String, income: Int64, expenses: Int64, categories: [CategoryShare],
-                budgets: [BudgetLine], overBudgets: [BudgetLine]) {
+                budgets: [BudgetLine], overBudgets: [BudgetLine], budgetCurrency: Currency) {
         self.userId = userId; self.username = username; self.income = income; self.expenses = expenses
         self.categories = categories; self.budgets = budgets; self.overBudgets = overBudgets
+        self.budgetCurrency = budgetCurrency
+    }
+
+    /// The first `count` categories, each with its share rounded once, from the amounts, to a whole
+    /// percent (rounding the one-decimal share again put 82.54 % at 82 % by way of 82.5).
+    package func topCategories(_ count: Int) -> [(name: String, wholePercent: Percent)] {
+        var total: Int64 = 0
+        for c in categories { total = total.addingReportingOverflow(c.amount).partialValue }   // summed checked by the builder
+        return categories.prefix(count).map { ($0.name, Percent.roundedToWhole($0.amount, total) ?? $0.percent) }
     }
 }
 

@@ -81,7 +81,7 @@ extension StatementLayout {
         guard !family.children.isEmpty else { return try c.note(leftOut ?? tr("No children in this family yet.")) }
         let rows: [[PDFTable.Cell]] = family.children.map { child in
             // A no-break space: a line that wraps parts two categories, never a name from its share.
-            let top = child.categories.prefix(3).map { "\(InlineText.isolated($0.name))\u{00A0}\(format.wholePercent($0.percent))" }
+            let top = child.topCategories(3).map { "\(InlineText.isolated($0.name))\u{00A0}\(format.wholePercent($0.wholePercent))" }
             return [
                 .text(child.username, bold: true), .text(money(child.income)), .text(money(child.expenses)),
                 top.isEmpty ? .text("–", color: PDFTheme.muted) : .wrappingText(top.joined(separator: ", ")),
@@ -99,7 +99,7 @@ extension StatementLayout {
             c.y += 4
             try c.note(leftOut)
         }
-        let over = family.children.flatMap { child in child.overBudgets.map { (child.username, $0) } }
+        let over = family.children.flatMap { child in child.overBudgets.map { (child.username, $0, child.budgetCurrency) } }
         if !over.isEmpty {
             c.y += 8
             try c.subsection(tr("Budgets exceeded"), keepWith: PDFTable.rowHeight * 2)
@@ -107,10 +107,11 @@ extension StatementLayout {
                 .init(title: tr("Child"), weight: 18), .init(title: tr("Budget"), weight: 18),
                 .init(title: tr("Window"), weight: 32, fit: true), .init(title: tr("Amount"), weight: 13, align: .right, fit: true),
                 .init(title: tr("Spent"), weight: 13, align: .right, fit: true), .init(title: tr("Used"), weight: 11, align: .right, fit: true),
-            ], rows: over.map { name, b in
+            ], rows: over.map { name, b, currency in
+                // In the child's currency: the budget and its spending as the child's statement has them.
                 [.text(name), .text(b.categoryName ?? tr("Overall")),
                  .text("\(format.date(b.windowStart)) – \(format.date(b.windowEnd))", color: PDFTheme.muted),
-                 .text(money(b.effective)), .text(money(b.spent), color: PDFTheme.negative), .text(percent(b.percent))]
+                 .text(money(b.effective, currency)), .text(money(b.spent, currency), color: PDFTheme.negative), .text(percent(b.percent))]
             }), continuation: tr("Budgets exceeded"))
         }
     }
