@@ -167,6 +167,20 @@ final class PDFLanguageTests: XCTestCase {
         }
     }
 
+    /// The limit box's amount was cut with '…' at extreme limits (outside standards test): it
+    /// shrinks, then takes its compact form, in every language, never a cut figure.
+    func testAHugeLimitAmountIsShownWholeOrCompactNeverCut() throws {
+        for locale in ["de_DE", "fr_FR", "it_IT", "es_ES", "ja_JP", "en_US"] {
+            for limit: Int64 in [152_912_419_64, 999_999_999_999_999] {
+                var figures = PDFFixtures.statement(locale: locale, transactionCount: 5, limitStatus: .ok)
+                figures.kpis.limit?.limit = limit
+                let format = LocaleFormat(locale: locale)
+                let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+                XCTAssertFalse(shortened.contains(format.money(limit, figures.currency)), "\(locale): the limit \(limit) was drawn cut")
+            }
+        }
+    }
+
     /// A shop's month (4.6 million spent) still shows its whole income, expenses and net in the
     /// cover's tiles, in every language's number format: the figure's type gets smaller, down to
     /// 6 pt, rather than the amount being cut with an ellipsis.

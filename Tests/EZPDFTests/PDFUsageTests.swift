@@ -56,6 +56,25 @@ final class PDFUsageTests: XCTestCase {
         }
     }
 
+    /// The volume tile cut a realistic total with '…': €152,912,419.64 read "€152,912,41…", a
+    /// thousandth of itself (outside standards test). It shrinks, then takes its compact form;
+    /// never a cut figure.
+    func testALargeVolumeIsShownWholeOrCompactNeverCut() throws {
+        let f = LocaleFormat(locale: "en_GB")
+        for volume: Int64 in [15_291_241_964, 2_038_832_263, 999_999_999_999_999] {
+            var usage = PDFFixtures.usage()
+            for i in usage.months.indices { usage.months[i].volume = .shown(volume) }   // the tile adds up October alone
+            let tools = try PDFToolRunner(bytes: try UsagePDF.render(usage, provenance: PDFFixtures.provenance()), name: "usage-\(volume).pdf")
+            defer { tools.cleanUp() }
+            let page = try tools.text(firstPage: 1, lastPage: 1)
+            let whole = f.money(volume, usage.currency), compact = f.compactMoney(volume, usage.currency)
+            XCTAssertTrue(page.contains(whole) || page.contains(compact), "volume \(volume): neither \(whole) nor \(compact) on page 1:\n\(page)")
+            // pdftotext reads a cut text's whole /ActualText: what was drawn cut is the composer's to say.
+            let cut = try UsagePDF.shortenedTexts(usage, provenance: PDFFixtures.provenance())
+            XCTAssertFalse(cut.contains { $0.contains("€") }, "a figure drawn cut: \(cut)")
+        }
+    }
+
     func testNothingInTheUsageReportNamesAPerson() throws {
         let (_, tools) = try render()
         let text = try tools.text()

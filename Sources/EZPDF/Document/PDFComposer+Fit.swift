@@ -15,4 +15,19 @@ extension PDFComposer {
         measure(whole, font: font).width <= width ? font
             : PDFTheme.font(fittingSize(whole, bold: bold, size: size, minimum: minimum, width: width), bold: bold)
     }
+
+    /// A figure set on one line of `width`, never cut: `value` at the largest size from `size`
+    /// down to `minimum` (whole points) at which it fits; else `short` (a compact form such as
+    /// `€152.9M`) the same way, when there is one. Cutting a figure with '…' made
+    /// €152,912,419.64 read "€152,912,41…", a thousandth of itself.
+    func fittedFigure(_ value: String, short: String?, size: Double, minimum: Double, width: Double) -> (text: String, size: Double) {
+        func fit(_ text: String) -> Double {
+            var s = size
+            while s > minimum && measure(text, font: PDFTheme.font(s, bold: true)).width > width { s -= 1 }
+            return s
+        }
+        let whole = fit(value)
+        guard let short, measure(value, font: PDFTheme.font(whole, bold: true)).width > width else { return (value, whole) }
+        return (short, fit(short))
+    }
 }

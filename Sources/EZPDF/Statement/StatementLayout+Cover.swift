@@ -81,7 +81,10 @@ extension StatementLayout {
         let x = rect.x + 12, w = rect.width - 24
         c.text(limitTitle(limit), font: PDFTheme.font(7, bold: true), at: Point(x: x, y: rect.y + 10), width: w,
                color: Color.white.withAlpha(0.82))
-        c.text(money(limit.limit), font: PDFTheme.font(13, bold: true), at: Point(x: x, y: rect.y + 22), width: w,
+        // The limit shrinks, then takes its compact form, rather than being cut mid-number.
+        let amount = c.fittedFigure(money(limit.limit), short: format.compactMoney(limit.limit, figures.currency, fractionDigits: 2),
+                                    size: 13, minimum: 6, width: w)
+        c.text(amount.text, font: PDFTheme.font(amount.size, bold: true), at: Point(x: x, y: rect.y + 22 + (13 - amount.size) / 2), width: w,
                color: .white)
         let status: String
         switch limit.status {

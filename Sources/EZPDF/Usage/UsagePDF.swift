@@ -24,6 +24,15 @@ package enum UsagePDF {
         let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
         return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).bytes
     }
+
+    /// The texts ``render(_:provenance:locale:)`` draws shortened with an ellipsis (for tests: a
+    /// figure never appears here).
+    static func shortenedTexts(_ usage: UsageFigures, provenance: ReportProvenance, locale: String = "en") throws -> [String] {
+        let layout = UsageLayout(usage: usage, provenance: provenance, locale: locale)
+        let metrics = PDFTextMetrics()
+        let pages = try layout.compose(measuring: true, totalPages: nil, metrics: metrics).pages
+        return try layout.compose(measuring: false, totalPages: pages, metrics: metrics).shortened
+    }
 }
 
 /// Composes the usage report's pages (see ``UsagePDF``).
@@ -67,7 +76,7 @@ struct UsageLayout {
     }
     func percent(_ g: Guarded<Percent>) -> String { g.value.map { format.percent($0) } ?? Self.suppressed }
 
-    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8]) {
+    func compose(measuring: Bool, totalPages: Int?, metrics: PDFTextMetrics) throws -> (pages: Int, bytes: [UInt8], shortened: [String]) {
         let periodLabel = PDFPeriodLabel.label(usage.period, format: format)
         let c = try PDFComposer(geometry: geometry, isMeasuring: measuring, totalPages: totalPages,
                                 footerTitle: tr("EZWallet usage report · {period} · aggregates only", ["period": periodLabel]),
@@ -104,7 +113,8 @@ struct UsageLayout {
                 "count": String(usage.usersLeftOut), "currency": usage.currency.code,
             ]), font: PDFTheme.font(8, bold: true), color: PDFTheme.negative)
         }
-        return (c.page, try c.finish())
+        let shortened = c.shortenedTexts
+        return (c.page, try c.finish(), shortened)
     }
 
     private func drawCover(_ c: PDFComposer, periodLabel: String) throws {
@@ -132,9 +142,11 @@ struct UsageLayout {
         // The tiles cover the period's months: users at its end, the distinct users active in
         // it, and the months' new users, transactions and volume added up. A sum is shown only
         // when every month in it is: otherwise it would reveal the withheld month's figure.
-        let tiles = [(tr("USERS"), count(last.usersTotal)), (tr("ACTIVE"), count(usage.activeInPeriod)),
-                     (tr("NEW"), count(Self.total(span.map(\.usersNew)))), (tr("TRANSACTIONS"), count(Self.total(span.map(\.transactions)))),
-                     (tr("VOLUME"), money(Self.total(span.map(\.volume))))]
+        let volume = Self.total(span.map(\.volume))
+        let tiles: [(String, String, String?)] = [
+            (tr("USERS"), count(last.usersTotal), nil), (tr("ACTIVE"), count(usage.activeInPeriod), nil),
+            (tr("NEW"), count(Self.total(span.map(\.usersNew))), nil), (tr("TRANSACTIONS"), count(Self.total(span.map(\.transactions))), nil),
+            (tr("VOLUME"), money(volume), compact(volume))]
         let gap = 8.0, height = 54.0
         let w = (c.width - gap * 4) / 5
         for (i, t) in tiles.enumerated() { c.tagged(.paragraph) {
@@ -144,9 +156,11 @@ struct UsageLayout {
             let labelSize = c.fittingSize(t.0, bold: true, size: 7.5, minimum: 5, width: w - 20)
             c.text(t.0, font: PDFTheme.font(labelSize, bold: true), at: Point(x: x + 10, y: c.y + 10 + (7.5 - labelSize) / 2),
                    width: w - 20, color: PDFTheme.muted)
-            var size = 14.0
-            while size > 8 && c.measure(t.1, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
-            c.text(t.1, font: PDFTheme.font(size, bold: true), at: Point(x: x + 10, y: c.y + 25), width: w - 20)
+            // The figure shrinks, then takes its compact form (€152.9M), rather than being cut:
+            // "€152,912,41…" read as a thousandth of the volume (outside standards test).
+            let value = c.fittedFigure(t.1, short: t.2, size: 14, minimum: 8, width: w - 20)
+            c.text(value.text, font: PDFTheme.font(value.size, bold: true), at: Point(x: x + 10, y: c.y + 25 + (14 - value.size) / 2),
+                   width: w - 20)
         } }
         c.y += height + 6
         let months = first.month == last.month
