@@ -23,3 +23,30 @@ final class TransactionFilterTextTests: XCTestCase {
         XCTAssertFalse(TransactionFilter(text: "tea").matches(cafe))
     }
 }
+
+/// The statistics page's figures over filtered rows.
+final class StatisticsFiguresTests: XCTestCase {
+    private func row(_ id: Int64, _ category: String, amount: Int64, counted: Int64, group: String = "") -> StatementRow {
+        StatementRow(id: id, date: CivilDate(year: 2026, month: 10, day: 12), time: at("2026-10-12T10:00:00Z"),
+                     kind: .expense, category: category, balance: "Wallet", method: "card", description: "",
+                     amount: amount, currency: .eur, counted: counted, group: group, paidBy: "")
+    }
+
+    /// A group expense the user paid wholly for others counts 0 for them: the statistics JSON
+    /// counted it in its category (count 2 where `categories.csv` says 1), and a filter leaving
+    /// only such rows (`max=0`) gave a category of percent 0 in a list adding up to 0.0 (outside
+    /// figures test). Such a row is listed but in no category.
+    func testARowThatCountsNothingIsInNoCategory() {
+        let rows = [row(1, "Food", amount: 700, counted: 0, group: "Trip"), row(2, "Food", amount: 1_000, counted: 1_000)]
+        let all = StatisticsFigures.of(rows, currency: .eur)
+        XCTAssertEqual(all.categories.map(\.count), [1])
+        XCTAssertEqual(all.categories.map(\.amount), [1_000])
+        XCTAssertEqual(all.categories.map(\.percent), [Percent(tenths: 1_000)])
+        XCTAssertEqual(all.transactionCount, 2, "the row is still listed")
+
+        let onlyZero = StatisticsFigures.of([rows[0]], currency: .eur)
+        XCTAssertEqual(onlyZero.categories, [], "no expense counted: no category, no percents to add up")
+        XCTAssertEqual(onlyZero.expenses, 0)
+        XCTAssertEqual(onlyZero.transactionCount, 1)
+    }
+}

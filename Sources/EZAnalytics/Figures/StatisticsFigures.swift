@@ -14,7 +14,8 @@ package struct StatisticsFigures: Hashable, Sendable {
     /// How many rows passed the filters (every kind, as the transaction export lists them).
     package var transactionCount: Int
     /// Expenses per category, largest first (then by name), percents by the largest-remainder
-    /// method so that they add up to 100.0 exactly (as in `categories.csv`); nothing folded.
+    /// method so that they add up to 100.0 exactly (as in `categories.csv`); nothing folded. Rows
+    /// that count 0 for the reader are in no category; with no expense counted the list is empty.
     package var categories: [CategoryShare]
 
     /// The statistics of `rows` (already filtered), amounts in `currency`; `colors` gives each
@@ -30,6 +31,11 @@ package struct StatisticsFigures: Hashable, Sendable {
             case .income: income &+= row.counted
             case .expense:
                 expenses &+= row.counted
+                // A row that counts nothing for the reader (a group expense they paid wholly for
+                // others: their share is 0) is listed, but is in no category's count, as in
+                // `categories.csv`; a category made only of such rows had a percent of 0 in a list
+                // that then added up to 0.0 (outside figures test).
+                guard row.counted != 0 else { continue }
                 byCategory[row.category, default: (0, 0)].count += 1
                 byCategory[row.category, default: (0, 0)].amount &+= row.counted
             case .transfer: break
