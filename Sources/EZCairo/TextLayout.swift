@@ -93,6 +93,14 @@ package final class TextLayout {
     /// Whether some text was cut off with an ellipsis.
     package var isEllipsized: Bool { withLayout { pango_layout_is_ellipsized($0) != 0 } }
 
+    /// Whether Pango laid the first line out right to left (its resolved base direction).
+    package var firstLineIsRightToLeft: Bool {
+        withLayout { layout in
+            guard let line = pango_layout_get_line_readonly(layout, 0) else { return false }
+            return pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL
+        }
+    }
+
     // MARK: - Drawing
 
     /// Draws the text with its box's top-left corner at `point`, in the context's current colour.

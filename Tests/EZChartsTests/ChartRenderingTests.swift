@@ -307,3 +307,24 @@ final class DoughnutTotalTests: XCTestCase {
         XCTAssertEqual(text, labels.full(206_001))
     }
 }
+
+/// A chart's text is laid out left to right, as the report's languages are.
+final class ChartTextDirectionTests: XCTestCase {
+    /// For an ar_SA or he_IL reader, a subtitle starting with the month's Arabic or Hebrew name
+    /// (an isolate) was laid out right to left, and its amount read "€ 641.29" beside the tiles'
+    /// "641.29 €" (outside standards test). Text holding right-to-left letters keeps its own order
+    /// inside a left-to-right line.
+    func testASubtitleStartingWithARightToLeftMonthIsALeftToRightLine() throws {
+        let ctx = try CairoContext(surface: try CairoSurface(imageWidth: 400, height: 100))
+        let painter = Painter(ctx: ctx, format: LocaleFormat(locale: "en_GB"))
+        for text in ["\u{2068}أكتوبر 2026\u{2069} · 641.29 €", "\u{2068}אוקטובר 2026\u{2069} · 1,037.26 ₪", "מזון", "Food · 12.00 €"] {
+            let layout = painter.layout(.subtitle, text)
+            XCTAssertFalse(layout.firstLineIsRightToLeft, "\(text.debugDescription) is laid out left to right")
+        }
+        // Without the report's direction, Pango takes the line's first strong letter: this is what
+        // the subtitles did.
+        let plain = TextLayout(context: ctx, font: Painter.font(.subtitle))
+        plain.text = "\u{2068}أكتوبر 2026\u{2069} · 641.29 €"
+        XCTAssertTrue(plain.firstLineIsRightToLeft, "Pango alone lays the subtitle out right to left")
+    }
+}

@@ -238,6 +238,39 @@ final class PDFLanguageTests: XCTestCase {
         }
     }
 
+    /// A Hebrew description of a group expense took the full amount after it into its own
+    /// right-to-left run: the row read "($205.20 ארוחת ערב) · @Home" (outside standards test). The
+    /// description is an isolate when the amount and group follow it: on the page, the amount
+    /// stands to the right of the whole description, as in every other row.
+    func testTheAmountAfterARightToLeftDescriptionStaysAfterIt() throws {
+        var figures = PDFFixtures.statement(locale: "en_GB", transactionCount: 40)
+        let i = try XCTUnwrap(figures.transactions.firstIndex { !$0.group.isEmpty && $0.amount != $0.counted })
+        figures.transactions[i].description = "ארוחת ערב"
+        figures.transactions[i].group = "@Home (NYC)"
+        let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()), name: "rtl.pdf")
+        defer { tools.cleanUp() }
+        let xml = try tools.run("pdftotext", ["-bbox", tools.file.path, "-"]).output
+        // Every word with its box: <word xMin="…" yMin="…" xMax="…" yMax="…">text</word>.
+        let pattern = try NSRegularExpression(pattern: #"<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#)
+        let words = pattern.matches(in: xml, range: NSRange(xml.startIndex..., in: xml)).map { m -> (x0: Double, y: Double, x1: Double, text: String) in
+            func group(_ k: Int) -> String { String(xml[Range(m.range(at: k), in: xml)!]) }
+            return (Double(group(1))!, Double(group(2))!, Double(group(3))!, group(4))
+        }
+        let full = LocaleFormat(locale: "en_GB").money(figures.transactions[i].amount, figures.transactions[i].currency)
+        // pdftotext gives right-to-left text as words or as single letters, in either order,
+        // depending on its version: every Hebrew letter's box is checked.
+        let hebrew = words.filter { w in w.text.unicodeScalars.contains { (0x0590...0x05FF).contains($0.value) } }
+        let amount = try XCTUnwrap(words.first { w in w.text.contains(full) && hebrew.contains { abs($0.y - w.y) < 2 } },
+                                   "the full amount \(full) on the Hebrew words' line: \(hebrew)")
+        XCTAssertGreaterThanOrEqual(hebrew.filter { abs($0.y - amount.y) < 2 }.count, 2, "the Hebrew description on the amount's line")
+        for word in hebrew where abs(word.y - amount.y) < 2 {
+            XCTAssertLessThan(word.x1, amount.x0 + 0.5, "'\(word.text)' ends before the amount \(amount.text) begins")
+        }
+        let home = try XCTUnwrap(words.first { abs($0.y - amount.y) < 2 && $0.text.contains("Home") }, "the group on the same line")
+        XCTAssertTrue(home.text.hasPrefix("@"), "the group's name keeps its order: \(home.text)")
+        XCTAssertGreaterThan(home.x0, amount.x1, "the group follows the amount")
+    }
+
     /// A goal saved far past its target (1,415.2 %) still shows its whole percentage beside the
     /// bar, in every language's number format: the bar gives way, not the figure.
     func testAGoalsProgressPercentageIsNeverShortened() throws {

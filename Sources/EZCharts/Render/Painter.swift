@@ -33,7 +33,11 @@ final class Painter {
             l = TextLayout(context: ctx, font: Painter.font(style))
             layouts[style] = l
         }
-        l.text = text
+        // A left-to-right line, as the report's languages are: a subtitle starting with an Arabic
+        // or Hebrew month name (an isolate Pango does not skip when it picks a line's direction)
+        // was laid out right to left, its amount turned to "€ 641.29" beside "641.29 €" in the
+        // tiles (outside standards test). The text itself keeps its order and shaping.
+        l.text = InlineText.canTurnRightToLeft(text) ? "\u{200E}" + text : text
         l.width = maxWidth
         l.ellipsize = maxWidth == nil ? .none : .end
         l.maxLines = nil

@@ -32,7 +32,12 @@ extension StatementLayout {
     /// One transaction's row in the statement's table: date, description (with its group and,
     /// for a share or another currency, the full amount), category, account and amount.
     private func transactionCells(_ r: StatementRow) -> [PDFTable.Cell] {
-        var description = r.description
+        // When the full amount or the group follows the description, the description is an
+        // isolate (on one line): a Hebrew description took the amount after it into its own
+        // right-to-left run ("($37.01) ארוחת ערב"), and one with a line break turned the group's
+        // name ("group@") (outside standards test).
+        let followed = (r.kind != .transfer && (r.amount != r.counted || r.currency != figures.currency)) || !r.group.isEmpty
+        var description = followed ? InlineText.isolated(r.description) : r.description
         let amount: PDFTable.Cell
         switch r.kind {
         case .income:
@@ -52,7 +57,8 @@ extension StatementLayout {
         }
         if !r.group.isEmpty {
             let payer = r.paidByReader ? tr("{name} (you)", ["name": InlineText.isolated(r.paidBy)]) : InlineText.isolated(r.paidBy)
-            let group = r.paidBy.isEmpty ? r.group : tr("{group}, paid by {payer}", ["group": InlineText.isolated(r.group), "payer": payer])
+            let group = r.paidBy.isEmpty ? InlineText.isolated(r.group)
+                : tr("{group}, paid by {payer}", ["group": InlineText.isolated(r.group), "payer": payer])
             description += (description.isEmpty ? "" : " · ") + group
         }
         let account = r.balance.isEmpty ? (r.group.isEmpty ? "–" : tr("Group share")) : r.balance
