@@ -8,8 +8,9 @@ import EZLedger
 /// parse exactly as they parse SQLite's text; `bigint` and `integer` columns are integers and a
 /// `boolean` reads as 1 or 0. An instant-or-date pair (`occurred_at` and `occurred_on`,
 /// `joined_at`/`joined_on`, `left_at`/`left_on`) becomes the one column the rules read (see
-/// ``either(_:_:)``). A typed `deleted_at` is always a timestamp, so the column SQLite's queries add
-/// for one that cannot be (see ``notDeleted(_:)``) is `NULL::text` here. Parameters are `$1`, `$2`,
+/// ``either(_:_:)``). A typed `deleted_at` is a timestamp, so the column SQLite's queries add for
+/// one that cannot be (see ``notDeleted(_:)``) holds here only one the contract's text cannot hold
+/// (see ``unreadableDeletion(_:)``). Parameters are `$1`, `$2`,
 /// always bound.
 extension LedgerQuery {
     /// An instant column as contract text (UTC, milliseconds), NULL for NULL. A value the contract's
@@ -26,6 +27,21 @@ extension LedgerQuery {
     /// A date column as contract text, NULL for NULL; out of the contract's years, its own text (see ``instant(_:)``).
     static func day(_ column: String) -> String {
         "CASE WHEN \(inContractYears(column)) THEN to_char(\(column), 'YYYY-MM-DD') ELSE \(column)::text END"
+    }
+
+    /// `alias.deleted_at` beside a row the reads keep: NULL, or for a time the contract's text cannot
+    /// hold (±infinity, a year outside 1–9999, a BC date) PostgreSQL's own text, which the rules
+    /// quarantine as a `deleted_at` that is not a timestamp (``LedgerContract/unparsedDeletion(_:)``),
+    /// as SQLite's reads do (``LedgerQuery/notDeleted(_:)``). Such a row was read as deleted and
+    /// left out unsaid: `check` said "Clean" and its money counted nowhere (outside PostgreSQL test).
+    static func unreadableDeletion(_ alias: String) -> String {
+        "CASE WHEN NOT \(inContractYears("\(alias).deleted_at AT TIME ZONE 'UTC'")) THEN \(alias).deleted_at::text END"
+    }
+
+    /// Whether `alias`'s row is read: not deleted, or deleted at a time the contract cannot hold
+    /// (then quarantined: see ``unreadableDeletion(_:)``).
+    static func liveOrUnreadable(_ alias: String) -> String {
+        "(\(alias).deleted_at IS NULL OR NOT \(inContractYears("\(alias).deleted_at AT TIME ZONE 'UTC'")))"
     }
 
     /// Whether a date or timestamp lies in the years 1–9999 (false for ±infinity, NULL for NULL).
@@ -85,13 +101,13 @@ extension LedgerQuery {
             return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL::bigint FROM users ORDER BY id"
         case .balancesOfUser:
             return """
-                SELECT id, user_id, name, kind, currency, opening_minor, \(Self.instant("created_at")), NULL::text
-                FROM balances WHERE user_id = $1 AND deleted_at IS NULL ORDER BY id
+                SELECT id, user_id, name, kind, currency, opening_minor, \(Self.instant("created_at")), \(Self.unreadableDeletion("balances"))
+                FROM balances WHERE user_id = $1 AND \(Self.liveOrUnreadable("balances")) ORDER BY id
                 """
         case .categoriesOfUser:
             return """
-                SELECT id, name, color, important, position, NULL::text FROM categories
-                WHERE user_id = $1 AND deleted_at IS NULL ORDER BY position, id
+                SELECT id, name, color, important, position, \(Self.unreadableDeletion("categories")) FROM categories
+                WHERE user_id = $1 AND \(Self.liveOrUnreadable("categories")) ORDER BY position, id
                 """
         case .transactionsOfUser, .transactionsOfGroup, .transactionsOfUserInWindow, .transactionsOfGroupInWindow:
             // The local date bound, in UTC with the same two-day margin as SQLite's text bound; rows
@@ -103,9 +119,9 @@ extension LedgerQuery {
             return """
                 SELECT t.id, t.user_id, t.balance_id, t.category_id, t.group_id, t.kind, t.to_balance_id,
                        t.amount_minor, t.currency, \(Self.either("t.occurred_at", "t.occurred_on")), t.method, t.description, t.recurrence_days,
-                       \(Self.instant("t.created_at")), NULL::text
+                       \(Self.instant("t.created_at")), \(Self.unreadableDeletion("t"))
                 FROM transactions t
-                WHERE \(byUser ? "t.user_id" : "t.group_id") = $1 AND t.deleted_at IS NULL
+                WHERE \(byUser ? "t.user_id" : "t.group_id") = $1 AND \(Self.liveOrUnreadable("t"))
                   AND ((\(window)) OR (t.occurred_on IS NULL AND t.occurred_at IS NULL) OR NOT \(Self.inContractYears(day)))
                 """
         case .groupSplitsInWindow:
@@ -121,23 +137,23 @@ extension LedgerQuery {
             return """
                 SELECT p.id, p.from_user_id, p.to_user_id, p.from_balance_id, p.to_balance_id,
                        p.amount_minor, p.currency, \(Self.either("p.occurred_at", "p.occurred_on")), \(Self.instant("p.created_at")),
-                       fb.user_id, fb.currency, tb.user_id, tb.currency, NULL::text
+                       fb.user_id, fb.currency, tb.user_id, tb.currency, \(Self.unreadableDeletion("p"))
                 FROM group_payments p
                 LEFT JOIN balances fb ON fb.id = p.from_balance_id LEFT JOIN balances tb ON tb.id = p.to_balance_id
-                WHERE p.group_id = $1 AND p.deleted_at IS NULL
+                WHERE p.group_id = $1 AND \(Self.liveOrUnreadable("p"))
                   AND (\(day) < $2::date OR (p.occurred_on IS NULL AND p.occurred_at IS NULL) OR NOT \(Self.inContractYears(day)))
                 ORDER BY p.id
                 """
         case .orphanGroupPayments:
             return """
                 SELECT p.id, p.group_id FROM group_payments p LEFT JOIN groups g ON g.id = p.group_id
-                WHERE p.deleted_at IS NULL AND g.id IS NULL ORDER BY p.id
+                WHERE \(Self.liveOrUnreadable("p")) AND g.id IS NULL ORDER BY p.id
                 """
         case .groupsOfUser:
             return """
-                SELECT g.id, g.name, g.owner_id, g.currency, \(Self.instant("g.created_at")), NULL::text FROM groups g
+                SELECT g.id, g.name, g.owner_id, g.currency, \(Self.instant("g.created_at")), \(Self.unreadableDeletion("g")) FROM groups g
                 JOIN group_members gm ON gm.group_id = g.id
-                WHERE gm.user_id = $1 AND g.deleted_at IS NULL ORDER BY g.id
+                WHERE gm.user_id = $1 AND \(Self.liveOrUnreadable("g")) ORDER BY g.id
                 """
         case .groupMembers:
             return """
@@ -189,7 +205,7 @@ extension LedgerQuery {
         case .balanceById: return "SELECT id, user_id, currency FROM balances WHERE id = $1"
         case .categoriesOfOwner: return "SELECT id, user_id, name, deleted_at FROM categories WHERE user_id = $1"
         case .categoryById: return "SELECT id, user_id, name, deleted_at FROM categories WHERE id = $1"
-        case .groupById: return "SELECT currency, deleted_at IS NOT NULL FROM groups WHERE id = $1"
+        case .groupById: return "SELECT currency, NOT \(Self.liveOrUnreadable("groups")) FROM groups WHERE id = $1"
         case .dataVersion:
             // A digest of the rows' content: any insert, update or delete changes it, whatever order
             // the writers' transactions commit in (the newest xmin did not move when an older
@@ -214,7 +230,7 @@ extension LedgerQuery {
         case .orphanTransactions:
             return """
                 SELECT t.id, t.user_id FROM transactions t LEFT JOIN users u ON u.id = t.user_id
-                WHERE t.deleted_at IS NULL AND u.id IS NULL ORDER BY t.id
+                WHERE \(Self.liveOrUnreadable("t")) AND u.id IS NULL ORDER BY t.id
                 """
         case .orphanFamilyMembers:
             return """

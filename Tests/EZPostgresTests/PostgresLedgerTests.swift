@@ -160,4 +160,36 @@ final class PostgresLedgerTests: XCTestCase {
         XCTAssertEqual(Set(loaded.quarantined.filter { $0.table == "transactions" }.map(\.id)).intersection(ids), ids)
         XCTAssertFalse(loaded.transactions.contains { ids.contains($0.id) })
     }
+
+    /// A `deleted_at` PostgreSQL holds but the contract's text cannot (±infinity, a BC date, a year
+    /// after 9999) read as a deletion: the row was left out with `check` saying "Clean", a group
+    /// vanished from its members' statements (outside PostgreSQL test). In SQLite such a value is
+    /// not a timestamp and its row is quarantined; so it is here.
+    func testADeletionTimeOutsideTheContractsYearsIsQuarantinedNotADeletion() throws {
+        let fixture = try PostgresFixture.shared()
+        let database = "deleted\(UUID().uuidString.prefix(6).lowercased())"
+        let url = try fixture.database(database, filled: true)
+        func first(_ sql: String) throws -> Int64 { try XCTUnwrap(Int64(try fixture.cluster.psql(sql, database: database))) }
+        let transaction = try first("SELECT id FROM transactions WHERE deleted_at IS NULL AND group_id IS NULL ORDER BY id LIMIT 1")
+        let category = try first("SELECT id FROM categories WHERE deleted_at IS NULL ORDER BY id LIMIT 1")
+        let balance = try first("SELECT id FROM balances WHERE deleted_at IS NULL ORDER BY id LIMIT 1")
+        let group = try first("SELECT id FROM groups WHERE deleted_at IS NULL ORDER BY id LIMIT 1")
+        let payment = try first("SELECT id FROM group_payments WHERE deleted_at IS NULL AND group_id <> \(group) ORDER BY id LIMIT 1")
+        let changes: [(table: String, id: Int64, value: String)] = [
+            ("transactions", transaction, "-infinity"), ("categories", category, "infinity"),
+            ("balances", balance, "0044-03-15 10:00:00+00 BC"), ("groups", group, "12026-01-01T00:00:00Z"),
+            ("group_payments", payment, "-infinity"),
+        ]
+        for c in changes {
+            try fixture.cluster.psql("UPDATE \(c.table) SET deleted_at = '\(c.value)' WHERE id = \(c.id)", database: database)
+        }
+        let health = try open(url).health()
+        for c in changes {
+            let row = health.quarantined.first { $0.table == c.table && $0.id == c.id }
+            XCTAssertNotNil(row, "\(c.table) #\(c.id) with deleted_at \(c.value) is quarantined: \(health.quarantined)")
+            if let row { XCTAssertTrue(row.reason.contains("deleted_at"), row.reason) }
+        }
+        // The live ones are read as they were: a NULL deleted_at is still no deletion.
+        XCTAssertLessThan(health.quarantined.count, 40, "\(health.quarantined)")
+    }
 }
