@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// A reading session is opened with `default_transaction_read_only = on` (a startup parameter,
 /// as `SET` would set it), so no statement of it can write even outside the transactions the
-/// readers open. The connection closes in `deinit`.
+/// readers open, and with `row_security = off`, so that no policy hides rows from it unsaid. The connection closes in `deinit`.
 final class PostgresSession: @unchecked Sendable {
     let connection: PostgresConnection
     let location: PostgresLocation
@@ -32,7 +32,10 @@ final class PostgresSession: @unchecked Sendable {
             database: location.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(10)
         var parameters = [("application_name", "ezreport")]
-        if readOnly { parameters.append(("default_transaction_read_only", "on")) }
+        // `row_security = off`: a row-level security policy that would hide rows from the role
+        // makes the read fail ("query would be affected by row-level security policy") instead
+        // of leaving rows out unsaid (outside PostgreSQL test: `check` said "Clean").
+        if readOnly { parameters += [("default_transaction_read_only", "on"), ("row_security", "off")] }
         configuration.options.additionalStartupParameters = parameters
         do {
             configuration.tls = try Self.tls(location)
@@ -61,7 +64,10 @@ final class PostgresSession: @unchecked Sendable {
             tls.certificateVerification = .none
             return .prefer(try NIOSSLContext(configuration: tls))
         case .require:
-            tls.certificateVerification = .none
+            // As libpq: with a root certificate file named, `require` verifies the chain as
+            // `verify-ca` does (it connected to any certificate, the file ignored: outside
+            // PostgreSQL test).
+            tls.certificateVerification = location.sslRootCert == nil ? .none : .noHostnameVerification
             return .require(try NIOSSLContext(configuration: tls))
         case .verifyCA:
             tls.certificateVerification = .noHostnameVerification

@@ -153,6 +153,39 @@ final class PostgresCommandTests: XCTestCase {
         }
     }
 
+    /// A row-level security policy hid rows from the role: `check` counted fewer transactions and
+    /// said "Clean", and a user's income read 0 (outside PostgreSQL test). Sessions set
+    /// `row_security = off`, so a policy that would hide rows fails the read in one line.
+    func testARowSecurityPolicyThatWouldHideRowsFailsTheReadInOneLine() throws {
+        let f = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let database = "rls\(suffix)"
+        _ = try f.database(database, filled: true)
+        let role = "rls\(suffix)"
+        let passwordFile = scratch + "/rls-password"
+        try Data("rls-pw-\(suffix)\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        _ = try cluster.psql("CREATE ROLE \(role) LOGIN PASSWORD 'rls-pw-\(suffix)'; GRANT CONNECT ON DATABASE \(database) TO \(role);")
+        _ = try cluster.psql("""
+            GRANT USAGE ON SCHEMA public TO \(role);
+            GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role);
+            ALTER TABLE transactions ENABLE ROW LEVEL SECURITY;
+            CREATE POLICY hide ON transactions FOR SELECT TO \(role) USING (user_id <> 2);
+            """, database: database)
+        let url = cluster.url(database, user: role)
+        let check = try CLI.run(["check", "--db", url, "--db-password-file", passwordFile])
+        let export = try CLI.run(["export", "--db", url, "--db-password-file", passwordFile, "--user", "2", "--period", f.period,
+                                  "--as-of", f.asOf, "--format", "csv", "--out", scratch + "/rls"])
+        for run in [check, export] {
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains("row-level security"), run.stderr)
+        }
+        // With BYPASSRLS the role reads every row again.
+        _ = try cluster.psql("ALTER ROLE \(role) BYPASSRLS")
+        XCTAssertNotEqual(try CLI.run(["check", "--db", url, "--db-password-file", passwordFile]).status, 1)
+    }
+
     /// A column of another type was read anyway: numeric amounts quarantined every row (empty
     /// statements, exit 3) and a timestamp without time zone shifted dates by the session's zone.
     /// Both are now refused at open, naming the column and the contract's type.
@@ -232,14 +265,17 @@ final class PostgresCommandTests: XCTestCase {
         let ca = cluster.certificateAuthority
         let byAddress = f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=verify-full&sslrootcert=\(ca)")
         let byName = byAddress.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:")
-        for url in [byAddress, byName, f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")] {
+        for url in [byAddress, byName, f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require"),
+                    f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require&sslrootcert=\(ca)")] {
             let run = try CLI.run(["check", "--db", url])
             XCTAssertTrue([0, 3].contains(run.status), "\(url): \(run.stderr)")
         }
         let otherCA = scratch + "/other-ca.crt"
         _ = try CLI.tool("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", scratch + "/other.key",
                                               "-out", otherCA, "-days", "1", "-subj", "/CN=another CA"])
-        for mode in ["verify-ca", "verify-full"] {
+        // `require` with a root certificate file verifies the chain, as libpq does: it connected
+        // to any certificate, the file ignored (outside PostgreSQL test).
+        for mode in ["require", "verify-ca", "verify-full"] {
             let url = f.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=\(mode)&sslrootcert=\(otherCA)")
             let run = try CLI.run(["check", "--db", url])
             XCTAssertEqual(run.status, 1, "\(mode) with another CA: \(run.stderr)")
