@@ -107,7 +107,7 @@ package struct PostgresLocation: Sendable, Equatable {
     /// `url` with any secret removed (`user:password@`, libpq's `?password=`, or a parameter
     /// such as `sslpassword`, the client key's passphrase), for messages about a URL that was refused.
     static func withoutPassword(_ url: String) -> String {
-        guard var parts = URLComponents(string: url) else { return url.lowercased().contains("password") ? "postgres://…" : url }
+        guard var parts = URLComponents(string: url) else { return withoutUserInfoSecret(url) }
         let items = parts.queryItems ?? []
         func secret(_ item: URLQueryItem) -> Bool { item.name.lowercased().contains("password") }
         guard parts.password != nil || items.contains(where: secret) else { return url }
@@ -115,5 +115,16 @@ package struct PostgresLocation: Sendable, Equatable {
         let kept = items.filter { !secret($0) }
         parts.queryItems = kept.isEmpty ? nil : kept
         return parts.string ?? "postgres://…"
+    }
+
+    /// A URL that does not parse (a port that is not a number, a stray `[`) with what could be a
+    /// password cut out: whatever follows a `:` between `://` and the last `@` (such a URL printed
+    /// `postgres://ezreport:TOPSECRET@127.0.0.1:notaport/wallet` whole: outside PostgreSQL test),
+    /// and the whole URL when a parameter names a password.
+    static func withoutUserInfoSecret(_ url: String) -> String {
+        if url.lowercased().contains("password") { return "postgres://…" }
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].lastIndex(of: "@"),
+              let colon = url[scheme.upperBound..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":…" + String(url[at...])
     }
 }

@@ -33,6 +33,21 @@ final class PostgresLocationTests: XCTestCase {
 
     /// libpq's `sslpassword` (the client key's passphrase) is not understood: it is refused, and
     /// its value, which used to be copied into the error line, is not shown.
+    /// A URL that does not parse printed its password whole (`cannot open ledger
+    /// 'postgres://ezreport:TOPSECRET@…'`, in every command and in serve's JSON log) (outside
+    /// PostgreSQL test).
+    func testAMalformedURLWithAPasswordNeverEchoesIt() {
+        for url in ["postgres://ezreport:TOPSECRET@127.0.0.1:notaport/wallet", "postgres://ezreport:TOPSECRET@127.0.0.1:-1/wallet",
+                    "postgres://ezreport:TOPSECRET@127.0.0.1:5432:1/wallet", "postgres://ezreport:TOPSECRET@127.0 .0.1/wallet",
+                    "postgres://ezreport:TOPSECRET@[::1/wallet", "postgres://ez:TOP@SECRET@[db/wallet"] {
+            XCTAssertThrowsError(try PostgresLocation(url: url, password: nil)) { error in
+                let text = "\(error)"
+                XCTAssertFalse(text.contains("TOPSECRET") || text.contains("SECRET"), text)
+                XCTAssertTrue(text.contains("postgres://ez"), "the URL is still named: \(text)")
+            }
+        }
+    }
+
     func testASSLPasswordParameterIsRefusedWithoutItsValue() {
         XCTAssertThrowsError(try PostgresLocation(url: "postgres://report@db/wallet?sslmode=require&sslpassword=Secret1", password: nil)) { error in
             let text = "\(error)"
