@@ -79,7 +79,12 @@ package final class PostgresLedger: LedgerBackend {
         }
         // A session whose transaction failed may be broken: it is dropped, and a new one opened next time.
         let session: PostgresSession
-        if let reused = idle.withLock({ $0.popLast() }) { session = reused } else { session = try PostgresSession(location) }
+        // An idle session the server has closed (`idle_session_timeout`, a terminated backend) is
+        // dropped, not used: every request after an idle spell answered 503 (outside PostgreSQL test).
+        if let reused = idle.withLock({ sessions in
+            while let last = sessions.popLast() { if !last.connection.isClosed { return last } }
+            return nil
+        }) { session = reused } else { session = try PostgresSession(location) }
         let value = try Self.inTransaction(session, location: location, body)
         idle.withLock { if $0.count < Self.poolSize { $0.append(session) } }
         return value

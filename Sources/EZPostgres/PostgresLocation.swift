@@ -36,6 +36,10 @@ package struct PostgresLocation: Sendable, Equatable {
     package var password: String?
     /// The URL as given: it holds no password, so it names the ledger in errors and manifests.
     package var url: String
+    /// How long a read waits for a table lock another session holds (`lock_timeout`), in
+    /// seconds; nil waits as long as it takes (the batch: a run outlasts a migration). `serve`
+    /// waits 10 s, as for a locked SQLite file, then answers 503.
+    package var lockTimeoutSeconds: Int?
 
     /// Whether `text` is a PostgreSQL URL rather than a file path.
     package static func isURL(_ text: String) -> Bool {

@@ -36,6 +36,7 @@ final class PostgresSession: @unchecked Sendable {
         // makes the read fail ("query would be affected by row-level security policy") instead
         // of leaving rows out unsaid (outside PostgreSQL test: `check` said "Clean").
         if readOnly { parameters += [("default_transaction_read_only", "on"), ("row_security", "off")] }
+        if let seconds = location.lockTimeoutSeconds { parameters.append(("lock_timeout", "\(seconds)s")) }
         configuration.options.additionalStartupParameters = parameters
         do {
             configuration.tls = try Self.tls(location)

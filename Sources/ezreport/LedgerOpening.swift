@@ -19,14 +19,18 @@ extension LedgerOptions {
         do { return try unreportedOpener() } catch { throw fail(error) }
     }
 
-    /// ``opener()``, its error thrown as it is, for a caller that reports it its own way.
-    func unreportedOpener() throws(LedgerError) -> @Sendable () throws -> any LedgerStore {
+    /// ``opener()``, its error thrown as it is, for a caller that reports it its own way;
+    /// `lockTimeoutSeconds` bounds a PostgreSQL read's wait for a table lock (see
+    /// ``PostgresLocation/lockTimeoutSeconds``).
+    func unreportedOpener(lockTimeoutSeconds: Int? = nil) throws(LedgerError) -> @Sendable () throws -> any LedgerStore {
         guard isPostgres else {
             let path = db
             return { try Ledger(path: path) }
         }
-        let location = try location()
-        return { try PostgresLedger(location: location) }
+        var location = try location()
+        location.lockTimeoutSeconds = lockTimeoutSeconds
+        let configured = location
+        return { try PostgresLedger(location: configured) }
     }
 
     /// The ledger opened now, or a clean exit-1 error.

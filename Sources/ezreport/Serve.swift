@@ -80,7 +80,10 @@ extension EZReport {
                 configuration.debugRenderDelay = .milliseconds(max(0, debugRenderDelayMs))
                 configuration.maxConnections = maxConnections
                 configuration.jwtAudience = jwtAudience
-                if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener() }
+                // A table another session has locked (a migration) is waited for 10 s, as a locked
+                // SQLite file is, then answered 503 Retry-After 5: the render held its slot for the
+                // whole request time, and every slot soon waited (outside PostgreSQL test).
+                if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener(lockTimeoutSeconds: 10) }
                 try await ReportServer.run(configuration)
             } catch {
                 throw failServing(error, format: format)

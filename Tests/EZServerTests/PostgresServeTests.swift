@@ -120,4 +120,59 @@ final class PostgresServeTests: XCTestCase {
         XCTAssertNotEqual(csvAfter.headers[.eTag], csvBefore.headers[.eTag])
         XCTAssertNotEqual(csvAfter.text, csvBefore.text)
     }
+
+    /// The server closing an idle session (`idle_session_timeout`, a terminated backend) made the
+    /// next request answer 503: the pool handed out the closed session (outside PostgreSQL test).
+    func testASessionTheServerClosedWhileIdleIsNotUsedAgain() async throws {
+        let fixture = try ServerFixture()
+        let copy = try postgresCopy(of: fixture)
+        let database = String(copy.url.split(separator: "/").last!.split(separator: "?").first!)
+        try copy.cluster.psql("ALTER DATABASE \(database) SET idle_session_timeout = '1s'")
+        let server = try await startPostgresServer(fixture, copy)
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30"
+        var statuses: [HTTPResponse.Status] = []
+        for _ in 0..<3 {
+            statuses.append(try await server.get(path, token: token).status)
+            try await Task.sleep(for: .milliseconds(2_500))   // past the server's idle timeout
+        }
+        await server.stop()
+        XCTAssertEqual(statuses, [.ok, .ok, .ok])
+    }
+
+    /// A table another session holds locked (a migration's `LOCK TABLE`, an `ALTER TABLE`) held
+    /// each render for the whole 30 s request time, every slot soon waiting, and answered "took
+    /// too long" with Retry-After 1 (outside PostgreSQL test). A read waits `lock_timeout` (10 s in
+    /// `serve`; 2 s here), then answers 503 "the ledger cannot be read right now", Retry-After 5.
+    func testATableLockedByAnotherSessionAnswers503AfterTheLockTimeout() async throws {
+        let fixture = try ServerFixture()
+        let copy = try postgresCopy(of: fixture)
+        let database = String(copy.url.split(separator: "/").last!.split(separator: "?").first!)
+        var location = copy.location
+        location.lockTimeoutSeconds = 2
+        let configured = location
+        let server = try await LiveServer.start(ledger: copy.url, secret: fixture.secret) { configuration in
+            configuration.openLedger = { try PostgresLedger(location: configured) }
+        }
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statistics?from=2026-09-01&to=2026-09-30"
+        let before = try await server.get(path, token: token)
+        XCTAssertEqual(before.status, .ok)
+        let cluster = copy.cluster
+        let holder = Task.detached {
+            try cluster.psql("BEGIN; LOCK TABLE transactions IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(6); COMMIT;", database: database)
+        }
+        try await Task.sleep(for: .milliseconds(800))
+        let started = ContinuousClock.now
+        let locked = try await server.get(path, token: token)
+        let waited = ContinuousClock.now - started
+        _ = try await holder.value
+        let after = try await server.get(path, token: token)
+        await server.stop()
+        XCTAssertEqual(locked.status, .serviceUnavailable)
+        XCTAssertEqual(locked.headers[.retryAfter], "5")
+        XCTAssertTrue(locked.text.contains("the ledger cannot be read right now"), locked.text)
+        XCTAssertLessThan(waited, .seconds(5), "answered at the lock timeout, not the request's 30 s")
+        XCTAssertEqual(after.status, .ok, "read again once the lock is gone")
+    }
 }
