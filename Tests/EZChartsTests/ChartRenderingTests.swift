@@ -328,3 +328,22 @@ final class ChartTextDirectionTests: XCTestCase {
         XCTAssertTrue(plain.firstLineIsRightToLeft, "Pango alone lays the subtitle out right to left")
     }
 }
+
+/// Names in a legend stay on their own row.
+final class LegendNameTests: XCTestCase {
+    /// A category named with line breaks ("Groceries⏎and⏎household") ran over the legend rows
+    /// below it, in the PDF and in `categories.png` (outside standards test). It is drawn on one
+    /// line: exactly as the same name with spaces.
+    func testANameWithLineBreaksIsDrawnAsTheSameNameOnOneLine() throws {
+        func categoriesPNG(_ name: String) throws -> [UInt8] {
+            var figures = ChartsFixtures.statement(locale: "en_GB", style: .pie)
+            figures.categories.rows[0].name = name
+            figures.categories.folded[0].name = name
+            let chart = try XCTUnwrap(StatementCharts.charts(for: figures).first { $0.fileName == "categories.png" })
+            return try ChartRenderer.png(chart.chart)
+        }
+        XCTAssertEqual(try categoriesPNG("Groceries\nand\r\nhousehold"), try categoriesPNG("Groceries and  household"))
+        XCTAssertNotEqual(try categoriesPNG("Groceries and household"), try categoriesPNG("Rent"), "the name is drawn at all")
+        XCTAssertEqual(LegendEntry(name: "Net\nsaved", color: .ink, swatch: .line).name, "Net saved")
+    }
+}

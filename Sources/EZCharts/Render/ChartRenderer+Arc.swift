@@ -1,4 +1,5 @@
 import EZCairo
+import EZLocale
 import EZCore
 import Glibc
 
@@ -43,7 +44,10 @@ extension ChartRenderer {
         let top = body.midY - rowH * Double(values.count) / 2
         let x = body.maxX - legendW + 12
         let pctW = percents.map { painter.measure($0, .labelBold).width }.max() ?? 0
-        let longestName = data.categories.map { painter.measure($0, .label).width }.max() ?? 0
+        // Each name on its one row: a name holding a line break ran over the rows below it
+        // (outside standards test).
+        let names = data.categories.map(InlineText.onOneLine)
+        let longestName = names.map { painter.measure($0, .label).width }.max() ?? 0
         var amountW = values.map { painter.measure(labels.full($0), .label).width }.max() ?? 0
         // In a narrow legend, names matter more than amounts: drop the amount column before
         // names get cut short.
@@ -55,8 +59,8 @@ extension ChartRenderer {
             ctx.fill()
             let nameW = max(30, legendW - 12 - 16 - amountW - pctW - (amountW > 0 ? 20 : 10))
             // A long name (a German 'Sonstige …') shrinks a size before it would be cut.
-            let nameStyle = painter.fitting(data.categories[i], .label, smaller: .small, maxWidth: nameW)
-            painter.text(data.categories[i], nameStyle, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
+            let nameStyle = painter.fitting(names[i], .label, smaller: .small, maxWidth: nameW)
+            painter.text(names[i], nameStyle, anchor: Point(x: x + 16, y: cy), hAlign: 0, vAlign: 0.5,
                          color: .ink, maxWidth: nameW)
             if amountW > 0 {
                 painter.text(labels.full(values[i]), .label, anchor: Point(x: body.maxX - pctW - 10, y: cy), hAlign: 1,

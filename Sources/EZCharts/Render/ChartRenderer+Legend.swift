@@ -1,12 +1,20 @@
 import EZCairo
+import EZLocale
 // MARK: - Legend
 
 /// One legend entry: a swatch (box, line or dashed line) and a name.
 struct LegendEntry {
     enum Swatch { case box, line, dashedLine }
+    /// The name, on one line (a line break in a series' name ran over the entries below it).
     var name: String
     var color: Color
     var swatch: Swatch
+
+    init(name: String, color: Color, swatch: Swatch) {
+        self.name = InlineText.onOneLine(name)
+        self.color = color
+        self.swatch = swatch
+    }
 }
 
 extension ChartRenderer {
