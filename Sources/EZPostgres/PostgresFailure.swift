@@ -27,7 +27,7 @@ enum PostgresFailure {
                 case .serverClosedConnection, .uncleanShutdown: text = "the server closed the connection"
                 case .clientClosedConnection: text = "the connection was closed"
                 case .sslUnsupported: text = "the server does not support TLS (sslmode requires it)"
-                case .authMechanismRequiresPassword: text = "the server asks for a password: set PGPASSWORD or --db-password-file"
+                case .authMechanismRequiresPassword: text = "the server asks for a password: set PGPASSWORD or --db-password-file (sample: --out-password-file)"
                 default: text = "\(e.code)"
                 }
             }

@@ -56,7 +56,7 @@ package struct PostgresLocation: Sendable, Equatable {
             throw bad("not a URL of the form postgres://USER@HOST:PORT/DBNAME")
         }
         guard parts.password == nil, !(parts.queryItems ?? []).contains(where: { $0.name == "password" }) else {
-            throw bad("the URL holds a password; give it in PGPASSWORD or --db-password-file instead")
+            throw bad("the URL holds a password; give it in PGPASSWORD or --db-password-file instead (sample: --out-password-file)")
         }
         guard let user = parts.user, !user.isEmpty else { throw bad("the URL names no user (postgres://USER@HOST:PORT/DBNAME)") }
         guard let host = parts.host, !host.isEmpty else { throw bad("the URL names no host (postgres://USER@HOST:PORT/DBNAME)") }

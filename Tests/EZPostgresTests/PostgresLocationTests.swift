@@ -26,6 +26,7 @@ final class PostgresLocationTests: XCTestCase {
             XCTAssertThrowsError(try PostgresLocation(url: url, password: nil)) { error in
                 let text = "\(error)"
                 XCTAssertTrue(text.contains("PGPASSWORD or --db-password-file"), text)
+                XCTAssertTrue(text.contains("(sample: --out-password-file)"), "sample takes its own option: \(text)")
                 XCTAssertFalse(text.contains("hunter2"), text)
             }
         }
