@@ -3,13 +3,20 @@ import EZCore
 @testable import EZAnalytics
 
 final class FamilyTests: XCTestCase {
-    func family() -> (parent: LedgerFixture, child: LedgerFixture) {
+    /// Mum (EUR, Rome) and her child (USD, New York) in family 7, the child with a monthly Fun
+    /// budget of `funBudget` USD cents.
+    func members(funBudget: Int64) -> (parent: LedgerFixture, child: LedgerFixture) {
         var parent = LedgerFixture(id: 1, name: "mum")
         var child = LedgerFixture(id: 2, name: "kid", currency: usd, zone: newYork)
         parent.ledger.family = FamilyMember(familyId: 7, familyName: "Rossi", userId: 1, role: .parent)
         child.ledger.family = FamilyMember(familyId: 7, familyName: "Rossi", userId: 2, role: .child)
         child.ledger.budgets = [Budget(id: 3, userId: 2, categoryId: child.category(LedgerFixture.fun), period: .month,
-                                       amountMinor: 1_000, currency: usd, startsOn: day("2025-01-01"), endsOn: nil)]
+                                       amountMinor: funBudget, currency: usd, startsOn: day("2025-01-01"), endsOn: nil)]
+        return (parent, child)
+    }
+
+    func family() -> (parent: LedgerFixture, child: LedgerFixture) {
+        var (parent, child) = members(funBudget: 1_000)
         child.rate("EUR", "USD", "2")
         child.add(.income, 2_000, "2026-10-01T12:00:00Z", category: nil)          // allowance: 20 USD = 10 EUR
         child.add(.expense, 1_200, "2026-10-05T12:00:00Z", category: LedgerFixture.fun)
@@ -46,12 +53,7 @@ final class FamilyTests: XCTestCase {
     /// later rate (1.25) (outside figures test). The parent now sees the child's own budget lines,
     /// in the child's currency: the same 105 % and the same "over" as the child's statement.
     func testAParentSeesTheChildsBudgetStatusAsTheChildsStatementHasIt() throws {
-        var parent = LedgerFixture(id: 1, name: "mum")
-        var child = LedgerFixture(id: 2, name: "kid", currency: usd, zone: newYork)
-        parent.ledger.family = FamilyMember(familyId: 7, familyName: "Rossi", userId: 1, role: .parent)
-        child.ledger.family = FamilyMember(familyId: 7, familyName: "Rossi", userId: 2, role: .child)
-        child.ledger.budgets = [Budget(id: 3, userId: 2, categoryId: child.category(LedgerFixture.fun), period: .month,
-                                       amountMinor: 2_000, currency: usd, startsOn: day("2025-01-01"), endsOn: nil)]
+        var (parent, child) = members(funBudget: 2_000)
         child.rate("EUR", "USD", "1.10", since: "2026-09-01")
         child.rate("EUR", "USD", "1.25", since: "2026-10-05")
         child.add(.expense, 2_100, "2026-10-10T16:00:00Z", category: LedgerFixture.fun)
