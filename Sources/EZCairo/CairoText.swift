@@ -11,7 +11,9 @@ package enum CairoText {
     /// `text` with each noncharacter replaced by U+FFFD, the replacement character; `text` itself
     /// when it holds none (the usual case, checked without copying).
     package static func drawable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: \.properties.isNoncharacterCodePoint) else { return text }
+        // Every noncharacter's UTF-8 starts with a byte of 0xEF or more: a byte scan first.
+        guard text.utf8.contains(where: { $0 >= 0xEF }),
+              text.unicodeScalars.contains(where: \.properties.isNoncharacterCodePoint) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             scalars.append(scalar.properties.isNoncharacterCodePoint ? "\u{FFFD}" : scalar)

@@ -10,7 +10,10 @@ enum XMLText {
     /// `text` for a cell: each Unicode noncharacter replaced by U+FFFD (control characters are
     /// left to libxlsxwriter's escapes).
     static func cell(_ text: String) -> String {
-        replacing(in: text) { $0.properties.isNoncharacterCodePoint }
+        // Every noncharacter's UTF-8 starts with a byte of 0xEF or more: most cells are checked
+        // with a byte scan, not a Unicode property lookup per character.
+        guard text.utf8.contains(where: { $0 >= 0xEF }) else { return text }
+        return replacing(in: text) { $0.properties.isNoncharacterCodePoint }
     }
 
     /// `text` for any other part (a chart's cached labels, the document properties): each
