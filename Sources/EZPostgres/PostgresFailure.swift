@@ -13,6 +13,14 @@ enum PostgresFailure {
         var description: String { "the server closed the connection" }
     }
 
+    /// The server did not answer a query within ``PostgresLocation/answerTimeoutSeconds``: it is
+    /// frozen (a stopped process, a hung host) or the network silently drops the connection,
+    /// which TCP alone does not notice. The session is closed; a run stops rather than hang.
+    struct NoAnswer: Error, CustomStringConvertible {
+        var seconds: Int
+        var description: String { "the server did not answer a query within \(seconds) s (frozen or unreachable)" }
+    }
+
     /// One line for `error`: the server's message with its SQLSTATE, or the network's reason.
     static func describe(_ error: any Error) -> String {
         let text: String
@@ -44,6 +52,8 @@ enum PostgresFailure {
             text = e.description
         } else if let e = error as? Lost {
             text = e.description
+        } else if let e = error as? NoAnswer {
+            text = e.description
         } else {
             text = "\(error)"
         }
@@ -52,7 +62,7 @@ enum PostgresFailure {
 
     /// Whether `error` means the connection is gone (the session must not be reused).
     static func isConnectionLost(_ error: any Error) -> Bool {
-        guard let e = error as? PSQLError else { return error is IOError || error is ChannelError || error is Lost }
+        guard let e = error as? PSQLError else { return error is IOError || error is ChannelError || error is Lost || error is NoAnswer }
         return [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(e.code)
     }
 }

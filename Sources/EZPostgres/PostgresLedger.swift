@@ -228,7 +228,7 @@ package final class PostgresLedger: LedgerBackend {
     package func classify(_ error: any Error) -> LedgerError? {
         if let error = error as? LedgerError { return error }
         let ours = error is PSQLError || error is IOError || error is ChannelError || error is NIOConnectionError
-            || error is PostgresFailure.Lost || error is NIOSSLError
+            || error is PostgresFailure.Lost || error is PostgresFailure.NoAnswer || error is NIOSSLError
         return ours ? Self.classify(error, location: location) : nil
     }
 

@@ -40,6 +40,12 @@ package struct PostgresLocation: Sendable, Equatable {
     /// seconds; nil waits as long as it takes (the batch: a run outlasts a migration). `serve`
     /// waits 10 s, as for a locked SQLite file, then answers 503.
     package var lockTimeoutSeconds: Int?
+    /// How long any one query may go unanswered before the session is given up as lost, in
+    /// seconds: a frozen server (a stopped process, a hung host) keeps its connection open, so
+    /// without a limit a scheduled run waited for it for ever, holding its folder's lock. Ten
+    /// minutes by default, far beyond any query the engine makes of a healthy server; `serve`
+    /// gives up after 30 s, a request's own limit, so its render threads are not held.
+    package var answerTimeoutSeconds = 600
 
     /// Whether `text` is a PostgreSQL URL rather than a file path.
     package static func isURL(_ text: String) -> Bool {

@@ -135,6 +135,8 @@ final class PostgresSession: @unchecked Sendable {
     /// Sends `query` and waits for all its rows on the calling thread. A connection that the server
     /// (or the network) closed fails at once, and a query still unanswered once the connection is
     /// seen closed fails within a second: a server stopped mid-run must end the run, never hang it.
+    /// A query unanswered for ``PostgresLocation/answerTimeoutSeconds`` closes the connection and
+    /// fails with ``PostgresFailure/NoAnswer``.
     private func wait(for query: PostgresQuery) throws -> PostgresQueryResult {
         guard !connection.isClosed else { throw PostgresFailure.Lost() }
         let future = connection.query(query, logger: logger)
@@ -144,11 +146,17 @@ final class PostgresSession: @unchecked Sendable {
             outcome.withLock { $0 = result }
             done.signal()
         }
-        while done.wait(timeout: .now() + 1) == .timedOut {
+        let deadline = DispatchTime.now() + .seconds(location.answerTimeoutSeconds)
+        while done.wait(timeout: min(.now() + 1, deadline)) == .timedOut {
             if connection.isClosed {
                 // Give PostgresNIO a last moment to report the failure itself.
                 if done.wait(timeout: .now() + 1) == .timedOut { throw PostgresFailure.Lost() }
                 break
+            }
+            if DispatchTime.now() >= deadline {
+                // Closing is local (no answer from the server needed); the query's future then fails.
+                connection.close().whenComplete { _ in }
+                throw PostgresFailure.NoAnswer(seconds: location.answerTimeoutSeconds)
             }
         }
         return try outcome.withLock { $0! }.get()

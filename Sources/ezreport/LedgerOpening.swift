@@ -21,14 +21,17 @@ extension LedgerOptions {
 
     /// ``opener()``, its error thrown as it is, for a caller that reports it its own way;
     /// `lockTimeoutSeconds` bounds a PostgreSQL read's wait for a table lock (see
-    /// ``PostgresLocation/lockTimeoutSeconds``).
-    func unreportedOpener(lockTimeoutSeconds: Int? = nil) throws(LedgerError) -> @Sendable () throws -> any LedgerStore {
+    /// ``PostgresLocation/lockTimeoutSeconds``), `answerTimeoutSeconds` its wait for any answer
+    /// (see ``PostgresLocation/answerTimeoutSeconds``; nil keeps the default).
+    func unreportedOpener(lockTimeoutSeconds: Int? = nil, answerTimeoutSeconds: Int? = nil) throws(LedgerError)
+        -> @Sendable () throws -> any LedgerStore {
         guard isPostgres else {
             let path = db
             return { try Ledger(path: path) }
         }
         var location = try location()
         location.lockTimeoutSeconds = lockTimeoutSeconds
+        if let answerTimeoutSeconds { location.answerTimeoutSeconds = answerTimeoutSeconds }
         let configured = location
         return { try PostgresLedger(location: configured) }
     }

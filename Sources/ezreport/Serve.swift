@@ -82,8 +82,11 @@ extension EZReport {
                 configuration.jwtAudience = jwtAudience
                 // A table another session has locked (a migration) is waited for 10 s, as a locked
                 // SQLite file is, then answered 503 Retry-After 5: the render held its slot for the
-                // whole request time, and every slot soon waited (outside PostgreSQL test).
-                if ledger.isPostgres { configuration.openLedger = try ledger.unreportedOpener(lockTimeoutSeconds: 10) }
+                // whole request time, and every slot soon waited (outside PostgreSQL test). A frozen
+                // server is given up after 30 s, a request's own limit, freeing the render thread.
+                if ledger.isPostgres {
+                    configuration.openLedger = try ledger.unreportedOpener(lockTimeoutSeconds: 10, answerTimeoutSeconds: 30)
+                }
                 try await ReportServer.run(configuration)
             } catch {
                 throw failServing(error, format: format)

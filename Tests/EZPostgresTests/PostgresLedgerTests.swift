@@ -72,6 +72,28 @@ final class PostgresLedgerTests: XCTestCase {
         }
     }
 
+    /// A frozen server (its backend stopped: the connection stays open, TCP notices nothing) fails
+    /// the query after the answer time-out, as a lost ledger, instead of hanging the run for ever.
+    func testAFrozenServerFailsTheQueryAfterTheAnswerTimeOut() throws {
+        let fixture = try PostgresFixture.shared()
+        var location = try PostgresLocation(url: fixture.url, password: PostgresCluster.shared().password)
+        location.answerTimeoutSeconds = 2
+        let session = try PostgresSession(location)
+        let rows = try session.rows("SELECT pg_backend_pid()")
+        XCTAssertTrue(try rows.next())
+        let backend = pid_t(rows.int64(0))
+        XCTAssertEqual(kill(backend, SIGSTOP), 0)
+        defer { kill(backend, SIGCONT) }
+        let started = Date()
+        XCTAssertThrowsError(try session.rows("SELECT count(*) FROM transactions")) { error in
+            let lost = PostgresLedger.classify(error, location: location)
+            guard case .cannotOpen(_, let reason, _) = lost else { return XCTFail("\(lost)") }
+            XCTAssertEqual(reason, "the server did not answer a query within 2 s (frozen or unreachable)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6)
+        XCTAssertThrowsError(try session.rows("SELECT 1"), "the given-up session is closed, never reused")
+    }
+
     func testASnapshotDoesNotSeeLaterCommits() throws {
         let fixture = try PostgresFixture.shared()
         let url = try fixture.database("snapshotted", filled: true)
