@@ -34,6 +34,9 @@ package struct PostgresLocation: Sendable, Equatable {
     package var sslRootCert: String?
     /// The password (from `PGPASSWORD` or a password file), never printed.
     package var password: String?
+    /// The password file it came from, read again for every new connection
+    /// (``passwordForConnecting()``): a rotated secret reaches a long-running `serve` without a restart.
+    package var passwordFile: String?
     /// The URL as given: it holds no password, so it names the ledger in errors and manifests.
     package var url: String
     /// How long a read waits for a table lock another session holds (`lock_timeout`), in
@@ -112,6 +115,16 @@ package struct PostgresLocation: Sendable, Equatable {
             return String(text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
         }
         return environment["PGPASSWORD"]
+    }
+
+    /// The password to connect with now: the password file's first line as it is at this moment
+    /// when there is one (a secret rotated in place, or by Kubernetes' mounted-secret update, is
+    /// used by the next connection), else ``password``.
+    ///
+    /// - Throws: ``LedgerError/cannotOpen(path:reason:sqliteCode:)`` when the file cannot be read.
+    package func passwordForConnecting() throws(LedgerError) -> String? {
+        guard let passwordFile else { return password }
+        return try Self.password(file: passwordFile, url: url)
     }
 
     /// `url` with any secret removed (`user:password@`, libpq's `?password=`, or a parameter

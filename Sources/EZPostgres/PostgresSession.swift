@@ -28,7 +28,7 @@ final class PostgresSession: @unchecked Sendable {
         self.logger = logger
         self.location = location
         var configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password,
+            host: location.host, port: location.port, username: location.user, password: try location.passwordForConnecting(),
             database: location.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(10)
         var parameters = [("application_name", "ezreport")]

@@ -10,7 +10,9 @@ extension LedgerOptions {
 
     /// The PostgreSQL location of `--db` (its password from `--db-password-file` or `PGPASSWORD`).
     func location() throws(LedgerError) -> PostgresLocation {
-        try PostgresLocation(url: db, password: PostgresLocation.password(file: dbPasswordFile, url: db))
+        var location = try PostgresLocation(url: db, password: PostgresLocation.password(file: dbPasswordFile, url: db))
+        location.passwordFile = dbPasswordFile
+        return location
     }
 
     /// Opens the ledger `--db` names (a new connection each call); a bad PostgreSQL URL or

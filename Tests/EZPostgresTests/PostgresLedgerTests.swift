@@ -94,6 +94,27 @@ final class PostgresLedgerTests: XCTestCase {
         XCTAssertThrowsError(try session.rows("SELECT 1"), "the given-up session is closed, never reused")
     }
 
+    /// A password rotated in its file reaches the next connection: `serve` opens sessions for as
+    /// long as it runs, and kept the start's password, so every new session failed after a rotation.
+    func testANewConnectionReadsThePasswordFileAgain() throws {
+        let fixture = try PostgresFixture.shared()
+        let cluster = try PostgresCluster.shared()
+        let role = "rotated" + UUID().uuidString.prefix(6).lowercased()
+        _ = try cluster.psql("CREATE ROLE \(role) LOGIN PASSWORD 'first-pw'; GRANT CONNECT ON DATABASE wallet TO \(role);")
+        let file = PostgresFixture.root + "/\(role).pw"
+        try Data("first-pw\n".utf8).write(to: URL(fileURLWithPath: file))
+        var location = try PostgresLocation(url: cluster.url("wallet", user: role), password: PostgresLocation.password(file: file))
+        location.passwordFile = file
+        XCTAssertNoThrow(try PostgresSession(location))
+        _ = try cluster.psql("ALTER ROLE \(role) PASSWORD 'second-pw'")
+        try Data("second-pw\n".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertNoThrow(try PostgresSession(location), "the file's new password is used")
+        try FileManager.default.removeItem(atPath: file)
+        XCTAssertThrowsError(try PostgresSession(location)) { error in
+            XCTAssertTrue("\(error)".contains("cannot read the password file"), "\(error)")
+        }
+    }
+
     func testASnapshotDoesNotSeeLaterCommits() throws {
         let fixture = try PostgresFixture.shared()
         let url = try fixture.database("snapshotted", filled: true)
