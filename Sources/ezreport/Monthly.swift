@@ -1,6 +1,7 @@
 import ArgumentParser
 import EZBatch
 import EZCore
+import EZLedger
 import Foundation
 
 extension EZReport {
@@ -84,19 +85,24 @@ extension EZReport {
         }
 
         func run() throws {
-            let settings = ReportSettings(ledgerPath: ledger.db, ledgerSHA256: try ledger.digest(),
-                                          period: asOf.resolve(period), asOf: asOf.date,
-                                          formats: formats.formats, durable: durable, adminLocale: locale,
-                                          openLedger: try ledger.opener())
             let log = RunLog(format: logFormat, quiet: quiet)
-            let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: users?.ids,
-                                             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                             shard: shard.map { ($0.index, $0.count) }, force: force, waitSeconds: Double(wait))
             do {
+                let settings = ReportSettings(ledgerPath: ledger.db,
+                                              ledgerSHA256: ledger.isPostgres ? "" : try LedgerDigest.sha256(ofLedger: ledger.db),
+                                              period: asOf.resolve(period), asOf: asOf.date,
+                                              formats: formats.formats, durable: durable, adminLocale: locale,
+                                              openLedger: try ledger.unreportedOpener())
+                let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: users?.ids,
+                                                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                                 shard: shard.map { ($0.index, $0.count) }, force: force, waitSeconds: Double(wait))
                 let result = try MonthlyRun.run(options, log: log)
                 if result.exitCode != 0 { throw ExitStatus(rawValue: result.exitCode) ?? .someFailed }
             } catch {
-                throw fail(error)
+                // With --log-format json the error that ends the run is a JSON line too (it was
+                // the one text line a collector could not parse).
+                guard logFormat == .json, !(error is ExitCode || error is ExitStatus) else { throw fail(error) }
+                log.fatal("\(error)")
+                throw ExitStatus.unusable
             }
         }
     }

@@ -195,6 +195,22 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing written")
     }
 
+    /// With `--log-format json`, the error that ends a run is one JSON object like every other
+    /// line (it was the one text line a log collector could not parse), still exit 1.
+    func testAFatalErrorIsAJSONLineWhenTheLogIsJSON() throws {
+        let out = SampleFixture.scratch("exit1-json")
+        let missing = out + "/missing.sqlite"
+        for quiet in [[], ["--quiet"]] {
+            let run = try CLI.run(["monthly", "--db", missing, "--period", "2026-09", "--out", out, "--log-format", "json"] + quiet)
+            XCTAssertEqual(run.status, 1, run.stderr)
+            let lines = run.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, run.stderr)
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: String], run.stderr)
+            XCTAssertEqual(object["event"], "run failed")
+            XCTAssertTrue(object["reason"]?.contains(missing) == true, run.stderr)
+        }
+    }
+
     func testUnwritableOutputFolderExitsOne() throws {
         // A regular file where the output folder should be: no folder can be made under it (even as root).
         let blocker = SampleFixture.scratch("blocked") + "/not-a-folder"

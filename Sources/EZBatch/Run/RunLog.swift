@@ -63,6 +63,14 @@ package final class RunLog: Sendable {
         lastLine.withLock { _ in line(message, fields) }
     }
 
+    /// The error that ends the run before its summary (an unreadable ledger, a held lock), as
+    /// one JSON object (`"event":"run failed"` and its `reason`), printed even when quiet: a
+    /// collector parsing the run's lines parses this one too. Text logs print such errors as
+    /// every command does (`ezreport: <reason>`), not through here.
+    package func fatal(_ reason: String) {
+        lastLine.withLock { _ in line("run failed", ["reason": reason]) }
+    }
+
     /// The run's closing line, printed even when quiet.
     package func summary(_ fields: KeyValuePairs<String, String>) {
         lastLine.withLock { _ in
