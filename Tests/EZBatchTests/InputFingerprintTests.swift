@@ -73,6 +73,19 @@ final class InputFingerprintTests: XCTestCase {
         XCTAssertTrue(seen.insert(try ratesPart()).inserted, "a row in a new currency brings its pairs in")
     }
 
+    /// No report shows the e-mail address: a changed address re-rendered the statement (its PDF
+    /// names the ledger's SHA-256) and `deliver` sent the same statement again (outside test).
+    func testAChangedEmailAddressDoesNotChangeItButAUsernameDoes() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        _ = try ledger.expense(alice, 1250, on: "2026-10-03")
+        let before = try fingerprint(ledger, alice)
+        try ledger.execute("UPDATE users SET email = 'alice.new@example.org' WHERE id = ?", [alice])
+        XCTAssertEqual(try fingerprint(ledger, alice), before)
+        try ledger.execute("UPDATE users SET username = 'alice.b' WHERE id = ?", [alice])
+        XCTAssertNotEqual(try fingerprint(ledger, alice), before, "the username is on the statement")
+    }
+
     func testAnotherUsersRowDoesNotChangeIt() throws {
         let ledger = try TestLedger()
         let alice = try ledger.user("alice")

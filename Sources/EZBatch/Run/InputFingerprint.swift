@@ -98,7 +98,10 @@ struct ByteSink {
 
     mutating func add(_ l: UserLedger) {
         let u = l.user
-        add(u.id); add(u.username); add(u.email); add(u.role.rawValue); add(u.currency.code); add(u.zone.identifier)
+        // Not the e-mail address: no report shows it (`deliver` reads it from the ledger when it
+        // sends), and with it a changed address re-rendered the statement, whose PDF then named
+        // another ledger SHA-256, and `deliver` mailed the same statement a second time.
+        add(u.id); add(u.username); add(u.role.rawValue); add(u.currency.code); add(u.zone.identifier)
         add(u.locale); add(u.bookName); add(u.monthlyLimitMinor); add(u.chartStyle.rawValue)
         // Added only when set, so that every calendar-month user's fingerprint stays what it was.
         if u.monthStartDay != 1 { add("month_start_day"); add(Int64(u.monthStartDay)) }
