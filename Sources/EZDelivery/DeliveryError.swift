@@ -21,6 +21,9 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
     /// journal: some statements may already be that run's while `manifest.json` still describes
     /// the last complete run, so mailing from it could send old figures now and new ones later.
     case unfinishedRun(folder: String, journal: String)
+    /// The period's statements were written without a format the run would attach (`monthly
+    /// --formats` left it out): nothing can be sent until it is written, or not attached.
+    case formatNotWritten(folder: String, format: String, written: [String])
 
     package var description: String {
         switch self {
@@ -35,6 +38,11 @@ package enum DeliveryError: Error, Equatable, CustomStringConvertible {
         case .unfinishedRun(let folder, let journal):
             return "a monthly run of '\(folder)' has not finished (its '\(journal)' is there: it is running, or it was stopped), so its statements may not be the manifest's: "
                 + "nothing was sent; re-run 'ezreport monthly' for this period, then deliver"
+        case .formatNotWritten(let folder, let format, let written):
+            let how = format == "pdf" ? "run 'ezreport monthly' for this period with --formats including pdf"
+                : "run 'ezreport monthly' for this period with --formats including \(format), or deliver without --attach \(format)"
+            return "the statements in '\(folder)' were written without \(format) (the manifest's formats: \(written.joined(separator: ", "))): "
+                + "nothing was sent; \(how)"
         case .usersNotInManifest(let ids):
             return "--users: no statement for user\(ids.count > 1 ? "s" : "") \(ids.map(String.init).joined(separator: ", ")) in this period's manifest"
         }

@@ -24,29 +24,32 @@ package enum DeliveryRun {
         } catch {
             throw .ledger("\(error)")
         }
-        if let folder = options.dryRunFolder {
-            try refuseUnfinishedRun(options)
-            let previous = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
-            let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: previous, options: options)
-            return try DryRun.write(plan, options: options, into: folder, started: started, manifest: manifest, latest: previous)
-        }
         // The period's run lock, exclusive, for the whole delivery: `monthly` (a whole run or a shard)
         // rewriting these statements and `deliver` mailing them exclude each other. A delivery during a
         // re-render mailed the old statements as they were replaced, then the new ones: two each.
+        // A dry run takes it too: during a real delivery it read the journal's `sending` line of the
+        // message in flight as an interrupted run's, and reported that user `uncertain`.
         let periodLock: EZBatch.RunLock
         do {
-            periodLock = try EZBatch.RunLock(folder: options.periodFolder, shard: nil, waitSeconds: 0, command: "deliver")
+            periodLock = try EZBatch.RunLock(folder: options.periodFolder, shard: nil, waitSeconds: 0,
+                                             command: options.dryRunFolder == nil ? "deliver" : "deliver --dry-run")
         } catch RunLockError.held(_, let holder, _) {
             throw .periodBusy(folder: options.periodFolder, holder: holder)
         } catch {
             throw .cannotWrite(path: options.periodFolder + "/.lock", reason: "\(error)")
         }
         defer { _ = periodLock }
-        let lock = try DeliveryLock(path: options.periodFolder + "/.delivery.lock")
-        defer { _ = lock }
         // Read again under the lock: a run that finished since the first read wrote a new manifest.
         try refuseUnfinishedRun(options)
         manifest = try loadManifest(options)
+        try requireAttachedFormats(manifest, options)
+        if let folder = options.dryRunFolder {
+            let previous = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
+            let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: previous, options: options)
+            return try DryRun.write(plan, options: options, into: folder, started: started, manifest: manifest, latest: previous)
+        }
+        let lock = try DeliveryLock(path: options.periodFolder + "/.delivery.lock")
+        defer { _ = lock }
         let latest = DeliveryJournal.latest(try DeliveryJournal.records(at: journalPath(options)))
         let plan = DeliveryPlan.make(manifest: manifest, contacts: contacts, latest: latest, options: options)
         let jobs = plan.actions.compactMap { if case .send(let job) = $0 { return job } else { return nil } }
@@ -125,6 +128,15 @@ package enum DeliveryRun {
         }
         result.seconds = Date().timeIntervalSince(started)
         return result
+    }
+
+    /// Refuses the run when the manifest's statements lack a format it would attach (`--attach
+    /// pdf,xlsx` after a `monthly --formats pdf`): that is the whole run's configuration, so it
+    /// fails before anything is recorded, not user by user (each then needed `--retry-failed`).
+    static func requireAttachedFormats(_ manifest: Manifest, _ options: DeliveryOptions) throws(DeliveryError) {
+        let needed = ["pdf"] + (options.attachXLSX ? ["xlsx"] : [])
+        guard let missing = needed.first(where: { !manifest.formats.contains($0) }) else { return }
+        throw .formatNotWritten(folder: options.periodFolder, format: missing, written: manifest.formats)
     }
 
     static func loadManifest(_ options: DeliveryOptions) throws(DeliveryError) -> Manifest {

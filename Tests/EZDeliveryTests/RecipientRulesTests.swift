@@ -190,6 +190,22 @@ final class RecipientRulesTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.json"))
     }
 
+    /// `--attach pdf,xlsx` on a period whose statements were written without xlsx is the run's
+    /// configuration, not each user's problem: it failed every user one by one (exit 2, each then
+    /// needing --retry-failed; outside operations test). One line, exit 1, nothing recorded.
+    func testAttachingAFormatTheRunDidNotWriteFailsTheRunBeforeAnythingIsRecorded() throws {
+        let fixture = try DeliveryFixture(ledger: ledger.path, formats: "pdf")
+        for args in [["--dry-run", fixture.folder.appendingPathComponent("eml").path], ["--smtp", "smtp://127.0.0.1:9", "--smtp-insecure"]] {
+            let run = try fixture.deliver(args + ["--attach", "pdf,xlsx"])
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains("were written without xlsx (the manifest's formats: pdf): nothing was sent; "
+                                              + "run 'ezreport monthly' for this period with --formats including xlsx, or deliver without --attach xlsx"),
+                          run.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))
+    }
+
     func testAttachPdfAndXlsxSendsBothWithTheirTypes() throws {
         let fixture = try DeliveryFixture(ledger: ledger.path, formats: "pdf,xlsx")
         let dry = fixture.folder.appendingPathComponent("eml").path
