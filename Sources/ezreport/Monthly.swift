@@ -87,11 +87,12 @@ extension EZReport {
         func run() throws {
             let log = RunLog(format: logFormat, quiet: quiet)
             do {
-                let settings = ReportSettings(ledgerPath: ledger.db,
+                var settings = ReportSettings(ledgerPath: ledger.db,
                                               ledgerSHA256: ledger.isPostgres ? "" : try LedgerDigest.sha256(ofLedger: ledger.db),
                                               period: asOf.resolve(period), asOf: asOf.date,
                                               formats: formats.formats, durable: durable, adminLocale: locale,
                                               openLedger: try ledger.unreportedOpener())
+                settings.periodEnd = PeriodEnd(runStarted: Date())
                 let options = MonthlyRun.Options(settings: settings, outFolder: out, userIds: users?.ids,
                                                  jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                                  shard: shard.map { ($0.index, $0.count) }, force: force, waitSeconds: Double(wait))

@@ -18,6 +18,9 @@ package struct ReportSettings: Sendable {
     /// Opens the ledger (a SQLite file by default; the command line passes a PostgreSQL opener for
     /// a `postgres://` URL). Each call opens a new connection.
     package var openLedger: @Sendable () throws -> any LedgerStore
+    /// Set by `monthly`: users whose period is not over yet in their own time zone when the run
+    /// starts are held back (see ``PeriodEnd``). Nil for other callers.
+    package var periodEnd: PeriodEnd?
 
     package init(ledgerPath: String, ledgerSHA256: String, period: Period, asOf: CivilDate, formats: [OutputFormat],
                  durable: Bool = false, adminLocale: String = "en",

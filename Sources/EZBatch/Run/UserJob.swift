@@ -69,6 +69,11 @@ struct UserJob {
             return Outcome(entry: entry, skipped: false)
         }
         loaded(slice)
+        if let waiting = settings.periodEnd?.wait(period: settings.period.startingMonths(onDay: slice.user.monthStartDay),
+                                                  asOf: settings.asOf, zone: slice.user.zone.identifier) {
+            entry.error = waiting
+            return Outcome(entry: entry, skipped: false)
+        }
         // The rates that can reach this report, not the whole table: a rate the app's feed adds
         // for a later day changes no figure, and must not make `deliver` send the statement again.
         // Conversions are made on the rows' own dates, all on or before the day the slice is read
