@@ -23,6 +23,10 @@ package struct LocaleFormat: Hashable, Sendable {
     package let locale: String
     /// The language part, e.g. `it`.
     package let language: String
+    /// The locale whose CLDR data formats this locale's dates and numbers when it has no
+    /// conventions of its own (`tr_TR`, while ``locale`` says `en_TR`), for ``uppercased(_:)``;
+    /// empty otherwise.
+    let casingLocale: String
     /// The region part, e.g. `IT` (empty when none).
     package let region: String
     /// The decimal separator.
@@ -54,6 +58,7 @@ package struct LocaleFormat: Hashable, Sendable {
         let conventions = LocaleFormat.knownLanguages.contains(lang) || lang.isEmpty || !lang.allSatisfy({ $0.isASCII && $0.isLetter })
             ? nil : CLDRConventions.of(reg.isEmpty ? lang : lang + "_" + reg)
         cldr = conventions
+        casingLocale = conventions == nil ? "" : (reg.isEmpty ? lang : lang + "_" + reg)
         if !LocaleFormat.knownLanguages.contains(lang) { lang = "en" }
         self.locale = reg.isEmpty ? lang : lang + "_" + reg
         self.language = lang
@@ -442,4 +447,14 @@ package struct LocaleFormat: Hashable, Sendable {
     private static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+}
+
+extension LocaleFormat {
+    /// `text`, formatted in this locale (a month name, a date), in capitals by this locale's
+    /// rules: Turkish and Azerbaijani capitalise `i` as `İ` ("eki 2026" is "EKİ 2026", not "EKI").
+    /// Not for the catalog's words, which are in the catalog's language (English for a locale
+    /// without one, whose "categories" must not become "CATEGORİES").
+    package func uppercased(_ text: String) -> String {
+        text.uppercased(with: Locale(identifier: casingLocale.isEmpty ? locale : casingLocale))
+    }
 }

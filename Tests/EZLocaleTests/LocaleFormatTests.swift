@@ -260,4 +260,14 @@ final class LocaleFormatTests: XCTestCase {
         let october = try Period.parse("2026-10", asOf: CivilDate(year: 2026, month: 11, day: 1))
         XCTAssertEqual(LocaleFormat(locale: "en_GB").monthPeriodLabel(october), "Oct 2026")
     }
+
+    /// The cover's period in capitals: Turkish capitalises "i" as "İ" ("EKI 2026" for October
+    /// misspelt it: outside languages test); English words stay "I".
+    func testCapitalsFollowTheLocalesRules() {
+        let october = CivilDate(year: 2026, month: 10, day: 1)
+        let turkish = LocaleFormat(locale: "tr_TR")
+        XCTAssertEqual(turkish.uppercased(turkish.monthYearLabel(october)), turkish.monthYearLabel(october).uppercased(with: Locale(identifier: "tr")))
+        XCTAssertTrue(turkish.uppercased(turkish.monthYearLabel(october)).contains("EKİ"), turkish.uppercased(turkish.monthYearLabel(october)))
+        XCTAssertEqual(LocaleFormat(locale: "en_US").uppercased("oct 2026 · items"), "OCT 2026 · ITEMS")
+    }
 }

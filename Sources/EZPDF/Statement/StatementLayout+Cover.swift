@@ -11,7 +11,7 @@ extension StatementLayout {
     /// The cover's first line: the kind of statement and its period (a quarter's statement used
     /// to say "MONTHLY STATEMENT").
     var coverHeading: String {
-        let period = ["period": periodLabel.uppercased()]
+        let period = ["period": format.uppercased(periodLabel)]
         switch figures.period.kind {
         case .month: return tr("MONTHLY STATEMENT · {period}", period)
         case .quarter: return tr("QUARTERLY STATEMENT · {period}", period)
