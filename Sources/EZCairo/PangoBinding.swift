@@ -111,6 +111,7 @@ final class PangoBinding {
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango_context_set_round_glyph_positions(context, 0)
+        pango_context_set_language(context, PangoBinding.layoutLanguage)
         let cr = cairo.pointer
         var matrix = cairo.pangoMatrix
         cairo_save(cr)
@@ -119,6 +120,15 @@ final class PangoBinding {
         cairo_restore(cr)
         return context
     }
+
+    /// The language every layout starts from: English, whatever the process's locale. Pango
+    /// takes its default from `LANG`, and under `C.UTF-8` (a container's, CI's) that is `c`, a
+    /// language Pango does not know and so treats as covering every script: a run of Tamil then
+    /// got no Tamil preference, and fontconfig's fallback drew ப from Noto Sans Grantha and its
+    /// vowel sign from Noto Sans Tamil, split on a dotted circle ("பிப்." as "ப◌ிப◌்.": outside
+    /// languages test). English covers Latin only, so every other script is laid out in its own
+    /// language (Pango's sample language for the script: Tamil's `ta`), on any machine alike.
+    static var layoutLanguage: OpaquePointer? { pango_language_from_string("en") }   // interned by Pango: the same pointer each time
 
     /// ezreport's font options (a new object the caller destroys).
     private static func fontOptions() -> OpaquePointer {
@@ -139,6 +149,7 @@ final class PangoBinding {
         let context = pango_font_map_create_context(machineFontMap())!
         pango_cairo_context_set_font_options(context, mergedOptions)
         pango_context_set_round_glyph_positions(context, 0)
+        pango_context_set_language(context, PangoBinding.layoutLanguage)
         pango_context_set_matrix(context, pango_context_get_matrix(report))
         systemContextStorage = context
         return context

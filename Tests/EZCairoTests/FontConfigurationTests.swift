@@ -113,6 +113,22 @@ final class FontConfigurationTests: XCTestCase {
         XCTAssertEqual(failures.withLock { $0 }, [])
     }
 
+    /// Tamil is laid out in Noto Sans Tamil whole: under `LANG=C.UTF-8` Pango's language (`c`)
+    /// gave Tamil no preference, and fontconfig's fallback drew ப from Noto Sans Grantha and its
+    /// vowel sign from Noto Sans Tamil, on a dotted circle ("பிப்." as "ப◌ிப◌்.": outside languages test).
+    func testTamilIsDrawnInOneTamilFontWhateverTheProcesssLocale() throws {
+        let surface = try CairoSurface(pdfInMemoryWidth: 300, height: 100)
+        let ctx = try CairoContext(surface: surface)
+        let label = TextLayout(context: ctx, font: "Noto Sans 10")
+        label.text = "பிப். ஏப். செப். காபி"
+        label.draw(at: Point(x: 10, y: 10), color: .ink)
+        try ctx.checkStatus()
+        try surface.finish()
+        let pdf = String(decoding: try surface.pdfData(), as: UTF8.self)
+        XCTAssertTrue(pdf.contains("NotoSansTamil"), "the Tamil font is used")
+        XCTAssertFalse(pdf.contains("Grantha"), "no letter comes from the Grantha font")
+    }
+
     // MARK: - Helpers
 
     /// `text` laid out in `font` on this thread's report or machine context and drawn into a PNG.
