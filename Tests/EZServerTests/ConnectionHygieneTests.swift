@@ -19,29 +19,63 @@ final class ConnectionHygieneTests: XCTestCase {
         await server?.stop()
     }
 
-    /// 15,000 idle connections (no token needed) took the server from 44 MB to 440 MB. Past
-    /// `maxConnections` a new connection is closed as it opens; once one closes, the next is served.
-    func testAConnectionBeyondTheLimitIsClosedAtOnceAndServedWhenThereIsRoomAgain() async throws {
+    /// 15,000 idle connections (no token needed) took the server from 44 MB to 440 MB: at most
+    /// `maxConnections` are open. At the limit a new connection takes the place of the one idle
+    /// the longest: 512 silent sockets, kept alive by a request every 50 s, shut everyone out,
+    /// health probes included (outside server test).
+    func testAtTheLimitANewConnectionTakesThePlaceOfTheLongestIdleOne() async throws {
         let limited = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) { $0.maxConnections = 3 }
         defer { Task { await limited.stop() } }
-        let idle = try (0..<3).map { _ in try RawConnection(port: limited.port) }
-        try await Task.sleep(for: .milliseconds(300))
+        var idle: [RawConnection] = []
+        for _ in 0..<3 {
+            idle.append(try RawConnection(port: limited.port))
+            try await Task.sleep(for: .milliseconds(100))   // an order of idleness: the first is the oldest
+        }
+        let probe = try RawConnection(port: limited.port)
+        try probe.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(probe.readUntilClosed(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 200 "), "the new connection is served")
+        let oldest = idle[0].readUntilClosed(timeout: .seconds(5))
+        XCTAssertTrue(oldest.closed, "the longest-idle connection made room")
+        XCTAssertEqual(oldest.text, "")
+        // The others are still served.
+        try idle[2].send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let metrics = idle[2].readUntilClosed(timeout: .seconds(5)).text
+        XCTAssertTrue(metrics.hasPrefix("HTTP/1.1 200 "), metrics)
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("ezreport_connections_evicted_total ") }
+        XCTAssertGreaterThanOrEqual(Double(line?.split(separator: " ").last ?? "") ?? 0, 1, metrics)
+    }
+
+    /// When every connection is answering a request, a new one is closed as it opens (memory stays
+    /// bounded), and counted; once they are done, new connections are served again.
+    func testAConnectionBeyondTheLimitIsClosedWhenEveryOtherIsAnsweringARequest() async throws {
+        let limited = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) {
+            $0.maxConnections = 2
+            $0.renderDelay = .milliseconds(1500)
+        }
+        defer { Task { await limited.stop() } }
+        let token = try await fixture.token(fixture.alice)
+        let busy = try (0..<2).map { _ in try RawConnection(port: limited.port) }
+        for connection in busy {
+            try connection.send("GET /v1/users/\(fixture.alice)/statement/2026-09/categories.csv?as_of=2026-10-01 HTTP/1.1\r\n"
+                                + "Host: x\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n\r\n")
+        }
+        try await Task.sleep(for: .milliseconds(400))
         let extra = try RawConnection(port: limited.port)
         let refused = extra.readUntilClosed(timeout: .seconds(5))
-        XCTAssertTrue(refused.closed, "the fourth connection was kept open")
+        XCTAssertTrue(refused.closed, "a third connection was kept open while both others were answering")
         XCTAssertEqual(refused.text, "")
-        // The open ones are still served.
-        try idle[0].send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        XCTAssertTrue(idle[0].readUntilClosed(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 200 "))
-        idle[0].reset()   // the server waits for the client's side of the close before it lets the socket go
+        for connection in busy {
+            let answer = connection.readUntilClosed(timeout: .seconds(10)).text
+            XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200 "), answer)
+            connection.reset()
+        }
         try await Task.sleep(for: .milliseconds(300))
         let next = try RawConnection(port: limited.port)
         try next.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let metrics = next.readUntilClosed(timeout: .seconds(5)).text
-        XCTAssertTrue(metrics.hasPrefix("HTTP/1.1 200 "), metrics)
+        XCTAssertTrue(metrics.hasPrefix("HTTP/1.1 200 "), "served once the others were done: \(metrics)")
         let line = metrics.split(separator: "\n").first { $0.hasPrefix("ezreport_connections_refused_total ") }
         XCTAssertGreaterThanOrEqual(Double(line?.split(separator: " ").last ?? "") ?? 0, 1, metrics)
-        _ = idle
     }
 
     /// Every error is an RFC 9457 problem, the parser's too (it used to be a bare, empty 400).
