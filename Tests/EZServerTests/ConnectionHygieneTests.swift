@@ -98,7 +98,8 @@ final class ConnectionHygieneTests: XCTestCase {
     }
 
     /// RFC 9112, section 3.2: a server MUST answer 400 to an HTTP/1.1 request without `Host`, to
-    /// any request with more than one, and to one whose value is not a host. They were served
+    /// any request with more than one, and to one whose value is not a host (section 6.3: nor
+    /// one whose Transfer-Encoding does not end with chunked). They were served
     /// (Hummingbird's conversion keeps the first `Host` and drops the version). The answer is a
     /// problem naming the fault, the connection closes, and a request pipelined after it is not served.
     func testARequestWithAMissingRepeatedOrMalformedHostIsRefusedWith400() throws {
@@ -111,6 +112,12 @@ final class ConnectionHygieneTests: XCTestCase {
             ("GET /healthz HTTP/1.1\r\nHost: user@evil.example\r\n\r\n", "not a host and port"),
             ("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:80x\r\n\r\n", "not a host and port"),
             ("GET /healthz HTTP/1.1\r\nHost: [::1\r\n\r\n", "not a host and port"),
+            ("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:99999\r\n\r\n", "not a host and port"),
+            // RFC 9112, section 6.3: a Transfer-Encoding not ending with chunked (it was answered
+            // 200 and what followed read as its body: outside server test).
+            ("GET /healthz HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", "Transfer-Encoding does not end with chunked"),
+            ("GET /healthz HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", "Transfer-Encoding does not end with chunked"),
+            ("GET /healthz HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", "Transfer-Encoding does not end with chunked"),
         ]
         for (request, reason) in cases {
             let connection = try RawConnection(port: server.port)

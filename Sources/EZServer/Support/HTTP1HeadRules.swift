@@ -67,8 +67,17 @@ final class HTTP1HeadRules: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 
-    /// What is wrong with `head`'s `Host` field, or nil when nothing is.
+    /// What is wrong with `head`'s `Host` or `Transfer-Encoding` field, or nil when nothing is.
     static func problem(with head: HTTPRequestHead) -> String? {
+        // RFC 9112, section 6.3: a Transfer-Encoding whose final coding is not chunked leaves the
+        // body's length unknown: 400, and the connection closed. Such a request was answered 200
+        // with the connection kept, and what followed read as its body (outside server test): an
+        // ingredient of request smuggling behind a lenient proxy.
+        let codings = head.headers["Transfer-Encoding"].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if !codings.isEmpty, codings.last != "chunked" {
+            return "the request's Transfer-Encoding does not end with chunked, so its length is unknown"
+        }
         let values = head.headers["Host"]
         switch values.count {
         case 0:
@@ -100,7 +109,7 @@ final class HTTP1HeadRules: ChannelDuplexHandler, RemovableChannelHandler {
         guard let colon = bytes.first else { return true }
         guard colon == UInt8(ascii: ":") else { return false }
         let port = bytes.dropFirst()
-        return port.count <= 5 && port.allSatisfy { (0x30...0x39).contains($0) }
+        return port.count <= 5 && port.allSatisfy { (0x30...0x39).contains($0) } && (Int(String(decoding: port, as: UTF8.self)) ?? 0) <= 65_535
     }
 
     /// unreserved / pct-encoded / sub-delims: a reg-name's (or an IPv4 address's) characters.
