@@ -91,7 +91,9 @@ final class ProblemDetailsTests: LiveServerTestCase {
         let token = try await fixture.token(fixture.alice)
         let u = "/v1/users/\(fixture.alice)"
         for path in ["\(u)/statement//transactions.csv", "\(u)/statement//2026-09.pdf", "\(u)//statistics",
-                     "/v1/admin/usage//2026-09.csv", "\(u)/statement/2026-09//categories.csv"] {
+                     "/v1/admin/usage//2026-09.csv", "\(u)/statement/2026-09//categories.csv",
+                     // A trailing slash too: `/healthz/` and `….pdf/` answered 200 (outside server test).
+                     "\(u)/statistics/", "\(u)/statement/2026-09.pdf/", "/healthz/", "/v1/"] {
             let response = try await server.get(path, token: token)
             XCTAssertEqual(response.status, .notFound, path)
             XCTAssertEqual(response.headers[.contentType], "application/problem+json", path)
@@ -101,5 +103,7 @@ final class ProblemDetailsTests: LiveServerTestCase {
         // The same routes without the empty segment are found.
         let found = try await server.get("\(u)/statistics", token: token)
         XCTAssertEqual(found.status, .ok)
+        let root = try await server.get("/healthz", token: nil)
+        XCTAssertEqual(root.status, .ok)
     }
 }
