@@ -50,6 +50,26 @@ final class SecretRotationTests: XCTestCase {
         XCTAssertTrue(outcome.stderr.contains("cannot use JWT secret file '\(folder)/old.key': the secret is shorter than 32 bytes"), outcome.stderr)
     }
 
+    /// A secret long enough but not random is refused, by `serve` and by `token`: 40 spaces, 33
+    /// newlines, and the documentation's placeholder, which would let anyone who read the docs
+    /// mint an admin's token, were accepted (outside server test).
+    func testASecretThatIsNotRandomOrIsTheDocumentationsPlaceholderIsRefused() throws {
+        let fixture = try ServerFixture()
+        let folder = fixture.ledger.folder.path
+        let cases = [("spaces.key", String(repeating: " ", count: 40), "the secret has fewer than 8 different bytes"),
+                     ("newlines.key", String(repeating: "\n", count: 34), "the secret has fewer than 8 different bytes"),
+                     ("placeholder.key", "replace-with-at-least-32-random-bytes-shared-with-the-app\n", "the secret is the documentation's placeholder")]
+        for (name, contents, reason) in cases {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(contents.utf8)))
+            for args in [["serve", "--db", fixture.ledger.path, "--port", "0"], ["token", "--user", "1"]] {
+                let outcome = try CLI.run(args + ["--jwt-secret-file", folder + "/" + name])
+                XCTAssertEqual(outcome.status, 1, "\(args[0]) \(name): \(outcome.stderr)")
+                XCTAssertTrue(outcome.stderr.contains("cannot use JWT secret file '\(folder)/\(name)': \(reason)"), outcome.stderr)
+                XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+            }
+        }
+    }
+
     // MARK: - Reading the secret files again on SIGHUP
 
     /// Waits (up to 5 s) until the server's log holds `text`.

@@ -115,7 +115,17 @@ public enum JWTSecretFile {
         public var description: String { "cannot use JWT secret file '\(path)': \(reason)" }
     }
 
-    /// The file's bytes with one trailing newline (`\n` or `\r\n`) removed; at least 32 bytes.
+    /// The placeholder docs/deployment.md's Kubernetes Secret shows: a deployment that kept it
+    /// would let anyone who read the docs mint an admin's token.
+    static let documentationPlaceholder = Array("replace-with-at-least-32-random-bytes-shared-with-the-app".utf8)
+
+    /// Fewest different byte values a secret may have: 32 random bytes in base64 have ~28, in hex
+    /// up to 16; 40 spaces or 33 newlines (both accepted once, the first on a reload: outside
+    /// server test) have one.
+    static let fewestDistinctBytes = 8
+
+    /// The file's bytes with one trailing newline (`\n` or `\r\n`) removed; at least 32 bytes, of
+    /// at least ``fewestDistinctBytes`` different values, and not the documentation's placeholder.
     public static func read(_ path: String) throws(SecretError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SecretError(path: path, reason: "no such file or not readable")
@@ -123,6 +133,13 @@ public enum JWTSecretFile {
         var bytes = Array(data)
         if bytes.last == 0x0A { bytes.removeLast(); if bytes.last == 0x0D { bytes.removeLast() } }
         guard bytes.count >= 32 else { throw SecretError(path: path, reason: "the secret is shorter than 32 bytes (HS256 needs at least the hash size)") }
+        guard bytes != documentationPlaceholder else {
+            throw SecretError(path: path, reason: "the secret is the documentation's placeholder: write random bytes (head -c 32 /dev/urandom | base64)")
+        }
+        guard Set(bytes).count >= fewestDistinctBytes else {
+            throw SecretError(path: path, reason: "the secret has fewer than \(fewestDistinctBytes) different bytes, so it is not random: "
+                              + "write random bytes (head -c 32 /dev/urandom | base64)")
+        }
         return bytes
     }
 }
