@@ -32,6 +32,45 @@ final class BackPressureTests: XCTestCase {
         XCTAssertTrue(refused.allSatisfy { $0.1 == "1" })
     }
 
+    /// One account's requests take at most half of the pool's room: one user looping long PDFs
+    /// kept it full, and every other user was answered 503 (outside server test).
+    func testOneAccountTakesAtMostHalfThePoolsRoomAndAnotherIsStillServed() async throws {
+        let fixture = try ServerFixture()
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) {
+            $0.maxConcurrent = 1
+            $0.queueLimit = 5
+            $0.renderDelay = .milliseconds(600)
+        }
+        let alice = try await fixture.token(fixture.alice)
+        let bob = try await fixture.token(fixture.bob)
+        let alicePath = "/v1/users/\(fixture.alice)/statement/2026-09/categories.csv?as_of=2026-10-01"
+        let bobPath = "/v1/users/\(fixture.bob)/statement/2026-09/categories.csv?as_of=2026-10-01"
+        let (flood, other) = try await withThrowingTaskGroup(of: (String, Int, String).self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let r = try await server.get(alicePath, token: alice)
+                    return ("alice", Int(r.status.code), String(decoding: r.bytes, as: UTF8.self))
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(200))   // once alice's requests fill her share
+                let r = try await server.get(bobPath, token: bob)
+                return ("bob", Int(r.status.code), "")
+            }
+            var flood: [(Int, String)] = [], other: [Int] = []
+            for try await (who, status, body) in group {
+                if who == "alice" { flood.append((status, body)) } else { other.append(status) }
+            }
+            return (flood, other)
+        }
+        await server.stop()
+        XCTAssertEqual(flood.filter { $0.0 == 200 }.count, 3, "\(flood.map { $0.0 })")
+        let refused = flood.filter { $0.0 == 503 }
+        XCTAssertEqual(refused.count, 3, "\(flood.map { $0.0 })")
+        XCTAssertTrue(refused.allSatisfy { $0.1.contains("too many of this account's reports") }, "\(refused)")
+        XCTAssertEqual(other, [200], "another account is served while the first floods")
+    }
+
     func testARequestOverTheTimeLimitIsCutWith503() async throws {
         let fixture = try ServerFixture()
         let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret) {

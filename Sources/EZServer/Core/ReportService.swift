@@ -18,21 +18,30 @@ final class ReportService: Sendable {
     /// The finished responses still waiting for their readers: new renders wait while they hold too much.
     let unsent: UnsentResponses
     let logger: Logger
+    /// Each caller's share of the render pool.
+    let shares: CallerShares
 
     init(configuration: ServerConfiguration, ledgers: LedgerSource, pool: RenderPool, logger: Logger) {
         self.configuration = configuration
         self.ledgers = ledgers
         self.pool = pool
         self.unsent = UnsentResponses(limit: configuration.unsentResponseLimit)
+        self.shares = CallerShares(poolCapacity: configuration.maxConcurrent + configuration.queueLimit)
         self.logger = logger
     }
 
-    /// Runs `job` on the render pool, unless the responses already made but not yet read hold
-    /// more than ``ServerConfiguration/unsentResponseLimit`` (then 503, like a full pool).
-    private func runRender(on channel: any Channel, _ job: @escaping @Sendable () throws -> Outcome) async throws -> Response {
+    /// Runs `job` for `caller` on the render pool, unless the responses already made but not yet
+    /// read hold more than ``ServerConfiguration/unsentResponseLimit``, or the caller already has
+    /// their share of the pool (``CallerShares``): then 503, like a full pool.
+    private func runRender(for caller: TokenSubject, on channel: any Channel,
+                           _ job: @escaping @Sendable () throws -> Outcome) async throws -> Response {
         guard unsent.admitsRender else {
             throw Problem.unavailable("too many finished reports are still being sent; try again shortly")
         }
+        guard shares.take(caller.userId) else {
+            throw Problem.unavailable("too many of this account's reports are being made at once; try again shortly")
+        }
+        defer { shares.giveBack(caller.userId) }
         return try await pool.run(job).response(unsent, channel: channel)
     }
 
@@ -62,7 +71,7 @@ final class ReportService: Sendable {
     func userResponse(caller: TokenSubject, target: String, reach: Reach, key: String,
                       request: Request, context: ServerContext, produce: @escaping @Sendable (UserInputs) throws -> Produced) async throws -> Response {
         let condition = request.headers[.ifNoneMatch]
-        return try await runRender(on: context.channel) { [self] () throws -> Outcome in
+        return try await runRender(for: caller, on: context.channel) { [self] () throws -> Outcome in
             let inputs = try self.load(caller: caller, target: target, reach: reach)
             let fingerprint = InputFingerprint.of(inputs.slice, settings: "\(EngineVersion.current)|\(key)|\(configuration.ledgerPath)|\(inputs.digest)",
                                                   // The file's digest covers a SQLite ledger's rates; a server's ledger has
@@ -92,7 +101,7 @@ final class ReportService: Sendable {
                                           figures: @escaping @Sendable (LedgerReadTransaction) throws -> Figures,
                                           render: @escaping @Sendable (Figures, String) throws -> Produced) async throws -> Response {
         let condition = request.headers[.ifNoneMatch]
-        return try await runRender(on: context.channel) { [self] () throws -> Outcome in
+        return try await runRender(for: caller, on: context.channel) { [self] () throws -> Outcome in
             // The cheap check first, on the shared connection: a non-admin costs no extra connection.
             try readCurrentLedger { snapshot in try Self.requireAdmin(caller, in: snapshot) }
             // The digest alone is not enough under WAL: commits land in the -wal file and leave the
