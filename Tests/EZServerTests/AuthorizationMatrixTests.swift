@@ -67,12 +67,13 @@ final class AuthorizationMatrixTests: LiveServerTestCase {
     /// Such tokens are refused (RFC 7519 §4, RFC 7515 §4: reject, or use the last).
     func testATokenNamingAClaimOrHeaderParameterTwiceIsRefusedWith401() async throws {
         let exp = Int(Date().addingTimeInterval(600).timeIntervalSince1970)
-        func token(header: String, claims: String) -> String {
+        func token(header: String, claims: String) -> String { token(header: header, claimsBytes: Data(claims.utf8)) }
+        func token(header: String, claimsBytes claims: Data) -> String {
             func base64URL(_ bytes: Data) -> String {
                 bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
                     .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             }
-            let input = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
+            let input = base64URL(Data(header.utf8)) + "." + base64URL(claims)
             let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: fixture.secret))
             return input + "." + base64URL(Data(mac))
         }
@@ -82,6 +83,11 @@ final class AuthorizationMatrixTests: LiveServerTestCase {
         try await assertUnauthorized(token(header: plain, claims: #"{"sub":"\#(fixture.alice)","sub":"\#(fixture.bob)","exp":\#(exp)}"#))
         try await assertUnauthorized(token(header: plain, claims: #"{"sub":"\#(fixture.alice)","sub":"\#(fixture.bob)","exp":\#(exp)}"#))
         try await assertUnauthorized(token(header: #"{"alg":"HS256","alg":"none"}"#, claims: #"{"sub":"\#(fixture.alice)","exp":\#(exp)}"#))
+        // `"aud": null` is an audience that names no server (it was read as no `aud`), and claims
+        // must be UTF-8 (a Latin-1 "é" was accepted): outside server test.
+        try await assertUnauthorized(token(header: plain, claims: #"{"sub":"\#(fixture.alice)","exp":\#(exp),"aud":null}"#))
+        let latin1 = Data(#"{"sub":"\#(fixture.alice)","exp":\#(exp),"x":""#.utf8) + Data([0xE9]) + Data(#""}"#.utf8)
+        try await assertUnauthorized(token(header: plain, claimsBytes: latin1))
     }
 
     /// The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` works as `Bearer` does.

@@ -48,7 +48,8 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
               segments.prefix(2).allSatisfy({ JSONMemberNames.base64URLDecoded($0).map(JSONMemberNames.areUnique) ?? false }),
-              segments.allSatisfy(Self.isCanonicalBase64URL)
+              segments.allSatisfy(Self.isCanonicalBase64URL),
+              Self.claimsAreUTF8WithoutANullAudience(segments[1])
         else { return nil }
         // The header must say what the server checks: HS256, and no `crit` extension it does not
         // know (RFC 7515 §4.1.11). jwt-kit verifies the HMAC with the one key whatever `alg` says.
@@ -67,6 +68,15 @@ struct TokenAuthenticator: AuthenticatorMiddleware {
         guard let id = Int64(sub), id > 0, String(id) == sub else { return nil }
         context.caller.userId = id
         return TokenSubject(userId: id)
+    }
+
+    /// Whether the claims are UTF-8 (RFC 7519 §7.2, RFC 8259 §8.1: bytes of Latin-1 were read as
+    /// they came) and hold no `"aud": null`, which the claims' decoding reads as no `aud` at all:
+    /// a token that names an audience, even a null one, must name this server's (outside server test).
+    static func claimsAreUTF8WithoutANullAudience(_ segment: Substring) -> Bool {
+        guard let bytes = JSONMemberNames.base64URLDecoded(segment), String(validating: bytes, as: UTF8.self) != nil,
+              let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return false }
+        return !(object["aud"] is NSNull)
     }
 
     /// Whether `segment` is base64url as RFC 7515 writes it: the URL-safe alphabet, no padding,
