@@ -108,7 +108,7 @@ public enum ReportServer {
 
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler(), HTTPHygieneHandler(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler(), HTTPHygieneHandler(logger: logger),
                                                                             SendTimeout(timeout: TimeAmount(configuration.idleTimeout))],
                                                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),

@@ -61,6 +61,29 @@ final class JSONLogTests: XCTestCase {
         XCTAssertTrue(log.contains(#""route":"/v1/users/{id}/statistics""#), log)
         XCTAssertFalse(log.contains(#"\/"#), "slashes escaped: \(log)")
     }
+
+    /// A request the HTTP layer refuses before the router (the parser's 400s, a bad `Host`,
+    /// `CONNECT`) gets its line and is counted on `/metrics`: they left no trace (outside server test).
+    func testARequestRefusedBelowTheRouterIsLoggedAndCounted() async throws {
+        let fixture = try ServerFixture()
+        let server = try await ServeProcess(fixture: fixture, extra: ["--log-format", "json"])
+        for request in ["FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n", "GET /healthz HTTP/1.1\r\n\r\n", "CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n"] {
+            let connection = try RawConnection(port: server.port)
+            try connection.send(request)
+            _ = connection.readUntilClosed(timeout: .seconds(5))
+        }
+        let metrics = try await TestClientRequest.get(port: server.port, "/metrics").text
+        XCTAssertTrue(metrics.contains("ezreport_requests_refused_total 3"), metrics)
+        let status = try await server.stop()
+        XCTAssertEqual(status, 0)
+        let refused = try server.stderr.split(separator: "\n").compactMap { line -> [String: Any]? in
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            return object["route"] as? String == "refused" ? object : nil
+        }
+        XCTAssertEqual(refused.map { $0["status"] as? String }, ["400", "400", "405"], server.stderr)
+        XCTAssertEqual(refused.map { $0["method"] as? String }, ["-", "-", "CONNECT"], server.stderr)
+        XCTAssertTrue((refused[1]["reason"] as? String)?.contains("needs a Host header") == true, server.stderr)
+    }
 }
 
 /// The text log format (`--log-format text`, the default).

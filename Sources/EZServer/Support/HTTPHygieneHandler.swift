@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdCore
+import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -29,6 +31,25 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Set once a `CONNECT` was refused: nothing more is read from the connection.
     private var refused = false
+    /// Where a request refused here gets its line, as ``AccessLogMiddleware`` writes one for every
+    /// request the router sees: the parser's and `CONNECT`'s refusals left no trace in the log or
+    /// in `/metrics` (outside server test), so attack traffic was invisible.
+    private let logger: Logger
+    /// `ezreport_requests_refused_total` on `/metrics`.
+    private static let refusedMetric = Counter(label: "ezreport_requests_refused_total")
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Logs and counts one request refused below the router.
+    private func record(method: String, status: Int, reason: String) {
+        Self.refusedMetric.increment()
+        logger.info("request", metadata: [
+            "method": "\(method)", "route": "refused", "status": "\(status)", "bytes": "0", "ms": "0.0", "user": "-",
+            "reason": "\(reason)",
+        ])
+    }
     /// Why ``HTTP1HeadRules`` refused the connection's request, when it did.
     private var hostProblem: String?
 
@@ -45,6 +66,7 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard !refused else { return }
         if case .head(let head) = unwrapInboundIn(data), head.method == .connect {
             refused = true
+            record(method: "CONNECT", status: 405, reason: "CONNECT: the server proxies nothing")
             var fields = HTTPFields()
             fields[.allow] = "GET, HEAD"
             fields[.connection] = "close"
@@ -67,6 +89,7 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .head(let head) = unwrapOutboundIn(data), Self.isParserRejection(head) {
+            record(method: "-", status: 400, reason: hostProblem ?? "not valid HTTP/1.1")
             let text = hostProblem.map(Self.hostRejectionBody) ?? Self.parserRejectionBody
             var body = context.channel.allocator.buffer(capacity: text.utf8.count)
             body.writeString(text)
