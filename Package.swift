@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "EZDeliveryTests",
             dependencies: [
-                "EZCore", "EZLedger", "EZBatch", "EZDelivery", "EZTestSupport",
+                "EZCore", "EZLedger", "EZLocale", "EZBatch", "EZDelivery", "EZTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Support"]

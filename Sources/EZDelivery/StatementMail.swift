@@ -37,11 +37,20 @@ struct StatementMail {
     /// month; otherwise the period in the locale's words (``LocaleFormat/periodLabel(_:)``): a
     /// quarter's name (`3rd quarter 2026`, `2026年第3四半期`), the dates of a week, a range or a
     /// month from payday (`25 Sep – 24 Oct 2026`), never its machine name (`2026-Q3`).
+    ///
+    /// A locale given English words (`ar_SA`, `he_IL`) gets English month names, so that the
+    /// sentence is in one language and one direction: a month from payday read "for 25 سبتمبر،
+    /// 2026 – 24 أكتوبر، 2026" (outside languages test). English locales keep their own order
+    /// (`25 Sep – 24 Oct 2026` in `en_GB`).
     static func periodTitle(_ period: Period, locale: String = "en_US") -> String {
         let calendarMonth = period.kind == .month && period.monthStartDay == 1
-        guard calendarMonth || period.kind == .year else { return LocaleFormat(locale: locale).periodLabel(period) }
+        let englishWords = Translator(locale: locale).language == "en"
+        guard calendarMonth || period.kind == .year else {
+            let ownLanguage = locale.lowercased().hasPrefix("en")
+            return LocaleFormat(locale: englishWords && !ownLanguage ? "en_US" : locale).periodLabel(period)
+        }
         let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: Translator(locale: locale).language == "en" ? "en_US" : locale)
+        formatter.locale = Locale(identifier: englishWords ? "en_US" : locale)
         formatter.timeZone = TimeZone(identifier: "UTC")
         // A year as the locale writes one on its own: "2026", "2026年".
         formatter.setLocalizedDateFormatFromTemplate(calendarMonth ? "MMMMy" : "y")

@@ -1,5 +1,6 @@
 import EZBatch
 import EZCore
+import EZLocale
 import Foundation
 import XCTest
 @testable import EZDelivery
@@ -127,6 +128,14 @@ final class MessageEncodingTests: XCTestCase {
             XCTAssertTrue(text.contains(expected), "\(locale) \(period): '\(expected)' in \(text)")
         }
         XCTAssertEqual(StatementMail.periodTitle(try Period.parse("2026", asOf: asOf), locale: "en_US"), "2026")
+        // A month from payday in a locale given English words: English dates, one direction (it
+        // read "for 25 سبتمبر، 2026 – 24 أكتوبر، 2026": outside languages test); English
+        // locales keep their own order, translated locales their words.
+        let payday = try Period.parse("2026-10", asOf: asOf).startingMonths(onDay: 25)
+        XCTAssertEqual(StatementMail.periodTitle(payday, locale: "ar_EG"), StatementMail.periodTitle(payday, locale: "en_US"))
+        XCTAssertFalse(StatementMail.periodTitle(payday, locale: "ar_EG").unicodeScalars.contains { (0x0600...0x06FF).contains($0.value) })
+        XCTAssertEqual(StatementMail.periodTitle(payday, locale: "en_GB"), LocaleFormat(locale: "en_GB").periodLabel(payday))
+        XCTAssertEqual(StatementMail.periodTitle(payday, locale: "de_DE"), LocaleFormat(locale: "de_DE").periodLabel(payday))
         // A name that could turn what follows it right to left is isolated from the greeting's comma.
         let override = StatementMail(username: "\u{202E}evil", locale: "en_US", period: try Period.parse("2026-10", asOf: asOf), entry: entry)
         XCTAssertTrue(override.plainText.hasPrefix("Hello \u{2068}\u{202E}evil\u{2069},\n"), override.plainText)
