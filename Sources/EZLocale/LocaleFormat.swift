@@ -47,18 +47,34 @@ package struct LocaleFormat: Hashable, Sendable {
     /// A language outside ``knownLanguages``: its CLDR conventions (its words are English).
     let cldr: CLDRConventions?
 
-    /// Formatting for a POSIX or BCP-47 locale name (`it_IT`, `it-IT`, `fr_FR.UTF-8`); unknown → English.
+    /// A locale name's part after the language (`Hant_TW`, `TW`, `Latn`): its script subtag (four
+    /// letters, capitalised) and its region (upper-cased), either empty when absent.
+    static func scriptAndRegion(_ rest: String) -> (script: String, region: String) {
+        let subtags = rest.split(separator: "_").map(String.init)
+        guard let first = subtags.first, first.count == 4, first.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            return ("", rest.uppercased())
+        }
+        return (first.prefix(1).uppercased() + first.dropFirst().lowercased(), subtags.dropFirst().joined(separator: "_").uppercased())
+    }
+
+    /// Formatting for a POSIX or BCP-47 locale name (`it_IT`, `it-IT`, `zh-Hant-TW`, `fr_FR.UTF-8`); unknown → English.
     package init(locale: String) {
         var name = locale
         if let cut = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = String(name[..<cut]) }
         name = String(name.map { $0 == "-" ? "_" : $0 })
         let parts = name.split(separator: "_", maxSplits: 1).map(String.init)
         var lang = parts.first?.lowercased() ?? "en"
-        let reg = parts.count > 1 ? parts[1].uppercased() : ""
+        // A BCP-47 script subtag (`zh-Hant-TW`, `sr-Latn`) is read apart from the region: it was
+        // taken for the region `HANT_TW`, and Taiwan's Chinese got Simplified 万 (outside
+        // languages test). Traditional Chinese without a region is Taiwan's.
+        let (script, regionPart) = Self.scriptAndRegion(parts.count > 1 ? parts[1] : "")
+        var reg = regionPart
+        if lang == "zh" && script == "Hant" && reg.isEmpty { reg = "TW" }
+        let cldrName = [lang, script, reg].filter { !$0.isEmpty }.joined(separator: "_")
         let conventions = LocaleFormat.knownLanguages.contains(lang) || lang.isEmpty || !lang.allSatisfy({ $0.isASCII && $0.isLetter })
-            ? nil : CLDRConventions.of(reg.isEmpty ? lang : lang + "_" + reg)
+            ? nil : CLDRConventions.of(cldrName)
         cldr = conventions
-        casingLocale = conventions == nil ? "" : (reg.isEmpty ? lang : lang + "_" + reg)
+        casingLocale = conventions == nil ? "" : cldrName
         if !LocaleFormat.knownLanguages.contains(lang) { lang = "en" }
         self.locale = reg.isEmpty ? lang : lang + "_" + reg
         self.language = lang
@@ -297,6 +313,9 @@ package struct LocaleFormat: Hashable, Sendable {
         case "AUD": return region == "AU" ? "$" : (language == "en" ? "A$" : "AUD")
         case "BRL": return "R$"
         case "MXN": return region == "MX" ? "$" : (language == "en" ? "MX$" : "MXN")
+        // CLDR's: Taiwan writes its dollar `$` (it read `TWD 97,803.56`: outside languages test).
+        case "TWD": return region == "TW" ? "$" : (language == "en" || language == "zh" ? "NT$" : "TWD")
+        case "HKD": return region == "HK" ? "HK$" : (language == "en" || language == "zh" ? "HK$" : "HKD")
         default: return currency.code
         }
     }

@@ -270,4 +270,20 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertTrue(turkish.uppercased(turkish.monthYearLabel(october)).contains("EKİ"), turkish.uppercased(turkish.monthYearLabel(october)))
         XCTAssertEqual(LocaleFormat(locale: "en_US").uppercased("oct 2026 · items"), "OCT 2026 · ITEMS")
     }
+
+    /// A BCP-47 script subtag is not a region: `zh-Hant-TW` got Simplified 万 and `TWD 97,803.56`
+    /// (outside languages test); Taiwan writes 萬 and its dollar `$`.
+    func testAScriptSubtagIsReadApartFromTheRegion() throws {
+        let twd = try Currency("TWD")
+        for name in ["zh-Hant-TW", "zh_Hant_TW", "zh-Hant", "zh_TW"] {
+            let format = LocaleFormat(locale: name)
+            XCTAssertEqual(format.region, "TW", name)
+            XCTAssertEqual(format.compactMoney(20_000_000, twd), "$20萬", name)
+            XCTAssertEqual(format.money(9_780_356, twd), "$97,803.56", name)
+        }
+        XCTAssertEqual(LocaleFormat(locale: "zh-Hans-CN").compactMoney(20_000_000, try Currency("CNY")), "¥20万")
+        XCTAssertEqual(LocaleFormat.scriptAndRegion("Latn_RS").script, "Latn")
+        XCTAssertEqual(LocaleFormat.scriptAndRegion("Latn_RS").region, "RS")
+        XCTAssertEqual(LocaleFormat.scriptAndRegion("de").region, "DE")
+    }
 }
