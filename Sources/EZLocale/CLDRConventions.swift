@@ -30,6 +30,12 @@ struct CLDRConventions: Hashable, Sendable {
     /// Abbreviated month names as a date writes them (`MMM`), and standing alone (`LLL`).
     var shortMonths: [String]
     var shortStandaloneMonths: [String]
+    /// CLDR's short compact forms for thousands, millions and billions, as they follow the
+    /// number (` tys.`, ` mln`, ` mld` in Polish; ` هزار`, ` میلیون` in Persian), largest first;
+    /// nil where CLDR's units are not these three (Hindi's lakhs) or cannot be read. An English
+    /// `M` after a Persian rial read "ریال 128M", a figure a Persian reader takes for 128 rials
+    /// (outside languages test).
+    var compactSuffixes: [String]?
 
     /// The conventions of `identifier` (a POSIX name such as `sv_SE`), or nil when ICU has no
     /// data for its language (a made-up `xx_YY`): that locale is then written as English.
@@ -82,7 +88,24 @@ struct CLDRConventions: Hashable, Sendable {
             spaceBeforePercent: percentPattern.last == "%" && percentPattern.dropLast().last == " ",
             datePattern: plain(DateFormatter.dateFormat(fromTemplate: "yMMMd", options: 0, locale: locale) ?? "d MMM y"),
             monthYearPattern: plain(DateFormatter.dateFormat(fromTemplate: "yMMM", options: 0, locale: locale) ?? "MMM y"),
-            shortMonths: months.map(plain), shortStandaloneMonths: standalone.map(plain))
+            shortMonths: months.map(plain), shortStandaloneMonths: standalone.map(plain),
+            compactSuffixes: compactSuffixes(locale))
+    }
+
+    /// What follows 20 thousand, 20 million and 20 billion in CLDR's short compact notation, or
+    /// nil when one of them is not written as 20 and a suffix.
+    private static func compactSuffixes(_ locale: Locale) -> [String]? {
+        var suffixes: [String] = []
+        for power in [9, 6, 3] {
+            var value = 20
+            for _ in 0..<power { value *= 10 }
+            let written = plain(value.formatted(.number.notation(.compactName).locale(locale)))
+            guard written.hasPrefix("20"), written.count > 2 else { return nil }
+            let suffix = String(written.dropFirst(2))
+            guard !suffix.contains(where: { $0.isNumber }) else { return nil }
+            suffixes.append(suffix)
+        }
+        return suffixes
     }
 
     /// The currency symbol this locale writes for `code` (`kr` for SEK in Swedish, `zł` for PLN in

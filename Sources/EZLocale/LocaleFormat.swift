@@ -241,8 +241,10 @@ package struct LocaleFormat: Hashable, Sendable {
     /// thousands, where CLDR has no abbreviation), `1,5K` and `3,5 mln.` in Dutch. Japanese,
     /// Chinese and Korean count in myriads: `¥2.5万`, `¥3億` (Japanese writes thousands in full),
     /// `2.5亿` in Simplified and `2.5萬` in Traditional Chinese, `₩15만`, `1.5천` in Korean. English
-    /// and the rest keep `k`, `M`, `B` (as do Hong Kong's and Macao's Chinese, as CLDR has them);
-    /// English in India counts in lakhs and crores (`₹2.5L`, `₹3.5Cr`).
+    /// keeps `k`, `M`, `B` (as do Hong Kong's and Macao's Chinese, as CLDR has them); English in
+    /// India counts in lakhs and crores (`₹2.5L`, `₹3.5Cr`), as do the languages of India; every
+    /// other language CLDR knows takes CLDR's own short forms (``CLDRConventions/compactSuffixes``:
+    /// `2,5 mln zł` in Polish, `ریال 128 میلیون` in Persian), and `k`, `M`, `B` where it has none.
     var compactScale: [CompactUnit] {
         func units(_ list: (UInt128, String)...) -> [CompactUnit] { list.map { CompactUnit(major: $0.0, suffix: $0.1) } }
         let k: UInt128 = 1_000, myriad: UInt128 = 10_000
@@ -260,7 +262,10 @@ package struct LocaleFormat: Hashable, Sendable {
             return units((myriad * myriad * myriad, "万亿"), (myriad * myriad, "亿"), (myriad, "万"))
         case "ko": return units((myriad * myriad * myriad, "조"), (myriad * myriad, "억"), (myriad, "만"), (k, "천"))
         case "en" where region == "IN": return units((10_000_000, "Cr"), (100_000, "L"), (k, "k"))
-        default: return units((1_000_000_000, "B"), (1_000_000, "M"), (k, "k"))
+        default:
+            // Another language CLDR knows: its own short forms (Polish ` tys.`, Persian ` میلیون`).
+            if let s = cldr?.compactSuffixes, s.count == 3 { return units((1_000_000_000, s[0]), (1_000_000, s[1]), (k, s[2])) }
+            return units((1_000_000_000, "B"), (1_000_000, "M"), (k, "k"))
         }
     }
 

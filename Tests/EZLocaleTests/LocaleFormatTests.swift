@@ -286,4 +286,17 @@ final class LocaleFormatTests: XCTestCase {
         XCTAssertEqual(LocaleFormat.scriptAndRegion("Latn_RS").region, "RS")
         XCTAssertEqual(LocaleFormat.scriptAndRegion("de").region, "DE")
     }
+
+    /// A language without a catalog shortens amounts with CLDR's own words: an English `M` after
+    /// a Persian rial read "ریال 128M", which a Persian reader takes for 128 rials (outside
+    /// languages test). India keeps its lakhs and crores.
+    func testALanguageWithoutACatalogShortensAmountsInItsOwnWords() throws {
+        let irr = try Currency("IRR"), pln = try Currency("PLN"), inr = try Currency("INR")
+        let persian = LocaleFormat(locale: "fa_IR").compactMoney(12_797_000_000, irr)
+        XCTAssertTrue(persian.contains("128 میلیون"), persian)
+        XCTAssertFalse(persian.contains("M"), persian)
+        XCTAssertEqual(LocaleFormat(locale: "pl_PL").compactMoney(250_000_000, pln), "2,5 mln zł")
+        XCTAssertEqual(LocaleFormat(locale: "pl_PL").compactMoney(1_500_000, pln), "15 tys. zł")
+        XCTAssertEqual(LocaleFormat(locale: "hi_IN").compactMoney(350_000_000, inr), LocaleFormat(locale: "en_IN").compactMoney(350_000_000, inr))
+    }
 }
