@@ -221,6 +221,18 @@ final class PDFLanguageTests: XCTestCase {
         }
     }
 
+    /// A short form in a language's own words can be too long too ('ریال 127.97 میلیون' at 6 pt):
+    /// the tile then takes the short form with as few decimals as it needs, never a cut one.
+    func testATileWhoseShortFormIsLongTooTakesItsShorterFormNeverACutOne() throws {
+        var figures = PDFFixtures.statement(locale: "fa_IR", transactionCount: 5)
+        figures.currency = try Currency("IRR")
+        figures.kpis.income = 12_796_728_000
+        figures.kpis.expenses = 7_783_921_776
+        figures.kpis.net = figures.kpis.income - figures.kpis.expenses
+        let shortened = try StatementPDF.shortenedTexts(figures, provenance: PDFFixtures.provenance())
+        XCTAssertFalse(shortened.contains { $0.contains("میلیون") || $0.contains("ریال") }, "\(shortened)")
+    }
+
     /// A shared group expense's full amount, which the table's footnote points readers to, came
     /// after the group and its payer and was cut off with them; it now follows the description.
     func testAGroupSharesFullAmountIsNeverTheCutPart() throws {

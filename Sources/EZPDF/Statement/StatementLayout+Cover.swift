@@ -132,20 +132,24 @@ extension StatementLayout {
         }
         // A money tile's short form, for an amount too long for its tile even at 6 pt (tens of
         // billions): `$100.00B` reads right, where a cut `$100,000,002,718…` reads as another number.
-        func short(_ minor: Int64, signed: Bool = false) -> String {
-            (signed && minor > 0 ? "+" : "") + format.compactMoney(minor, figures.currency, fractionDigits: 2)
+        // Two decimals first (`$100.27B`), then as few as the amount needs (`$100.3B`): a language's
+        // own word for millions can be long ('ریال 127.97 میلیون' was too wide even at 6 pt).
+        func short(_ minor: Int64, signed: Bool = false) -> [String] {
+            let sign = signed && minor > 0 ? "+" : ""
+            return [sign + format.compactMoney(minor, figures.currency, fractionDigits: 2),
+                    sign + format.compactMoney(minor, figures.currency)]
         }
-        let tiles: [(label: String, value: String, short: String?, color: Color, detail: String)] = [
+        let tiles: [(label: String, value: String, short: [String], color: Color, detail: String)] = [
             (tr("INCOME"), money(k.income), short(k.income), PDFTheme.positive,
              tr.plural("{count} transaction", "{count} transactions", count: k.transactionCount)),
             (tr("EXPENSES"), money(k.expenses), short(k.expenses), PDFTheme.ink,
              tr.plural("{count} category", "{count} categories", count: figures.categories.rows.count)),
             (tr("NET"), signedMoney(k.net), short(k.net, signed: true), k.net < 0 ? PDFTheme.negative : PDFTheme.positive,
              tr("after expenses")),
-            (tr("SAVINGS RATE"), percent(k.savingsRate), nil, PDFTheme.ink, k.savingsRate == nil ? tr("no income") : tr("of income")),
+            (tr("SAVINGS RATE"), percent(k.savingsRate), [], PDFTheme.ink, k.savingsRate == nil ? tr("no income") : tr("of income")),
             // "EXPENSE CHANGE" did not fit a tile: the label says against what, the detail says what.
             (versus, changeValue, k.expensesChange.percent == nil && k.expensesChange.absolute != 0
-                ? short(k.expensesChange.absolute, signed: true) : nil, changeColor, tr("change in expenses")),
+                ? short(k.expensesChange.absolute, signed: true) : [], changeColor, tr("change in expenses")),
         ]
         let gap = 8.0
         let w = (c.width - gap * Double(tiles.count - 1)) / Double(tiles.count)
@@ -170,7 +174,7 @@ extension StatementLayout {
             var size = 14.0
             while size > 6 && c.measure(t.value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
             var value = t.value
-            if let short = t.short, c.measure(value, font: PDFTheme.font(size, bold: true)).width > w - 20 {
+            for short in t.short where c.measure(value, font: PDFTheme.font(size, bold: true)).width > w - 20 {
                 value = short
                 size = 14
                 while size > 6 && c.measure(value, font: PDFTheme.font(size, bold: true)).width > w - 20 { size -= 1 }
