@@ -61,10 +61,16 @@ package struct DeliveryResult: Sendable {
     /// Users in scope with no outcome yet (the run stopped early).
     package var pending = 0
 
-    /// `sent N, skipped N, failed N, uncertain N, seconds S`.
+    /// Whether this was a `--dry-run` (it sends nothing, so its summary says nothing of sending).
+    package var dryRun = false
+
+    /// `sent N, skipped N, failed N, uncertain N, seconds S, sent by this run N`: the period's
+    /// state, then what this run itself handed over (the state alone read "sent 18" for a run that
+    /// sent one corrected statement: outside operations test).
     package var summaryLine: String {
         var line = "sent \(sent), skipped \(skipped), failed \(failed), uncertain \(uncertain)"
         if pending > 0 { line += ", not attempted \(pending)" }
-        return line + ", seconds " + String(format: "%.1f", seconds)
+        line += ", seconds " + String(format: "%.1f", seconds)
+        return dryRun ? line : line + ", sent by this run \(sentNow)"
     }
 }

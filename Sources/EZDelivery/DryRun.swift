@@ -14,6 +14,7 @@ enum DryRun {
     static func write(_ plan: DeliveryPlan, options: DeliveryOptions, into folder: String, started: Date,
                       manifest: Manifest, latest: [Int64: DeliveryRecord]) throws(DeliveryError) -> DeliveryResult {
         var result = DeliveryResult()
+        result.dryRun = true
         var planned = Set<Int64>()
         for action in plan.actions {
             switch action {

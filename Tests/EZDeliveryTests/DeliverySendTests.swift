@@ -51,6 +51,13 @@ final class DeliverySendTests: SMTPSinkTestCase {
         XCTAssertEqual(state.values.filter { $0 == "sent" }.count, eligible.count)
         XCTAssertEqual(state[9], "skipped", "the sample's user 9 opted out (statement_email = 0)")
         XCTAssertTrue(run.stderr.contains("sent \(eligible.count), skipped 1, failed 0, uncertain 0, seconds"), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix(", sent by this run \(eligible.count)\n"), run.stderr)
+        // A re-run sends nothing: the period's state is the same, and the summary says this run sent none
+        // (it read "sent 18" alone, whatever the run had sent: outside operations test).
+        let again = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("sent \(eligible.count), skipped 1, failed 0, uncertain 0, seconds"), again.stderr)
+        XCTAssertTrue(again.stderr.hasSuffix(", sent by this run 0\n"), again.stderr)
     }
 
     func testTheBodyQuotesTheRecordedFiguresInTheUsersFormats() throws {
