@@ -91,6 +91,14 @@ struct DeliveryPlan {
             return record(.failed, "not sent: the statement was written for '\(entry.folder)', but user \(entry.id) is '\(folder)' "
                                    + "in this ledger (a reused id, a renamed user or another ledger); run monthly for this user again")
         }
+        // The same id and username, but an account created at another time: the id and the name
+        // both came back after an erasure. Old manifests, without the time, are not checked.
+        let created = contact.createdAt.map(Manifest.accountCreated)
+        if let recorded = entry.accountCreatedAt, recorded != created {
+            return record(.failed, "not sent: the statement in '\(entry.folder)' was written for an account created \(recorded), but user \(entry.id) "
+                                   + "in this ledger was created \(created ?? "at no readable time") (an id and username given again after an "
+                                   + "erasure, or another ledger); run monthly for this user again")
+        }
         guard sameAccount else {
             return record(.failed, "not sent: the statement in '\(entry.folder)' was written for another username than user \(entry.id) has "
                                    + "in this ledger (a reused id, a renamed user or another ledger); run monthly for this user again")

@@ -23,6 +23,9 @@ package struct DeliveryContact: Hashable, Sendable {
     package var locale: String
     package var deleted: Bool
     package var statementEmail: StatementEmail
+    /// `users.created_at`, nil when it is not a contract timestamp: with the id and username it
+    /// names the account (``Manifest/accountCreated(_:)``).
+    package var createdAt: LedgerTime? = nil
 }
 
 extension RowValidator {

@@ -70,7 +70,8 @@ extension LedgerBackend {
             while try rows.next() {
                 out.append(DeliveryContact(id: rows.int64(0), username: rows.string(1) ?? "", email: rows.wholeString(2) ?? "",
                                            locale: rows.string(3) ?? "en_US", deleted: rows.int64(4) != 0,
-                                           statementEmail: RowValidator.statementEmail(rows, 5)))
+                                           statementEmail: RowValidator.statementEmail(rows, 5),
+                                           createdAt: rows.type(6) == .null ? nil : rows.withText(6, LedgerTime.parse)))
             }
             return out
         }

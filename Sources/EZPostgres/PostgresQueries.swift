@@ -96,9 +96,9 @@ extension LedgerQuery {
                 WHERE p.user_id = $1 AND p.role = 'parent' AND c.user_id = $2 AND c.role = 'child' AND u.deleted_at IS NULL
                 """
         case .deliveryContacts:
-            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, statement_email FROM users ORDER BY id"
+            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, statement_email, \(Self.instant("created_at")) FROM users ORDER BY id"
         case .deliveryContactsWithoutOptIn:
-            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL::bigint FROM users ORDER BY id"
+            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL::bigint, \(Self.instant("created_at")) FROM users ORDER BY id"
         case .balancesOfUser:
             return """
                 SELECT id, user_id, name, kind, currency, opening_minor, \(Self.instant("created_at")), \(Self.unreadableDeletion("balances"))

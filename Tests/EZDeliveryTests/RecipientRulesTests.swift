@@ -134,6 +134,24 @@ final class RecipientRulesTests: XCTestCase {
         XCTAssertTrue(why.contains("reused id"), why)
     }
 
+    /// The id and the exact username can both come back: the highest ids erased, SQLite gives the
+    /// next sign-up the same id, and they take the freed username. The erased person's statement
+    /// went to them (outside operations test); the account's creation time tells them apart.
+    func testANewcomerWithTheSameIdAndUsernameIsNotSentTheErasedUsersStatement() throws {
+        let fixture = try DeliveryFixture(ledger: ledger.path)
+        let alice = try XCTUnwrap(ids["plain"])
+        XCTAssertEqual(try fixture.manifest().users.first { $0.id == alice }?.accountCreatedAt, "2024-01-01T00:00:00.000Z")
+        try ledger.execute("UPDATE users SET created_at = '2026-11-20T10:00:00Z', email = 'someone.else@example.org' WHERE id = ?", [alice])
+        let sink = try SMTPSink()
+        self.sink = sink
+        let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertFalse(try sink.accepted().flatMap(\.rcptTos).contains("someone.else@example.org"))
+        XCTAssertEqual(try fixture.state()[alice], "failed")
+        let why = try XCTUnwrap(try reason(fixture, "plain"))
+        XCTAssertTrue(why.contains("was written for an account created 2024-01-01T00:00:00.000Z, but user \(alice) in this ledger was created 2026-11-20T10:00:00.000Z"), why)
+    }
+
     func testSkipEmptySkipsUsersWithoutTransactionsOfTheirOwn() throws {
         let fixture = try DeliveryFixture(ledger: ledger.path)
         let sink = try SMTPSink()

@@ -73,6 +73,26 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// under that id with that name: the folder name alone is a cleaned, shortened username,
         /// which another person's name (given a reused id) can clean up to as well.
         package var accountSha256: String?
+        /// When the account was created (``Manifest/accountCreated(_:)`` of `users.created_at`):
+        /// `deliver` mails the statement only while the ledger's user of that id was created then.
+        /// An id and a username can both come back (the highest ids erased, SQLite gives the next
+        /// sign-up the same id, who takes the freed username): the erased person's statement went
+        /// to the newcomer (outside operations test). Absent in manifests written before it.
+        package var accountCreatedAt: String? = nil
+    }
+
+    /// `created_at` as the manifest records it: `2024-01-01T00:00:00.000Z` for an instant (in UTC,
+    /// to the millisecond), `2024-01-01` for a bare date.
+    package static func accountCreated(_ time: LedgerTime) -> String {
+        switch time {
+        case .date(let day): return "\(day)"
+        case .instant(let ms):
+            let day = CivilDate(dayNumber: Int32((Double(ms) / 86_400_000).rounded(.down)))
+            let inDay = ms - Int64(day.dayNumber) * 86_400_000
+            let (h, m, s, f) = (inDay / 3_600_000, inDay / 60_000 % 60, inDay / 1000 % 60, inDay % 1000)
+            return "\(day)T" + [h, m, s].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+                + "." + String(String(f + 1000).dropFirst()) + "Z"
+        }
     }
 
     /// The SHA-256 (hex) of a user's id and exact username, as ``UserEntry/accountSha256`` holds it.

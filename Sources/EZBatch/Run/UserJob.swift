@@ -69,6 +69,7 @@ struct UserJob {
             return Outcome(entry: entry, skipped: false)
         }
         loaded(slice)
+        entry.accountCreatedAt = Manifest.accountCreated(slice.user.createdAt)
         if let waiting = settings.periodEnd?.wait(period: settings.period.startingMonths(onDay: slice.user.monthStartDay),
                                                   asOf: settings.asOf, zone: slice.user.zone.identifier) {
             entry.error = waiting
@@ -82,7 +83,9 @@ struct UserJob {
         let fingerprint = InputFingerprint.of(slice, settings: settings.fingerprintSettings, ratesDigest: rates)
         if !force, let previous, previous.status == .ok, previous.fingerprint == fingerprint, previous.folder == folder,
            Self.filesIntact(previous.files, in: periodFolder) {
-            return Outcome(entry: previous, skipped: true)
+            var kept = previous
+            kept.accountCreatedAt = entry.accountCreatedAt   // recorded by runs before it was there too
+            return Outcome(entry: kept, skipped: true)
         }
         entry.fingerprint = fingerprint
         entry.currency = slice.user.currency.code

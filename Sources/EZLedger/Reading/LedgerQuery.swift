@@ -137,9 +137,9 @@ extension LedgerQuery {
                 WHERE p.user_id = ? AND p.role = 'parent' AND c.user_id = ? AND c.role = 'child' AND u.deleted_at IS NULL
                 """
         case .deliveryContacts:
-            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, statement_email FROM users ORDER BY id"
+            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, statement_email, created_at FROM users ORDER BY id"
         case .deliveryContactsWithoutOptIn:
-            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL FROM users ORDER BY id"
+            return "SELECT id, username, email, locale, deleted_at IS NOT NULL, NULL, created_at FROM users ORDER BY id"
         case .balancesOfUser:
             return """
                 SELECT id, user_id, name, kind, currency, opening_minor, created_at, deleted_at
