@@ -26,7 +26,7 @@ final class ReportService: Sendable {
         self.ledgers = ledgers
         self.pool = pool
         self.unsent = UnsentResponses(limit: configuration.unsentResponseLimit)
-        self.shares = CallerShares(poolCapacity: configuration.maxConcurrent + configuration.queueLimit)
+        self.shares = CallerShares(poolCapacity: configuration.maxConcurrent + configuration.queueLimit, threads: configuration.maxConcurrent)
         self.logger = logger
     }
 
