@@ -207,7 +207,7 @@ package final class CairoSurface {
             (CAIRO_PDF_METADATA_MOD_DATE, metadata.createDate),
         ]
         for (key, value) in entries {
-            if let value { cairo_pdf_surface_set_metadata(pointer, key, CairoText.drawable(value)) }
+            if let value { cairo_pdf_surface_set_metadata(pointer, key, CairoText.drawable(CairoText.bounded(value))) }
         }
         try checkStatus("setting PDF metadata")
     }
@@ -223,7 +223,7 @@ package final class CairoSurface {
                            open: Bool = false) throws(CairoError) -> Int {
         try requirePDF("adding an outline entry")
         let flags = open ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(0)
-        let id = cairo_pdf_surface_add_outline(pointer, Int32(parent), CairoText.oneLine(name), "page=\(page)", flags)
+        let id = cairo_pdf_surface_add_outline(pointer, Int32(parent), CairoText.oneLine(CairoText.bounded(name)), "page=\(page)", flags)
         try checkStatus("adding the outline entry '\(name)' for page \(page)")
         return Int(id)
     }

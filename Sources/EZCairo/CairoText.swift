@@ -8,6 +8,22 @@
 /// given to Cairo or Pango goes through ``drawable(_:)`` first. (The CSV files keep such text as
 /// the ledger holds it.)
 package enum CairoText {
+    /// The most characters (grapheme clusters) of one text that is laid out, or set as a document
+    /// title or a bookmark: a line of a landscape page shows ~200, and a wrapped cell not many
+    /// more. A ledger's names and descriptions have no length limit: a 1,000,000-character
+    /// category name, laid out whole wherever the category appears, made one statement PDF take
+    /// 106 s and 467 MB, and over HTTP held the render threads every other user waited for
+    /// (outside scale test). The CSV files and the workbook keep the text as the ledger holds it.
+    package static let maximumCharacters = 1_000
+
+    /// `text` cut to `limit` characters, the last of them replaced by '…'; `text` itself when it
+    /// is no longer (checked in O(1) for most texts: a text of at most `limit` UTF-8 bytes is).
+    package static func bounded(_ text: String, to limit: Int = maximumCharacters) -> String {
+        guard text.utf8.count > limit else { return text }
+        let head = text.prefix(limit)  // walks `limit` characters, never the whole text
+        return head.endIndex == text.endIndex ? text : String(head.dropLast()) + "…"
+    }
+
     /// `text` with each noncharacter replaced by U+FFFD, the replacement character; `text` itself
     /// when it holds none (the usual case, checked without copying).
     package static func drawable(_ text: String) -> String {

@@ -43,8 +43,16 @@ package final class TextLayout {
     /// The Pango font description, e.g. "Noto Sans Bold 12" (size in points).
     package var font: String { didSet { if font != oldValue { laidOut = nil } } }
 
-    /// The text (plain, not markup).
-    package var text: String = "" { didSet { if text != oldValue { laidOut = nil } } }
+    /// The text (plain, not markup), at most ``CairoText/maximumCharacters`` of it: a longer one
+    /// is cut with '…' when it is set (see ``CairoText/bounded(_:to:)``).
+    package var text: String {
+        get { boundedText }
+        set {
+            let bounded = CairoText.bounded(newValue)
+            if bounded != boundedText { boundedText = bounded; laidOut = nil }
+        }
+    }
+    private var boundedText = ""
 
     /// The maximum line width in points; nil for no limit (one line per paragraph).
     package var width: Double? { didSet { if width != oldValue { laidOut = nil } } }

@@ -77,6 +77,37 @@ final class ChartsCairoTests: XCTestCase {
         XCTAssertEqual(CairoText.oneLine("a\nb\tc\(nonchar(0xFFFF))"), "a b c\u{FFFD}")
     }
 
+    /// A ledger's names have no length limit: a 1,000,000-character category name, laid out
+    /// whole wherever it appeared, made one statement PDF take 106 s and 467 MB (outside scale
+    /// test). What is laid out, and a PDF's title and bookmarks, keep 1,000 characters, the last
+    /// an ellipsis; a text of at most that many is untouched, whatever its bytes.
+    func testALongTextIsCutTo1000CharactersWhereverItIsLaidOutOrSetAsTitle() throws {
+        let huge = String(repeating: "G", count: 1_000_000)
+        let surface = try CairoSurface(pdfInMemoryWidth: 595.276, height: 841.89)
+        try surface.setMetadata(PDFMetadata(title: huge, author: "ezreport", subject: "March",
+                                            creator: "ezreport", createDate: "2026-03-31T00:00:00Z"))
+        let ctx = try CairoContext(surface: surface)
+        let text = TextLayout(context: ctx, font: "Noto Sans 12")
+        text.text = huge
+        XCTAssertEqual(text.text.count, CairoText.maximumCharacters)
+        XCTAssertEqual(text.text.last, "…")
+        XCTAssertTrue(text.size.width > 0)
+        text.draw(at: Point(x: 40, y: 40), color: .ink)
+        try ctx.showPage()
+        try surface.addOutline(name: huge, page: 1)
+        try surface.finish()
+        let pdf = try surface.pdfData()
+        XCTAssertLessThan(pdf.count, 100_000, "the 1 MB title or bookmark reached the file")
+        let tool = try PDFToolRunner(bytes: pdf, name: "long-text.pdf")
+        XCTAssertEqual(try tool.outlineTitles(), [String(repeating: "G", count: 999) + "…"])
+        tool.cleanUp()
+
+        let exactly = String(repeating: "食", count: CairoText.maximumCharacters)  // 3,000 bytes
+        XCTAssertEqual(CairoText.bounded(exactly), exactly)
+        XCTAssertEqual(CairoText.bounded("e\u{301}" + exactly).count, CairoText.maximumCharacters)
+        XCTAssertEqual(CairoText.bounded("short"), "short")
+    }
+
     func testAddingOutlineToImageSurfaceThrows() throws {
         let surface = try CairoSurface(imageWidth: 10, height: 10)
         XCTAssertThrowsError(try surface.addOutline(name: "x", page: 1))

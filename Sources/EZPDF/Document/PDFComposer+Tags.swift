@@ -13,6 +13,9 @@ enum PDFTag: String {
 }
 
 extension PDFComposer {
+    /// The most characters of a chart's text alternative (``addFigureDescription(_:)``).
+    static let figureDescriptionCharacters = 4 * CairoText.maximumCharacters
+
     /// Runs `body` inside the structure element `tag` (only in the drawing pass: the measuring
     /// pass's document is thrown away).
     func tagged<T>(_ tag: PDFTag, _ body: () throws -> T) rethrows -> T {
@@ -22,9 +25,11 @@ extension PDFComposer {
         return try body()
     }
 
-    /// Records a chart's text alternative, in document order, for its `Figure` element.
+    /// Records a chart's text alternative, in document order, for its `Figure` element: at most
+    /// ``figureDescriptionCharacters`` of it (it names categories, whose names have no length
+    /// limit in the ledger).
     func addFigureDescription(_ text: String) {
         guard !isMeasuring else { return }
-        figureDescriptions.append(text)
+        figureDescriptions.append(CairoText.bounded(text, to: Self.figureDescriptionCharacters))
     }
 }

@@ -41,20 +41,15 @@ struct PDFTable {
         /// Plain text in the default colour.
         static func plain(_ s: String) -> Cell { .text(s) }
 
-        /// The most characters a cell's text keeps: a line of a landscape page shows ~200, and
-        /// ``PDFTable/wrapLines`` lines not many more. A longer text (a pasted 10 MB description)
-        /// is cut here, with '…', before it is laid out: laying it out whole took ~25 s and over
-        /// a gigabyte per render, so one account could hold every render slot of the server.
-        static let maximumCharacters = 1_000
+        /// The most characters a cell's text keeps (``CairoText/maximumCharacters``): a longer
+        /// text (a pasted 10 MB description) is cut here, with '…', before it is laid out: laying
+        /// it out whole took ~25 s and over a gigabyte per render, so one account could hold every
+        /// render slot of the server.
+        static let maximumCharacters = CairoText.maximumCharacters
 
         /// This cell with its text cut to ``maximumCharacters``.
         var bounded: Cell {
-            func cut(_ s: String) -> String {
-                // utf8.count is O(1) for native strings; a long text is walked no further than the cut.
-                guard s.utf8.count > Self.maximumCharacters else { return s }
-                let head = s.prefix(Self.maximumCharacters)
-                return head.endIndex == s.endIndex ? s : String(head.dropLast()) + "…"
-            }
+            func cut(_ s: String) -> String { CairoText.bounded(s, to: Self.maximumCharacters) }
             switch self {
             case .text(let s, let color, let bold): return .text(cut(s), color: color, bold: bold)
             case .wrappingText(let s, let bold): return .wrappingText(cut(s), bold: bold)
