@@ -45,12 +45,16 @@ package final class ZoneRules: Sendable {
 
     /// The rules for `identifier`, or nil when the system does not know the zone.
     ///
-    /// Results are cached for the life of the process.
-    package static func named(_ identifier: String) -> ZoneRules? {
-        cache.withLock { cache in
+    /// Results are cached for the life of the process; a failure to read the tz database is not.
+    /// - Throws: ``ZoneDatabaseError`` when the zone's file could not be read for a reason of the
+    ///   system's (no file descriptor left, an I/O error): that says nothing of the zone, and the
+    ///   row naming it must not be called broken (it was, out of file descriptors: valid users
+    ///   quarantined for "unknown time zone 'Europe/Paris'", and their groups with them).
+    package static func named(_ identifier: String) throws(ZoneDatabaseError) -> ZoneRules? {
+        try cache.withLock { cache throws(ZoneDatabaseError) -> ZoneRules? in
             if let hit = cache[identifier] { return hit }
-            guard identifier == "UTC" || identifier == "GMT" || isDatabaseZone(identifier),
-                  let zone = TimeZone(identifier: identifier) else {
+            let known = identifier == "UTC" || identifier == "GMT" ? true : try isDatabaseZone(identifier)
+            guard known, let zone = TimeZone(identifier: identifier) else {
                 cache[identifier] = .some(nil)
                 return nil
             }
@@ -61,7 +65,7 @@ package final class ZoneRules: Sendable {
     }
 
     /// UTC.
-    package static let utc: ZoneRules = named("UTC")!
+    package static let utc: ZoneRules = try! named("UTC")!  // never read from a file
 
     /// The system's tz database, where Foundation reads zones from.
     static let databaseFolder = "/usr/share/zoneinfo"
@@ -71,20 +75,48 @@ package final class ZoneRules: Sendable {
     /// `Japan`). Not Foundation's abbreviations, which `TimeZone(identifier:)` also takes (`PST`:
     /// no such zone), nor a path out of the folder, nor the folder's `posix/` and `right/` copies
     /// (`right/` zones count leap seconds), `posixrules`, `localtime` or `Factory` (no offset).
-    static func isDatabaseZone(_ identifier: String) -> Bool {
+    ///
+    /// - Throws: ``ZoneDatabaseError`` when the file could not be opened or read for any reason
+    ///   but its absence (`ENOENT`, `ENOTDIR`, `ELOOP`, `ENAMETOOLONG`) or its being a folder.
+    static func isDatabaseZone(_ identifier: String) throws(ZoneDatabaseError) -> Bool {
         let parts = identifier.split(separator: "/", omittingEmptySubsequences: false)
         guard let first = parts.first, !["posix", "right"].contains(first),
               !["posixrules", "localtime", "Factory"].contains(identifier),
               parts.allSatisfy({ part in
                   !part.isEmpty && part != "." && part != ".."
                       && part.utf8.allSatisfy { $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
-              }),
-              let file = FileHandle(forReadingAtPath: databaseFolder + "/" + identifier) else { return false }
-        defer { try? file.close() }
-        return (try? file.read(upToCount: 4)) == Data("TZif".utf8)
+              }) else { return false }
+        let path = databaseFolder + "/" + identifier
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if [ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG].contains(code) { return false }
+            throw ZoneDatabaseError(identifier: identifier, reason: String(cString: strerror(code)))
+        }
+        defer { close(fd) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let n = magic.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4) }
+        if n < 0 {
+            let code = errno
+            if code == EISDIR { return false }
+            throw ZoneDatabaseError(identifier: identifier, reason: String(cString: strerror(code)))
+        }
+        return n == 4 && magic == Array("TZif".utf8)
     }
 
     private static let cache = Mutex<[String: ZoneRules?]>([:])
+}
+
+/// The system's tz database could not be read for a zone (not: the zone does not exist).
+package struct ZoneDatabaseError: Error, Equatable, CustomStringConvertible {
+    /// The zone asked for, e.g. `Europe/Paris`.
+    package let identifier: String
+    /// The system's words, e.g. "Too many open files".
+    package let reason: String
+
+    package var description: String {
+        "cannot read time zone '\(identifier)' from \(ZoneRules.databaseFolder): \(reason)"
+    }
 }
 
 private extension UInt8 {

@@ -5,6 +5,15 @@ import Foundation
 ///
 /// Used for the ledger's fingerprint in every report's provenance and for the manifest's file hashes.
 package enum FileDigest {
+    /// A file that could not be hashed, in the system's words ("Too many open files"). The
+    /// ledger's own digest says "cannot open ledger" instead (``LedgerDigest``); any other file
+    /// (a statement being written) is not a ledger, and was called one.
+    package struct FileReadError: Error, Equatable, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package var description: String { "cannot read '\(path)': \(reason)" }
+    }
+
     /// The SHA-256 of the file at `path`, lower-case hex. Reads in 1 MiB chunks; memory stays flat.
     ///
     /// Files of ``DigestCache/minimumSize`` or more are looked up in `cache` first (keyed by the
@@ -16,7 +25,7 @@ package enum FileDigest {
     package static func sha256(ofFile path: String, cache: DigestCache? = .standard, keepOpen: Bool = false) throws -> String {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw LedgerError.cannotOpen(path: path, reason: "it is a directory")
+            throw FileReadError(path: path, reason: "it is a directory")
         }
         let identity = cache == nil ? nil : FileIdentity(path: path)
         if let cache, let identity, identity.size >= DigestCache.minimumSize, let hit = cache.lookup(path: path, identity) {
@@ -32,17 +41,10 @@ package enum FileDigest {
 
     /// Hashes the whole file.
     static func hashFile(_ path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw LedgerError.cannotOpen(path: path, reason: "no such file or not readable")
-        }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while true {
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            if chunk.isEmpty { break }
-            hasher.update(data: chunk)
-        }
-        return hex(hasher.finalize())
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        return try hashDescriptor(fd, path: path)
     }
 
     /// Hashes the whole file open at `fd` with `pread` (the descriptor's offset is left alone, so
@@ -55,7 +57,7 @@ package enum FileDigest {
             let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LedgerError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+                throw FileReadError(path: path, reason: String(cString: strerror(errno)))
             }
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }

@@ -80,7 +80,7 @@ extension LedgerHealth {
         let users = try reader.rows(validator.allUserRows, [])
         while try users.next() {
             let id = users.int64(0)
-            switch validator.user(users) {
+            switch try validator.user(users) {
             case .quarantined(let why): bad.insert(QuarantinedRow(table: "users", id: id, reason: why))
             case .ignored: break
             case .valid(let user): if user.deletedAt == nil { live.append(id) }

@@ -55,7 +55,7 @@ struct UserLoader<Reader: LedgerReading> {
     mutating func liveUser(_ userId: Int64) throws -> Result<User, LedgerError> {
         let row = try rows(validator.userRow, userId)
         guard try row.next() else { return .failure(.unknownUser(path: path, user: String(userId))) }
-        switch validator.user(row) {
+        switch try validator.user(row) {
         case .valid(let user) where user.deletedAt == nil: return .success(user)
         case .valid, .ignored: return .failure(.unknownUser(path: path, user: String(userId)))
         case .quarantined(let why): return .failure(.quarantinedUser(path: path, user: userId, reason: why))
@@ -211,7 +211,7 @@ struct UserLoader<Reader: LedgerReading> {
                 let uid = m.int64(0)
                 memberIds.insert(uid)
                 guard !m.isNull(5) else { quarantine("group_members", gid, "member user_id \(uid) does not exist"); continue }
-                let zone = validator.zone(m.string(4) ?? "") ?? ZoneRules.utc
+                let zone = try validator.zone(m.string(4) ?? "") ?? ZoneRules.utc
                 guard let joined = m.string(1).flatMap(LedgerTime.init(parsing:)) else {
                     quarantine("group_members", gid, "joined_at '\(m.shown(1))' of user \(uid) is not an ISO-8601 timestamp"); continue
                 }

@@ -120,7 +120,7 @@ func readAllUsers<Reader: LedgerReading>(_ reader: Reader, rates: RateTable,
     var bad: [QuarantinedRow] = []
     let rows = try reader.rows(validator.allUserRows, [])
     while try rows.next() {
-        switch validator.user(rows) {
+        switch try validator.user(rows) {
         case .valid(let u): users.append(u)
         case .ignored: break
         case .quarantined(let why): bad.append(QuarantinedRow(table: "users", id: rows.int64(0), reason: why))

@@ -8,7 +8,11 @@ package enum LedgerDigest {
     /// Read through ``LedgerFileDescriptors``: SQLite may have the ledger open in this process.
     package static func sha256(ofLedger path: String) throws -> String {
         try Ledger.checkFile(path, reportingAs: path)   // a FIFO would block the hash; a 10 GB non-ledger take minutes
-        return try FileDigest.sha256(ofFile: path, keepOpen: true)
+        do {
+            return try FileDigest.sha256(ofFile: path, keepOpen: true)
+        } catch let error as FileDigest.FileReadError {
+            throw LedgerError.cannotOpen(path: path, reason: error.reason)
+        }
     }
 }
 

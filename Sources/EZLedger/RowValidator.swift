@@ -23,9 +23,11 @@ struct RowValidator {
 
     init(rates: RateTable, features: LedgerFeatures = .none) { self.rates = rates; self.features = features }
 
-    mutating func zone(_ name: String) -> ZoneRules? {
+    /// The zone `name`, or nil when there is no such zone (the row is then quarantined).
+    /// - Throws: ``ZoneDatabaseError`` when the tz database could not be read: no verdict on the row.
+    mutating func zone(_ name: String) throws(ZoneDatabaseError) -> ZoneRules? {
         if let z = zones[name] { return z }
-        let z = ZoneRules.named(name)
+        let z = try ZoneRules.named(name)
         zones[name] = .some(z)
         return z
     }
@@ -51,14 +53,15 @@ struct RowValidator {
     var allUserRows: LedgerQuery { features.monthStartDay ? .allUserRowsWithStartDay : .allUserRows }
 
     /// The user in the current row of `row` (columns as in ``userColumns``).
-    mutating func user<Rows: LedgerRows>(_ row: Rows) -> Verdict<User> {
+    /// - Throws: ``ZoneDatabaseError`` when the tz database could not be read for the user's zone.
+    mutating func user<Rows: LedgerRows>(_ row: Rows) throws(ZoneDatabaseError) -> Verdict<User> {
         let id = row.int64(0)
         guard let username = row.string(1), !username.isEmpty else { return .quarantined("username is empty") }
         guard let roleText = row.string(3), let role = User.Role(rawValue: roleText) else {
             return .quarantined("unknown role '\(row.shown(3))'")
         }
         guard let currency = currency(row.string(4)) else { return .quarantined("invalid currency '\(row.shown(4))'") }
-        guard let tzName = row.string(5), let zone = zone(tzName) else {
+        guard let tzName = row.string(5), let zone = try zone(tzName) else {
             return .quarantined("unknown time zone '\(row.shown(5))'")
         }
         var limit: Int64?

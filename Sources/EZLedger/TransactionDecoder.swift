@@ -212,7 +212,7 @@ struct TransactionDecoder<Reader: LedgerReading> {
         let row = try reader.rows(.owner, [.integer(id)])
         guard try row.next() else { ownerIndex.set(id, -1); return nil }
         let currency = validator.currency(row.string(1))
-        owners.append(Owner(deleted: !row.isNull(2), zone: validator.zone(row.string(0) ?? ""), currency: currency,
+        owners.append(Owner(deleted: !row.isNull(2), zone: try validator.zone(row.string(0) ?? ""), currency: currency,
                             code: currency?.packedCode ?? 0))
         ownerIndex.set(id, Int32(owners.count - 1))
         return owners.count - 1

@@ -113,7 +113,7 @@ struct SamplePlan {
             let surname = r.lastNames[last]
             let domain = ["example.com", "example.org", "example.net"][random.below(3)]
             return SamplePerson(
-                id: Int64(id), region: region, zone: ZoneRules.named(r.zone)!, currency: r.currency,
+                id: Int64(id), region: region, zone: try! ZoneRules.named(r.zone)!, currency: r.currency,
                 username: "\(first.0).\(surname.0)\(id)", email: "\(first.1).\(surname.1)\(id)@\(domain)",
                 firstName: first.0, createdDay: created, salaryCents: random.int(150_000...480_000),
                 italianNames: r.italianCategories && random.chance(0.35))

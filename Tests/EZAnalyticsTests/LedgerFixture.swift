@@ -6,8 +6,8 @@ import EZCore
 let eur = Currency.eur
 let usd = try! Currency("USD")
 let jpy = try! Currency("JPY")
-let rome = ZoneRules.named("Europe/Rome")!
-let newYork = ZoneRules.named("America/New_York")!
+let rome = try! ZoneRules.named("Europe/Rome")!
+let newYork = try! ZoneRules.named("America/New_York")!
 
 /// `YYYY-MM-DD` as a date.
 func day(_ s: String) -> CivilDate { CivilDate(iso: s)! }
