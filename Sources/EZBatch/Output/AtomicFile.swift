@@ -165,12 +165,24 @@ package enum OutputError: Error, Equatable, CustomStringConvertible {
     /// The file system holding `folder` refuses writes (full, or over quota): the run stopped starting
     /// users; those finished are in its journal and the next run resumes from them.
     case outputFull(folder: String, reason: String)
+    /// The process may open no more files (`EMFILE`, `ENFILE`): the run stopped starting users,
+    /// as for ``outputFull(folder:reason:)``.
+    case outOfFileDescriptors(reason: String)
+    /// The output folder (or its `users` folder) refuses new files (`EACCES`, `EPERM`, `EROFS`):
+    /// the run stopped starting users, as for ``outputFull(folder:reason:)``.
+    case outputUnwritable(folder: String, reason: String)
     package var description: String {
         switch self {
         case .cannotWrite(let path, let reason): return "cannot write '\(path)': \(reason)"
         case .outputFull(let folder, let reason):
             return "the output file system is full under '\(folder)', so the run stopped (\(reason)); "
                 + "free some space and run again: it resumes where it stopped"
+        case .outOfFileDescriptors(let reason):
+            return "the process ran out of file descriptors, so the run stopped (\(reason)); raise the limit "
+                + "(ulimit -n; LimitNOFILE= for a systemd unit) and run again: it resumes where it stopped"
+        case .outputUnwritable(let folder, let reason):
+            return "the output folder '\(folder)' cannot be written any more, so the run stopped (\(reason)); "
+                + "make it writable and run again: it resumes where it stopped"
         }
     }
 }

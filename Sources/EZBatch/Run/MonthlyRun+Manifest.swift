@@ -29,8 +29,8 @@ extension MonthlyRun {
         finished.admin = admin
         // The run's last two files: a full disk here stops the run as one anywhere else does.
         func asFull(_ error: OutputError) -> OutputError {
-            if case .cannotWrite(_, let reason) = error, OutputSpace.refusesWrites(after: reason, folder: plan.periodFolder) {
-                return .outputFull(folder: plan.periodFolder, reason: reason)
+            if case .cannotWrite(_, let reason) = error, let stop = OutputSpace.stop(after: reason, folder: plan.periodFolder) {
+                return stop
             }
             return error
         }

@@ -114,16 +114,15 @@ extension MonthlyRun {
             state.totals.withLock { $0.add(outcome.entry) }
         } catch {
             // The journal lives on the output file system too: a full disk often shows here first.
-            let reason = "\(error)"
-            let stop: any Error = OutputSpace.refusesWrites(after: reason, folder: plan.periodFolder)
-                ? OutputError.outputFull(folder: plan.periodFolder, reason: reason) : error
+            let stop: any Error = OutputSpace.stop(after: "\(error)", folder: plan.periodFolder) ?? error
             state.stop.withLock { $0 = $0 ?? stop }
         }
         if outcome.entry.status != .ok {
             let reason = outcome.entry.error ?? "unknown"
-            if OutputSpace.refusesWrites(after: reason, folder: plan.periodFolder) {
-                // The run stops with one line saying the disk is full; the user is redone on the re-run.
-                state.stop.withLock { $0 = $0 ?? OutputError.outputFull(folder: plan.periodFolder, reason: reason) }
+            if let stop = OutputSpace.stop(after: reason, folder: plan.periodFolder) {
+                // The run stops with one line saying why (a full disk, no file descriptors left, a
+                // folder made read-only); the user is redone on the re-run.
+                state.stop.withLock { $0 = $0 ?? stop }
             } else {
                 log.problem("user failed", ["user": "\(user.id)", "reason": reason])
             }
