@@ -67,13 +67,20 @@ package final class RenderPool: Service, Sendable {
 
     /// Runs `work` on a pool thread and returns its result, or throws 503 when the pool is full
     /// or the work takes longer than the timeout.
-    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    ///
+    /// `whenEnded` is called once the work has really ended (or was dropped unrun, or refused),
+    /// which for work cut at its time limit is after this function has thrown.
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T,
+                                  whenEnded: @escaping @Sendable () -> Void = {}) async throws -> T {
         let admittedNow = admitted.withLock { count -> Bool in
             guard count < capacity else { return false }
             count += 1
             return true
         }
-        guard admittedNow else { throw Problem.unavailable("too many reports are being made; try again shortly") }
+        guard admittedNow else {
+            whenEnded()
+            throw Problem.unavailable("too many reports are being made; try again shortly")
+        }
         let delay = self.delay
         let once = Once<T>()
         // A shutdown whose grace ran out cancels the request: it is answered 503 at once, and the
@@ -108,6 +115,7 @@ package final class RenderPool: Service, Sendable {
                 future.whenComplete { result in
                     deadline.cancel()
                     self.admitted.withLock { $0 -= 1 }
+                    whenEnded()
                     _ = self.waiting.withLock { $0.answer.removeValue(forKey: number) }
                     once.resume(result.mapError { error in
                         error is NIOThreadPoolError.ThreadPoolInactive

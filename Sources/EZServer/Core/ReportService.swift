@@ -41,8 +41,11 @@ final class ReportService: Sendable {
         guard shares.take(caller.userId) else {
             throw Problem.unavailable("too many of this account's reports are being made at once; try again shortly")
         }
-        defer { shares.giveBack(caller.userId) }
-        return try await pool.run(job).response(unsent, channel: channel)
+        // The share is given back when the render really ends, not when its request is answered:
+        // a render cut at the time limit runs on, and counting it no more let one account's
+        // retries hold every render thread (outside scale test).
+        let shares = self.shares, id = caller.userId
+        return try await pool.run(job, whenEnded: { shares.giveBack(id) }).response(unsent, channel: channel)
     }
 
     /// What one request about a user's data needs from the ledger, read in one snapshot.
@@ -203,7 +206,9 @@ final class ReportService: Sendable {
         case notModified(String)
 
         /// The response; a body is counted in `unsent` until its client has taken it.
-        func response(_ unsent: UnsentResponses, channel: any Channel) -> Response {
+        /// - Throws: 503 (``Problem/unavailable(_:)``) when the responses waiting for their
+        ///   readers have no room for this one (``UnsentResponses/body(_:channel:)``).
+        func response(_ unsent: UnsentResponses, channel: any Channel) throws -> Response {
             var headers = HTTPFields()
             headers[.cacheControl] = "private, no-cache"
             switch self {
@@ -216,7 +221,10 @@ final class ReportService: Sendable {
                 if let name = produced.fileName {
                     headers[.contentDisposition] = "attachment; filename=\"\(name)\""
                 }
-                return Response(status: .ok, headers: headers, body: unsent.body(produced.bytes, channel: channel))
+                guard let body = unsent.body(produced.bytes, channel: channel) else {
+                    throw Problem.unavailable("too many finished reports are still being sent; try again shortly")
+                }
+                return Response(status: .ok, headers: headers, body: body)
             }
         }
     }

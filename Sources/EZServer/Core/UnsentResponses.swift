@@ -27,14 +27,36 @@ package final class UnsentResponses: Sendable {
     /// unsent). It is written in slices, the next one once the connection has passed most of the
     /// last to the socket, so a slow reader holds one copy of the response, not a second one
     /// queued in the connection's buffers.
-    package func body(_ bytes: [UInt8], channel: any Channel) -> ResponseBody {
+    ///
+    /// Nil when the responses already waiting would then hold more than ``limit``: the render
+    /// that made `bytes` started while there was room, but renders admitted in one burst all end
+    /// later (16 nine-megabyte workbooks for clients that never read held ~80 MB and took the
+    /// process to 442 MB: outside scale test). The caller answers 503 instead, and the bytes are
+    /// freed. A response alone is held whatever its size.
+    package func body(_ bytes: [UInt8], channel: any Channel) -> ResponseBody? {
+        guard reserve(bytes.count) else { return nil }
         let counted = Counted(bytes, in: self)
         return ResponseBody(contentLength: bytes.count) { writer in
             try await counted.write(to: &writer, channel: channel)
         }
     }
 
-    /// The response's bytes, counted in ``held`` for as long as they live.
+    /// Counts `count` more bytes as held, unless others are held already and the sum would pass
+    /// ``limit``. (``Counted`` gives them back when its bytes are freed.)
+    func reserve(_ count: Int) -> Bool {
+        var now = held.load(ordering: .relaxed)
+        while true {
+            if now > 0, now + count > limit { return false }
+            let (exchanged, original) = held.compareExchange(expected: now, desired: now + count, ordering: .relaxed)
+            if exchanged { return true }
+            now = original
+        }
+    }
+
+    /// Gives back `count` bytes counted by ``reserve(_:)``.
+    func release(_ count: Int) { held.subtract(count, ordering: .relaxed) }
+
+    /// The response's bytes, counted in ``held`` (by ``reserve(_:)``) for as long as they live.
     private final class Counted: Sendable {
         let bytes: [UInt8]
         let owner: UnsentResponses
@@ -48,10 +70,9 @@ package final class UnsentResponses: Sendable {
         init(_ bytes: [UInt8], in owner: UnsentResponses) {
             self.bytes = bytes
             self.owner = owner
-            owner.held.add(bytes.count, ordering: .relaxed)
         }
 
-        deinit { owner.held.subtract(bytes.count, ordering: .relaxed) }
+        deinit { owner.release(bytes.count) }
 
         func write(to writer: inout any ResponseBodyWriter, channel: any Channel) async throws {
             var start = 0
