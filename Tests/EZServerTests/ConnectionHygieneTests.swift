@@ -78,11 +78,16 @@ final class ConnectionHygieneTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(line?.split(separator: " ").last ?? "") ?? 0, 1, metrics)
     }
 
-    /// Every error is an RFC 9457 problem, the parser's too (it used to be a bare, empty 400).
+    /// Every error is an RFC 9457 problem, the parser's too (it used to be a bare, empty 400),
+    /// saying which part was wrong where the parser says: a 96 kB request line was answered
+    /// "could not be read", where the API says a head over 80 kB is refused saying so.
     func testARequestTheParserRejectsGetsAProblemBodyAndTheConnectionCloses() throws {
-        for request in ["FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
-                        "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n",
-                        "GET /healthz HTTP/1.1\r\nHost x\r\n\r\n"] {
+        let cases = [("FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n", "the request's method is not valid HTTP"),
+                     ("GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", nil),
+                     ("GET /healthz HTTP/1.1\r\nHost x\r\n\r\n", "a header field is not valid HTTP/1.1"),
+                     ("GET /healthz?q=" + String(repeating: "a", count: 96 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n",
+                      "the request head (its request line and header fields) is over 80 kB")]
+        for (request, detail) in cases {
             let connection = try RawConnection(port: server.port)
             try connection.send(request)
             let answer = connection.readUntilClosed(timeout: .seconds(5))
@@ -94,6 +99,8 @@ final class ConnectionHygieneTests: XCTestCase {
             let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
             XCTAssertEqual(problem["status"] as? Int, 400)
             XCTAssertEqual(problem["title"] as? String, "Bad Request")
+            if let detail { XCTAssertEqual(problem["detail"] as? String, detail, String(request.prefix(40))) }
+            XCTAssertNotNil(problem["detail"] as? String)
         }
     }
 

@@ -52,6 +52,28 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
     /// Why ``HTTP1HeadRules`` refused the connection's request, when it did.
     private var hostProblem: String?
+    /// What the HTTP parser found wrong, when it said (``errorCaught(context:error:)``).
+    private var parserProblem: String?
+
+    /// Notes what the HTTP parser rejected, for the problem body: a 96 kB request line was
+    /// answered "could not be read", where the API says a head over 80 kB is refused "saying
+    /// which" (outside scale test).
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let parser = error as? HTTPParserError { parserProblem = Self.parserProblem(parser) }
+        context.fireErrorCaught(error)
+    }
+
+    /// The detail for a parser error that says which part of the request was wrong, or nil.
+    static func parserProblem(_ error: HTTPParserError) -> String? {
+        switch error {
+        case .headerOverflow: return "the request head (its request line and header fields) is over 80 kB"
+        case .invalidMethod, .unknown: return "the request's method is not valid HTTP"
+        case .invalidURL: return "the request target is not valid"
+        case .invalidVersion: return "the HTTP version is not valid"
+        case .invalidHeaderToken, .invalidConstant, .lfExpected: return "a header field is not valid HTTP/1.1"
+        default: return nil
+        }
+    }
 
     /// Installs ``HTTP1HeadRules`` where it can still see the HTTP/1 request head: just before
     /// Hummingbird's conversion to Swift HTTP Types (this handler comes after it).
@@ -89,8 +111,9 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .head(let head) = unwrapOutboundIn(data), Self.isParserRejection(head) {
-            record(method: "-", status: 400, reason: hostProblem ?? "not valid HTTP/1.1")
-            let text = hostProblem.map(Self.hostRejectionBody) ?? Self.parserRejectionBody
+            let said = hostProblem ?? parserProblem
+            record(method: "-", status: 400, reason: said ?? "not valid HTTP/1.1")
+            let text = said.map(Self.hostRejectionBody) ?? Self.parserRejectionBody
             var body = context.channel.allocator.buffer(capacity: text.utf8.count)
             body.writeString(text)
             var fields = head.headerFields
@@ -123,7 +146,7 @@ final class HTTPHygieneHandler: ChannelDuplexHandler, RemovableChannelHandler {
             && head.headerFields[.connection] == "close" && head.headerFields[.contentType] == nil
     }
 
-    /// The problem sent for a request refused for its `Host` field, saying why.
+    /// The problem sent for a request refused for its `Host` field or by the parser, saying why.
     static func hostRejectionBody(_ reason: String) -> String {
         String(decoding: Problem(status: .badRequest, title: "Bad Request", detail: reason).body, as: UTF8.self)
     }
