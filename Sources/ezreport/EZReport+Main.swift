@@ -16,6 +16,12 @@ extension EZReport {
         signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
+            // Help and --version were printed by the parser: a command that runs is refused at
+            // once, with one line, where it would have been aborted by a library later.
+            if let problem = AddressSpaceLimit.problem() {
+                printError(problem)
+                throw ExitStatus.unusable
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

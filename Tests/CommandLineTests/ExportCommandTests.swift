@@ -81,6 +81,24 @@ final class ExportCommandTests: XCTestCase {
         }
     }
 
+    /// Under an address-space limit (`ulimit -v`) too low for its threads and libraries, a
+    /// command was aborted by GLib (`Error creating thread`, SIGTRAP, exit 133) or by a failed
+    /// allocation, with no line of ours (outside scale test). It is refused at once, with one line
+    /// that names the limit and what to use instead; `--version` still answers.
+    func testAnAddressSpaceLimitTooLowToRunIsRefusedWithOneLine() throws {
+        let run = try CLI.run(["export", "--db", fixture.ledger, "--user", "\(fixture.markedUser)", "--period", fixture.period,
+                               "--as-of", fixture.asOf, "--format", "pdf", "--out", "-"], shellSetUp: "ulimit -v 400000")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stdout.isEmpty)
+        XCTAssertEqual(run.stderr, "ezreport: the address-space limit (ulimit -v) is 390 MiB; ezreport needs at least 1024 MiB "
+            + "of address space (threads and libraries reserve far more than they use): raise it, and limit memory with a "
+            + "cgroup instead (systemd's MemoryMax=, a container's memory limit)\n")
+        let version = try CLI.run(["--version"], shellSetUp: "ulimit -v 400000")
+        XCTAssertEqual(version.status, 0, version.stderr)
+        let enough = try CLI.run(["--version"], shellSetUp: "ulimit -v 1048576")
+        XCTAssertEqual(enough.status, 0, enough.stderr)
+    }
+
     func testCSVOrPNGToStandardOutputIsRejectedWithExitSixtyFour() throws {
         for format in ["csv", "png", "all"] {
             let run = try export("\(fixture.markedUser)", ["--format", format, "--out", "-"])

@@ -91,11 +91,17 @@ public enum CLI {
     /// it finds it, so whatever ezreport does about a write past the limit is what is tested.
     @discardableResult
     public static func run(_ args: [String], fileSizeLimitKiB: Int, in directory: String? = nil) throws -> Outcome {
+        try run(args, shellSetUp: "ulimit -f \(fileSizeLimitKiB)", in: directory)
+    }
+
+    /// Runs the executable after `shellSetUp` (a `ulimit`), as ``run(_:fileSizeLimitKiB:in:)`` does.
+    @discardableResult
+    public static func run(_ args: [String], shellSetUp: String, in directory: String? = nil) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ezreport-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("stdout").path, err = scratch.appendingPathComponent("stderr").path
-        let process = try start(args, stdoutFile: out, stderrFile: err, in: directory, shellSetUp: "ulimit -f \(fileSizeLimitKiB)")
+        let process = try start(args, stdoutFile: out, stderrFile: err, in: directory, shellSetUp: shellSetUp)
         process.waitUntilExit()
         // Killed by a signal (SIGXFSZ is 25), the status is the signal's number: made distinct here.
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
