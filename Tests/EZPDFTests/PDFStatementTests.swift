@@ -114,6 +114,25 @@ final class PDFStatementTests: XCTestCase {
         XCTAssertTrue(footer.contains(footerTitlePeriod(figures)), footer)
     }
 
+    /// A ledger's names have no length limit: a 1,000,000-character category name took a
+    /// statement 106 s and 467 MB, and cut to 1,000 characters it still took 18 lines of the
+    /// cover's one-line highlights. The highlight names 60 characters of it; the PDF's title
+    /// (the book's name) keeps 1,000, and the statement is whole.
+    func testAHugeNameIsCutInTheCoverHighlightAndTheTitle() throws {
+        var figures = Self.figures
+        figures.categories.rows[0].name = String(repeating: "G", count: 1_000_000)
+        figures.user.bookName = String(repeating: "B", count: 1_000_000)
+        let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()), name: "huge-name.pdf")
+        defer { tools.cleanUp() }
+        XCTAssertEqual(try tools.qpdfCheck().status, 0)
+        let cover = try tools.text(firstPage: 1, lastPage: 1).replacingOccurrences(of: "\n", with: "")
+        XCTAssertTrue(cover.contains(String(repeating: "G", count: 59) + "…"), cover)
+        XCTAssertFalse(cover.contains(String(repeating: "G", count: 61)), "more of the name than a line holds")
+        let title = try XCTUnwrap(try tools.info()["Title"])
+        XCTAssertLessThanOrEqual(title.count, 1_000, "the title holds the whole book name")
+        XCTAssertTrue(title.hasPrefix(String(repeating: "B", count: 900)), title.prefix(40) + "…")
+    }
+
     /// The footer's "· Statement {period}" after the book's name, in the reader's language.
     private func footerTitlePeriod(_ figures: StatementFigures) -> String {
         let title = tr("{book} · Statement {period}", ["book": "", "period": "@"])

@@ -197,11 +197,17 @@ extension StatementLayout {
         return tr("{over}, {warning}", context: "budgets over, close to the limit", ["over": overText, "warning": warnText])
     }
 
+    /// The most characters of a name in the highlights under the tiles.
+    static let highlightNameCharacters = 60
+
     /// One line of plain-language highlights under the tiles.
     private func drawHighlights(_ c: PDFComposer) throws {
         var parts: [String] = []
         if let top = figures.categories.rows.first {
-            parts.append(tr("Largest category: {name} ({percent} of expenses)", ["name": InlineText.isolated(top.name), "percent": percent(top.percent)]))
+            // The name cut to what a line holds: these highlights are one line, and a category's
+            // name has no length limit (a 1,000-character one took 18 lines of the cover).
+            let name = CairoText.bounded(top.name, to: Self.highlightNameCharacters)
+            parts.append(tr("Largest category: {name} ({percent} of expenses)", ["name": InlineText.isolated(name), "percent": percent(top.percent)]))
         }
         let over = figures.budgets.filter { $0.status == .over }.count
         let warn = figures.budgets.filter { $0.status == .warning }.count
