@@ -54,7 +54,7 @@ enum OutputSpace {
     private static func probe(_ folder: String) -> Int32? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return nil }
-        let path = folder + "/.write-check-\(getpid())"
+        let path = folder + "/.write-check.tmp-\(getpid())"   // as AtomicFile names its own: a killed run's is cleaned up
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return errno == EEXIST ? nil : errno }
         close(fd)
