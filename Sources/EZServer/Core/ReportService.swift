@@ -42,8 +42,8 @@ final class ReportService: Sendable {
             throw Problem.unavailable("too many of this account's reports are being made at once; try again shortly")
         }
         // The share is given back when the render really ends, not when its request is answered:
-        // a render cut at the time limit runs on, and counting it no more let one account's
-        // retries hold every render thread (outside scale test).
+        // a render cut at the time limit runs on, and with its share given back at the 503 an
+        // account's retries came on top of the renders it still had running (outside scale test).
         let shares = self.shares, id = caller.userId
         return try await pool.run(job, whenEnded: { shares.giveBack(id) }).response(unsent, channel: channel)
     }
