@@ -58,6 +58,18 @@ struct StatementMail {
         return formatter.string(from: noon)
     }
 
+    /// The most characters of a name in a figure's row, as on the statement's cover.
+    static let nameCharacters = 60
+
+    /// `name` cut to ``nameCharacters``, its last character then '…': a category's name has no
+    /// length limit in the ledger, and a 1,000,000-character one went whole into the e-mail's
+    /// text and HTML (the manifest keeps it whole).
+    static func shortName(_ name: String) -> String {
+        guard name.utf8.count > nameCharacters else { return name }
+        let head = name.prefix(nameCharacters)
+        return head.endIndex == name.endIndex ? name : String(head.dropLast()) + "…"
+    }
+
     /// The headline figures as (label, value) rows, values in the user's formats.
     var figures: [(String, String)] {
         let format = LocaleFormat(locale: locale)
@@ -71,7 +83,7 @@ struct StatementMail {
             rows.append((tr("Savings rate"), summary.savingsRateTenths.map { format.percent(Percent(tenths: $0)) } ?? "–"))
             rows.append((tr("Budgets over"), format.integer(Int64(summary.budgetsOver))))
             if let name = summary.largestCategory, let amount = summary.largestCategoryMinor {
-                rows.append((tr("Largest category"), "\(name) (\(format.money(amount, currency)))"))
+                rows.append((tr("Largest category"), "\(Self.shortName(name)) (\(format.money(amount, currency)))"))
             }
         }
         return rows

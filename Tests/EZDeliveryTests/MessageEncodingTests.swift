@@ -142,6 +142,26 @@ final class MessageEncodingTests: XCTestCase {
         XCTAssertTrue(override.html.contains("Hello \u{2068}\u{202E}evil\u{2069},"), override.html)
     }
 
+    /// A category's name has no length limit in the ledger: a 1,000,000-character one went whole
+    /// into the e-mail's text and HTML. The e-mail names 60 characters of it, as the cover does.
+    func testTheLargestCategoryIsNamedInAtMost60Characters() throws {
+        let long = String(repeating: "G", count: 1_000_000)
+        let json = #"{"id":7,"status":"ok","folder":"users/7-zoe","files":[],"quarantined":[],"currency":"EUR","#
+            + #""income_minor":100000,"expenses_minor":50000,"net_minor":50000,"summary":{"own_transaction_count":3,"#
+            + #""savings_rate_tenths":500,"budgets_over":0,"largest_category":""# + long + #"","largest_category_minor":40000}}"#
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase   // as Manifest.decode reads manifests
+        let entry = try decoder.decode(Manifest.UserEntry.self, from: Data(json.utf8))
+        let mail = StatementMail(username: "Zoë", locale: "en_US", period: try Period.parse("2026-10", asOf: CivilDate(year: 2026, month: 11, day: 1)),
+                                 entry: entry)
+        let shown = String(repeating: "G", count: 59) + "… (€400.00)"
+        XCTAssertTrue(mail.plainText.contains(shown), mail.plainText)
+        XCTAssertTrue(mail.html.contains(shown), String(mail.html.prefix(2_000)))
+        XCTAssertLessThan(mail.plainText.utf8.count + mail.html.utf8.count, 20_000)
+        XCTAssertEqual(StatementMail.shortName("Groceries"), "Groceries")
+        XCTAssertEqual(StatementMail.shortName(String(repeating: "食", count: 60)), String(repeating: "食", count: 60))
+    }
+
     /// A quarter's subject takes the article its body line has: the subjects read "for 3rd quarter
     /// 2026", "pour 3e trimestre 2026" beside "pour le 3e trimestre" in the body (outside test).
     func testAQuartersSubjectTakesItsArticle() throws {
