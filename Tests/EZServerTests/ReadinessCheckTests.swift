@@ -50,4 +50,34 @@ final class ReadinessCheckTests: XCTestCase {
         XCTAssertTrue(held.detail?.contains("did not answer in time") ?? false, held.detail ?? "nil")
         XCTAssertNil(ReadinessCheck.Outcome.ready.detail)
     }
+
+    /// Concurrent probes of a quiet ledger were answered "did not answer in time" at once (in
+    /// 1–4 ms) whenever another probe's check was running (outside live-ledger test): a probe now
+    /// takes the running check's answer, and the ledger is still checked once at a time.
+    func testProbesThatComeWhileACheckRunsTakeItsAnswer() async throws {
+        let readiness = ReadinessCheck(timeout: .seconds(5))
+        let calls = Calls()
+        let outcomes = await withTaskGroup(of: ReadinessCheck.Outcome.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    await readiness.check {
+                        calls.count.withLock { $0 += 1 }
+                        Thread.sleep(forTimeInterval: 0.3)
+                        return true
+                    }
+                }
+            }
+            var all: [ReadinessCheck.Outcome] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        XCTAssertEqual(outcomes, Array(repeating: .ready, count: 8))
+        let checks = calls.count.withLock { $0 }
+        XCTAssertLessThanOrEqual(checks, 2, "the probes started a check each (\(checks))")
+    }
+}
+
+/// How many times a check ran, shared by concurrent probes.
+private final class Calls: Sendable {
+    let count = Mutex(0)
 }
