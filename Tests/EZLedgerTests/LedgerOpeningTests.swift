@@ -220,6 +220,32 @@ final class LedgerSnapshotTests: XCTestCase {
         XCTAssertEqual(mode & 0o777, 0o600)
         XCTAssertNoThrow(try snapshot.open().health(), "the copy is a readable ledger")
     }
+
+    /// A ledger damaged in place while a run copied it (cut short by a restore over it, a failing
+    /// disk) was copied as it was, schema and all: the run published a manifest of 986 users failed on the
+    /// copy, and an admin report of wrong figures marked ok (outside live-ledger test). The copy
+    /// is checked page by page: a damaged one is an error naming the ledger, and nothing is kept.
+    func testASnapshotOfALedgerDamagedWhileOpenIsRefusedAndNotKept() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        for i in 0..<600 { try ledger.expense(alice, 100 + Int64(i), on: "2026-10-03", description: String(repeating: "x", count: 200)) }
+        let bytes = try ledger.bytes()
+        let path = ledger.folder.appendingPathComponent("cut.sqlite").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let opened = try Ledger(path: path)   // whole when it opens: the schema check passes
+        // Pages past the schema's overwritten in place: the backup copies pages as they are.
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: UInt64(bytes.count / 2 / 4096 * 4096))
+        try handle.write(contentsOf: Data(repeating: 0xAB, count: 16 * 4096))
+        try handle.close()
+        let copy = ledger.folder.appendingPathComponent(".snapshot.sqlite").path
+        XCTAssertThrowsError(try LedgerSnapshot.take(of: opened, into: copy)) { error in
+            guard case .notADatabase(let p, let reason, _)? = error as? LedgerError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(p, path)
+            XCTAssertFalse(reason.contains(copy), "the error names the copy: \(reason)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy), "a damaged copy was left behind")
+    }
 }
 
 /// Reading the ledger's bytes beside SQLite (its digest, for provenance and change detection).
