@@ -26,6 +26,9 @@ package final class Ledger: LedgerBackend {
     private let liveRates: LiveRates
     /// The optional additions to the contract this ledger has (detected at open).
     package let features: LedgerFeatures
+    /// SQLite's `schema_version` when ``features`` were detected: any `ALTER TABLE`, `CREATE` or
+    /// `DROP` since changes it (``schemaChangedSinceOpen()``).
+    private let schemaVersion: Int
     /// Seconds a locked database is waited for before giving up, unless the caller says otherwise.
     package static let defaultBusyTimeout: Double = 10
     /// Seconds this ledger waits for a lock.
@@ -59,21 +62,34 @@ package final class Ledger: LedgerBackend {
         }
         self.queue = queue
         do {
-            let (rates, features) = try queue.read { db throws -> (LiveRates, LedgerFeatures) in
+            let (rates, features, schemaVersion) = try queue.read { db throws -> (LiveRates, LedgerFeatures, Int) in
                 try Ledger.checkSchema(db, path: path)
+                let schemaVersion = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
                 let reader = SQLiteReading(db)
                 defer { reader.finish() }
                 let version = try LiveRates.dataVersion(reader)
                 let (rates, bad) = try loadExchangeRates(reader)
-                return (LiveRates(table: rates, quarantined: bad, version: version), try LedgerFeatures.detect(reader))
+                return (LiveRates(table: rates, quarantined: bad, version: version), try LedgerFeatures.detect(reader), schemaVersion)
             }
             self.liveRates = rates
             self.features = features
+            self.schemaVersion = schemaVersion
         } catch let error as LedgerError {
             throw error
         } catch {
             throw Ledger.classify(error, path: path, busyTimeout: busyTimeout)
         }
+    }
+
+    /// Whether the ledger's schema changed since it was opened (the app added an optional column
+    /// or table in place, `ALTER TABLE … ADD COLUMN month_start_day`): ``features`` and the
+    /// contract check may then be out of date, and a long-lived reader (`serve`) opens the ledger
+    /// again. (It went on ignoring a `month_start_day` and a `group_payments` the app added
+    /// until it was restarted, its figures no longer those of `export`: outside live-ledger test.)
+    /// False when the question cannot be answered: the read that follows reports why.
+    package func schemaChangedSinceOpen() -> Bool {
+        let now = try? queue.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+        return now.map { $0 != schemaVersion } ?? false
     }
 
     /// The checks SQLite would answer unclearly (or never: opening a FIFO waits for a writer):

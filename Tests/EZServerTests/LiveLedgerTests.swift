@@ -29,6 +29,36 @@ final class LiveLedgerTests: XCTestCase {
         XCTAssertTrue(metrics.text.contains("ezreport_ledger_reopens_total"), metrics.text)
     }
 
+    /// The app may add the contract's optional columns in place (`ALTER TABLE users ADD COLUMN
+    /// month_start_day`): the server went on as if the column did not exist until it was
+    /// restarted, its statements no longer `export`'s (outside live-ledger test). A schema
+    /// changed in place is opened again by the next request.
+    func testAnOptionalColumnTheAppAddsInPlaceIsSeenByTheNextRequest() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.ledger.db.writeWithoutTransaction { db in try db.execute(sql: "ALTER TABLE users DROP COLUMN month_start_day") }
+        try fixture.ledger.expense(fixture.alice, 1111, on: "2026-08-28T12:00:00+02:00", description: "Late August row")
+        try fixture.ledger.expense(fixture.alice, 2222, on: "2026-09-27T12:00:00+02:00", description: "Late September row")
+        let server = try await LiveServer.start(ledger: fixture.ledger.path, secret: fixture.secret)
+        let token = try await fixture.token(fixture.alice)
+        let path = "/v1/users/\(fixture.alice)/statement/2026-09/transactions.csv?as_of=2026-10-31"
+        let before = try await server.get(path, token: token)
+        XCTAssertEqual(before.status, .ok)
+        XCTAssertFalse(before.text.contains("Late August row"), before.text)
+        XCTAssertTrue(before.text.contains("Late September row"), before.text)
+
+        let alice = fixture.alice
+        try await fixture.ledger.db.writeWithoutTransaction { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN month_start_day INTEGER")
+            try db.execute(sql: "UPDATE users SET month_start_day = 25 WHERE id = ?", arguments: [alice])
+        }
+        let after = try await server.get(path, token: token)
+        await server.stop()
+        XCTAssertEqual(after.status, .ok)
+        // Her September now runs from 25 August to 24 September, as export's does.
+        XCTAssertTrue(after.text.contains("Late August row"), "the month still runs as a calendar month: \(after.text)")
+        XCTAssertFalse(after.text.contains("Late September row"), after.text)
+    }
+
     func testARateTheAppWritesToTheLiveLedgerIsUsedWithoutAReopen() async throws {
         let fixture = try ServerFixture()
         try fixture.ledger.rate("2026-09-01", "USD", "EUR", 0.9)

@@ -5,8 +5,9 @@ import Metrics
 import Synchronization
 
 /// The live ledger: opened read-only once, reopened when the file is replaced (a new inode:
-/// the app's atomic save) or after it could not be read, and its digest remembered while the
-/// files are unchanged.
+/// the app's atomic save), when its schema changed in place (an optional column or table the app
+/// added: ``Ledger/schemaChangedSinceOpen()``) or after it could not be read, and its digest
+/// remembered while the files are unchanged.
 ///
 /// A ledger that cannot be opened, read or that fails the schema check makes requests answer
 /// 503 and `/readyz` fail; the next request tries again, so the server recovers by itself.
@@ -60,7 +61,10 @@ final class LedgerSource: Sendable {
             throw Self.unavailable
         }
         let device = UInt64(st.st_dev), inode = UInt64(st.st_ino)
-        if let open = state.withLock({ $0 }), open.device == device, open.inode == inode { return open.ledger }
+        if let open = state.withLock({ $0 }), open.device == device, open.inode == inode,
+           !((open.ledger as? Ledger)?.schemaChangedSinceOpen() ?? false) {
+            return open.ledger
+        }
         do {
             let ledger = try Ledger(path: path)
             state.withLock { $0 = Opened(ledger: ledger, device: device, inode: inode) }
