@@ -35,6 +35,8 @@ package final class Ledger: LedgerBackend {
     package let busyTimeout: Double
 
     let queue: DatabaseQueue
+    /// The database file opened (``path`` unless this reads a snapshot copy of it).
+    private let file: String
 
     /// Opens `path` read-only and checks it against the ledger contract.
     ///
@@ -47,6 +49,7 @@ package final class Ledger: LedgerBackend {
     /// ``path``: a run reading a snapshot copy (``LedgerSnapshot``) reports the ledger it copied.
     init(opening file: String, reportingAs path: String, busyTimeout: Double) throws(LedgerError) {
         self.path = path
+        self.file = file
         self.busyTimeout = busyTimeout
         try Ledger.checkFile(file, reportingAs: path)
         var config = Configuration()
@@ -277,8 +280,26 @@ package final class Ledger: LedgerBackend {
         return Ledger.classify(error, path: path, busyTimeout: busyTimeout)
     }
 
+    ///
+    /// On a connection of its own, opened for the check and closed after it: a check kept waiting
+    /// by a writer's lock (up to ``busyTimeout``) held this ledger's one connection, and every
+    /// request queued behind it (a request after a `/readyz` probe that timed out took 15 s, not
+    /// the busy timeout's 10: outside live-ledger test).
     package func checkReadable() throws(LedgerError) {
-        try read { db in try Ledger.checkSchema(db, path: path) }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeout)
+        config.label = "ledger check"
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        do {
+            let check = try DatabaseQueue(path: file, configuration: config)
+            defer { try? check.close() }
+            try check.read { db in try Ledger.checkSchema(db, path: path) }
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw Ledger.classify(error, path: path, busyTimeout: busyTimeout)
+        }
     }
 
     /// Copies the ledger into one private file at `scratch` (``LedgerSnapshot``) and opens

@@ -1,6 +1,7 @@
 import EZCore
 import EZTestSupport
 import Foundation
+import GRDB
 import XCTest
 @testable import EZLedger
 
@@ -245,6 +246,46 @@ final class LedgerSnapshotTests: XCTestCase {
             XCTAssertFalse(reason.contains(copy), "the error names the copy: \(reason)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy), "a damaged copy was left behind")
+    }
+}
+
+/// `/readyz`'s check of a ledger a writer holds locked waits on a connection of its own.
+final class LedgerReadinessTests: XCTestCase {
+    /// The check waited for the lock on the ledger's one connection, so a request that came
+    /// meanwhile waited for the check and then for the lock itself: 15 s where the busy timeout
+    /// says 10 (outside live-ledger test). Here, with a 2 s timeout: ~2 s, not ~4.
+    func testACheckWaitingForALockDoesNotHoldTheLedgersConnection() throws {
+        let ledger = try TestLedger()
+        _ = try ledger.user("alice")
+        try ledger.db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        let opened = try Ledger(path: ledger.path, busyTimeout: 2)
+        let writer = try DatabaseQueue(path: ledger.path)
+        let locked = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? writer.inDatabase { db in
+                try db.execute(sql: "BEGIN EXCLUSIVE")
+                locked.signal()
+                Thread.sleep(forTimeInterval: 6)
+                try db.execute(sql: "COMMIT")
+            }
+            released.signal()
+        }
+        locked.wait()
+        let checked = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            if case .success = Result(catching: { () throws(LedgerError) in try opened.checkReadable() }) {
+                XCTFail("a locked ledger was readable")
+            }
+            checked.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.2)   // the check is waiting for the lock
+        let started = Date()
+        XCTAssertThrowsError(try opened.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM users") })
+        let waited = Date().timeIntervalSince(started)
+        XCTAssertLessThan(waited, 3.2, "the read waited for the check's wait before its own (\(waited) s)")
+        XCTAssertGreaterThan(waited, 1.5, "the read did not wait for the lock at all (\(waited) s)")
+        checked.wait()
+        released.wait()
     }
 }
 
