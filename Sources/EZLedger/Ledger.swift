@@ -89,9 +89,16 @@ package final class Ledger: LedgerBackend {
     /// contract check may then be out of date, and a long-lived reader (`serve`) opens the ledger
     /// again. (It went on ignoring a `month_start_day` and a `group_payments` the app added
     /// until it was restarted, its figures no longer those of `export`: outside live-ledger test.)
-    /// False when the question cannot be answered: the read that follows reports why.
+    /// False when the question cannot be answered at once: the read that follows waits for a
+    /// writer's lock itself (this asks without waiting, so that a locked ledger's request waits
+    /// the busy timeout once, not twice) and reports why it failed.
     package func schemaChangedSinceOpen() -> Bool {
-        let now = try? queue.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+        let busyMilliseconds = Int32(busyTimeout * 1000)
+        let now = try? queue.inDatabase { db -> Int? in
+            sqlite3_busy_timeout(db.sqliteConnection, 0)
+            defer { sqlite3_busy_timeout(db.sqliteConnection, busyMilliseconds) }
+            return try Int.fetchOne(db, sql: "PRAGMA schema_version")
+        }
         return now.map { $0 != schemaVersion } ?? false
     }
 

@@ -284,6 +284,11 @@ final class LedgerReadinessTests: XCTestCase {
         let waited = Date().timeIntervalSince(started)
         XCTAssertLessThan(waited, 3.2, "the read waited for the check's wait before its own (\(waited) s)")
         XCTAssertGreaterThan(waited, 1.5, "the read did not wait for the lock at all (\(waited) s)")
+        // A server asks whether the schema changed before each request: without waiting, so
+        // that the request waits for the lock once, not twice.
+        let asked = Date()
+        XCTAssertFalse(opened.schemaChangedSinceOpen())
+        XCTAssertLessThan(Date().timeIntervalSince(asked), 0.5, "asking about the schema waited for the lock")
         checked.wait()
         released.wait()
     }
