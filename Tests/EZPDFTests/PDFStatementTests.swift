@@ -133,6 +133,20 @@ final class PDFStatementTests: XCTestCase {
         XCTAssertTrue(title.hasPrefix(String(repeating: "B", count: 900)), title.prefix(40) + "…")
     }
 
+    /// The comparison's headers are in capitals, and were made so without the reader's language:
+    /// a Turkish reader's "Eki 2025" read "EKI 2025" (dotless I) beside the cover's "EKİ 2025".
+    func testTheComparisonsHeadersTakeTheReadersCapitals() throws {
+        var figures = Self.figures
+        figures.user.locale = "tr_TR"
+        let tools = try PDFToolRunner(bytes: try StatementPDF.render(figures, provenance: PDFFixtures.provenance()), name: "turkish.pdf")
+        defer { tools.cleanUp() }
+        let text = try tools.text()
+        let month = LocaleFormat(locale: "tr_TR").monthYearLabel(figures.period.end)
+        XCTAssertTrue(month.lowercased().hasPrefix("eki"), month)
+        XCTAssertTrue(text.contains(month.uppercased(with: Locale(identifier: "tr_TR"))), text)
+        XCTAssertFalse(text.contains(month.uppercased()), "a header in capitals without the reader's rules: \(text)")
+    }
+
     /// The footer's "· Statement {period}" after the book's name, in the reader's language.
     private func footerTitlePeriod(_ figures: StatementFigures) -> String {
         let title = tr("{book} · Statement {period}", ["book": "", "period": "@"])

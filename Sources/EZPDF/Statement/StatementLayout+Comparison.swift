@@ -49,15 +49,19 @@ extension StatementLayout {
     /// it; a quarter by its abbreviated name ("Q3 2026", "T3 2026"), a year by its number, an ISO
     /// week by its number and year ("Week 39, 2026", "KW 39/2026"), a day by its date; a range, whose dates
     /// would not fit, by a short word (`words`: "Previous"), its dates being in the note above the table.
+    ///
+    /// Headers are set in capitals (``PDFTable``), by rules that know no language: a label in the
+    /// reader's locale is put in capitals here by its own (Turkish "Eki 2026" is "EKİ 2026", not
+    /// "EKI 2026"), which the table's capitals then leave as they are.
     private func columnLabel(_ p: Period, words: String) -> String {
         switch p.kind {
-        case .month: return format.monthYearLabel(p.end)
-        case .quarter: return format.quarterShortLabel(p)
+        case .month: return format.uppercased(format.monthYearLabel(p.end))
+        case .quarter: return format.uppercased(format.quarterShortLabel(p))
         case .year: return String(p.start.year)
         case .week:
             let w = p.start.isoWeek
             return tr("Week {week}, {year}", context: "an ISO week, as a column header", ["week": String(w.week), "year": String(w.year)])
-        case .day: return format.date(p.start)
+        case .day: return format.uppercased(format.date(p.start))
         case .range: return words
         }
     }
