@@ -76,6 +76,7 @@ struct UserLoader<Reader: LedgerReading> {
         ledger.categories = try categories(userId)
         ledger.transactions = try transactions(.transactionsOfUser, userId)
         ledger.groups = try groups(userId)
+        ledger.transactions = withoutQuarantined(ledger.transactions)
         ledger.budgets = try budgets(userId)
         ledger.budgetTransfers = try budgetTransfers(userId)
         ledger.savingsGoals = try savingsGoals(userId)
@@ -120,8 +121,19 @@ struct UserLoader<Reader: LedgerReading> {
         ledger.categories = try categories(userId)
         ledger.transactions = try transactions(.transactionsOfUser, userId)
         ledger.groups = try groups(userId)
+        ledger.transactions = withoutQuarantined(ledger.transactions)
         ledger.quarantined = Array(Set(quarantined)).sorted()
         return .success(ledger)
+    }
+
+    /// `transactions` less the rows a later table's rule quarantined: a group expense whose splits
+    /// break the contract, or whose group does, is read with the payer's own rows before the group
+    /// is checked, and would otherwise still move the payer's balance (its running values, the
+    /// balances chart, savings) while every other figure leaves it out.
+    func withoutQuarantined(_ transactions: [Transaction]) -> [Transaction] {
+        let dropped = Set(quarantined.lazy.filter { $0.table == "transactions" }.map(\.id))
+        guard !dropped.isEmpty else { return transactions }
+        return transactions.filter { !dropped.contains($0.id) }
     }
 
     // MARK: Tables

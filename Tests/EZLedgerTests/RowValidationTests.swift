@@ -230,6 +230,28 @@ final class RowValidationTests: XCTestCase {
         XCTAssertEqual(try opened.loadUser(id: alice, through: october).transactions.count, 1)
     }
 
+    /// A group expense the group's rules quarantine (its splits, or its group) is read with the
+    /// payer's own rows first: it must leave those too, or it still moves the payer's balance.
+    func testAQuarantinedGroupExpenseLeavesThePayersOwnRows() throws {
+        let ledger = try TestLedger()
+        let alice = try ledger.user("alice")
+        let bob = try ledger.user("bob")
+        let trip = try ledger.group("Trip", owner: alice, members: [alice, bob])
+        let good = try ledger.expense(alice, 1000, on: "2026-10-02", group: trip)
+        try ledger.splits(good, [(alice, 400), (bob, 600)])
+        let bad = try ledger.expense(alice, 1000, on: "2026-10-03", group: trip)
+        try ledger.splits(bad, [(alice, 500), (bob, 499)])
+        let broken = try ledger.group("Broken", owner: alice, members: [alice, bob], currency: "XXQ")
+        let orphan = try ledger.expense(alice, 300, on: "2026-10-04", group: broken)
+        let own = try ledger.expense(alice, 200, on: "2026-10-05")
+        let opened = try Ledger(path: ledger.path)
+        let slice = try opened.loadUser(id: alice, through: october)
+        XCTAssertEqual(Set(slice.quarantined.filter { $0.table == "transactions" }.map(\.id)), [bad, orphan])
+        XCTAssertEqual(slice.transactions.map(\.id), [good, own])
+        let window = try opened.readTransaction { try $0.loadWindow(id: alice, from: CivilDate(year: 2026, month: 10, day: 1), through: october) }
+        XCTAssertEqual(window.transactions.map(\.id), [good, own])
+    }
+
     func testSoftDeletedRowsAreIgnoredNotQuarantined() throws {
         let (_, health, slice) = try quarantined { l, u in
             try l.transaction(u, kind: "refund", 100, on: "2026-10-02", deletedAt: "2026-10-03T00:00:00Z")
