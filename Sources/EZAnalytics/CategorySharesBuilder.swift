@@ -11,7 +11,10 @@ enum CategorySharesBuilder {
         var amounts = [Int64](repeating: 0, count: cats)
         var counts = [Int](repeating: 0, count: cats)
         let lo = from.dayNumber, hi = through.dayNumber
-        for e in view.entries where e.kind == .expense && e.day >= lo && e.day <= hi {
+        // A row that counts nothing (an amount that converts to 0, such as 0.001 BHD in GBP) is
+        // in no category's count, as a group expense paid wholly for others is not, and as the
+        // statistics count (``StatisticsFigures``): it added a count without an amount.
+        for e in view.entries where e.kind == .expense && e.counted != 0 && e.day >= lo && e.day <= hi {
             let c = Int(e.category)
             amounts[c] = try checkedAdd(amounts[c], e.counted, user: view.userId)
             counts[c] += 1

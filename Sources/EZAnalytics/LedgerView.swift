@@ -126,6 +126,19 @@ enum GroupShares {
         }
     }
 
+    /// Whether `user` takes part in sharing the expense: a split row above zero when it has
+    /// splits, else membership on its date (or, with no member then, having paid it). Only a
+    /// user who takes part can be allocated a unit of its amount, in any currency.
+    static func takesPart(_ user: Int64, in tx: Transaction, members: [GroupMember], splits: [Int64: [Split]]) -> Bool {
+        if let rows = splits[tx.id], !rows.isEmpty { return rows.contains { $0.userId == user && $0.shareMinor > 0 } }
+        var anyone = false
+        for m in members where m.isMember(on: tx.ownerDate) {
+            if m.userId == user { return true }
+            anyone = true
+        }
+        return !anyone && tx.userId == user
+    }
+
     /// `user`'s share of a group expense in the group's currency, as the group's books count it
     /// (``GroupAnalytics``): the expense converted whole, then shared by ``allocate``. Only an
     /// expense in another currency than its group's needs this; otherwise the share is
@@ -264,26 +277,29 @@ struct LedgerView {
             let day = expenses[i].occurredAt.localDate(in: zone)
             guard day.dayNumber >= lo, day.dayNumber <= hi else { continue }
             let tx = expenses[i]
-            let share = GroupShares.share(of: user, in: tx, members: members, splits: g.splits)
             let paid = tx.userId == user
-            guard share > 0 || paid else { continue }
+            // The group's books convert the expense whole into the group's currency, then share
+            // it: the viewer's share is that one, so that it is the same as the share in
+            // groups.csv (and the members' expenses add up to the group's total). Whether the
+            // viewer has a share at all is decided on it too: split first in the expense's own
+            // currency, 5 fils among four had a share of 1 where the group's 2 yen gave none.
+            var owed: Int64 = 0, owedCurrency = tx.currency
+            if tx.currency == g.group.currency {
+                owed = GroupShares.share(of: user, in: tx, members: members, splits: g.splits)
+            } else if GroupShares.takesPart(user, in: tx, members: members, splits: g.splits) {
+                let whole = try rates.convert(tx.amountMinor, from: tx.currency, to: g.group.currency, on: tx.ownerDate,
+                                              user: user, transaction: tx.id, group: g.group.id)
+                owed = GroupShares.shareInGroupCurrency(of: user, in: tx, amount: whole, members: members, splits: g.splits)
+                owedCurrency = g.group.currency
+            }
+            guard owed > 0 || paid else { continue }
             let cat = categories.index(name: tx.categoryName)
             var counted: Int64 = 0
-            if share > 0 {
-                // The group's books convert the expense whole into the group's currency, then
-                // share it: the viewer's expense is that share, so that it is the same as the
-                // share in groups.csv (and the members' expenses add up to the group's total).
-                var owed = share, owedCurrency = tx.currency
-                if tx.currency != g.group.currency {
-                    let whole = try rates.convert(tx.amountMinor, from: tx.currency, to: g.group.currency, on: tx.ownerDate,
-                                                  user: user, transaction: tx.id, group: g.group.id)
-                    owed = GroupShares.shareInGroupCurrency(of: user, in: tx, amount: whole, members: members, splits: g.splits)
-                    owedCurrency = g.group.currency
-                }
+            if owed > 0 {
                 counted = try rates.convert(owed, from: owedCurrency, to: currency, on: tx.ownerDate,
                                             user: user, transaction: tx.id, group: g.group.id)
             }
-            entries.append(Entry(day: day.dayNumber, kind: share > 0 ? .expense : .zeroShare,
+            entries.append(Entry(day: day.dayNumber, kind: owed > 0 ? .expense : .zeroShare,
                                  recurring: false, category: cat, counted: counted))
             if let p = rowsPeriod, p.contains(day) {
                 let payer = members.first { $0.userId == tx.userId }?.username ?? (paid ? ledger.user.username : "")

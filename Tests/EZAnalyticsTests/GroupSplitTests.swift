@@ -68,6 +68,53 @@ final class GroupSplitTests: XCTestCase {
         XCTAssertEqual(s.groups.first?.members.map(\.outstanding), [-700, 700, 0])
     }
 
+    /// Whether a group expense in another currency is the viewer's row follows the share the
+    /// group's books give them (the amount converted whole, then split), as its amount does: a
+    /// share above zero only in the expense's own currency listed a row of 0.00 (and counted it),
+    /// and a share above zero only in the group's currency was left out of the list and the counts.
+    func testAForeignExpenseIsListedByTheShareTheGroupsBooksGive() throws {
+        // 0.05 EUR at 40 is ¥2, split 1:2:2 → ¥0, ¥1, ¥1: ann's 0.01 EUR split is no yen at all.
+        var none = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 5, time: "2026-10-05T12:00:00Z", group: 1)],
+                           splits: [1: [Split(transactionId: 1, userId: 1, shareMinor: 1), Split(transactionId: 1, userId: 2, shareMinor: 2),
+                                        Split(transactionId: 1, userId: 3, shareMinor: 2)]], currency: jpy)
+        none.rate("EUR", "JPY", "40")
+        let s = try StatementAnalytics.statement(for: none.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.groups.first?.members.map(\.share), [0, 1, 1])
+        XCTAssertEqual(s.transactions.map(\.id), [], "no share in the group's books: not the viewer's row")
+        XCTAssertEqual(s.kpis.transactionCount, 0)
+
+        // 0.02 EUR at 0.25 is 5 fils among bob (2), cy (3) and ann (9): 2, 2, 1. Split in euros
+        // first (1, 1, 0 cents) ann had none, yet the group's books give her a fils.
+        let kwd = try Currency("KWD")
+        var some = LedgerFixture(id: 9, name: "ann")
+        let group = Group(id: 1, name: "Trip", ownerId: 2, currency: kwd, createdAt: at("2025-01-01"))
+        some.ledger.groups = [GroupLedger(group: group, members: [member(2, "bob"), member(3, "cy"), member(9, "ann")],
+                                          expenses: [groupExpense(id: 1, payer: 2, amount: 2, time: "2026-10-05T12:00:00Z", group: 1)],
+                                          splits: [:])]
+        some.rate("EUR", "KWD", "0.25")
+        let t = try StatementAnalytics.statement(for: some.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(t.groups.first?.members.map(\.share), [2, 2, 1])
+        XCTAssertEqual(t.transactions.map(\.id), [1], "a share of one fils is a share")
+        XCTAssertEqual(t.transactions.map(\.counted), [0], "one fils is 0.004 EUR: it counts 0.00")
+        XCTAssertEqual(t.kpis.transactionCount, 1)
+        XCTAssertEqual(t.categories.rows.map(\.count), [], "a row that counts nothing is in no category's count")
+    }
+
+    /// An own expense that converts to nothing in the report currency (0.001 BHD is 0.00 EUR) is
+    /// listed, but is in no category's count: categories.csv counted it where the statistics did not.
+    func testARowThatConvertsToNothingIsInNoCategorysCount() throws {
+        var f = LedgerFixture()
+        f.rate("EUR", "BHD", "0.41")
+        f.add(.expense, 1, "2026-10-05T12:00:00Z", category: LedgerFixture.rent, currency: try Currency("BHD"))
+        f.add(.expense, 1_000, "2026-10-06T12:00:00Z", category: LedgerFixture.groceries)
+        let s = try StatementAnalytics.statement(for: f.ledger, period: month("2026-10"), asOf: day("2026-11-01"))
+        XCTAssertEqual(s.transactions.map(\.counted), [0, 1_000])
+        XCTAssertEqual(s.categories.rows.map(\.name), ["Groceries"])
+        XCTAssertEqual(s.categories.rows.map(\.count), [1])
+        let stats = StatisticsFigures.of(s.transactions, currency: eur)
+        XCTAssertEqual(stats.categories.map(\.count), s.categories.rows.map(\.count))
+    }
+
     func testMembersShareOnlyWhileTheyBelongAndKeepTheirBalanceAfterLeaving() throws {
         let members = [member(1, "ann"), member(2, "bob", left: "2026-10-10"), member(3, "cy", joined: "2026-10-10")]
         let f = fixture(expenses: [groupExpense(id: 1, payer: 2, amount: 1_000, time: "2026-10-05T12:00:00Z", group: 1),
