@@ -20,7 +20,8 @@ import EZCore
 ///   ``showsPercentile(rank:of:)``);
 /// - top categories: the 10 category names with the largest expense volume in the period's months
 ///   (whole, as the months are), among names used by at least 5 users (a rarer name could
-///   identify its user, so it is never listed);
+///   identify its user, so it is never listed), less the smallest of them while the spend under
+///   the names left unlisted is one to four users' (see ``UsageFigures/topCategoriesHeldBack``);
 /// - groups and families: members at the period's end (a size class is suppressed when it covers
 ///   fewer than 5 people); cohorts: users by creation month, and the share active k months later (withheld when the
 ///   active, or the inactive, number one to four).
@@ -229,15 +230,19 @@ package struct UsageAccumulator: Sendable {
                     ? .suppressed : .shown(Percent.of(Int64(windowsOver[m]), Int64(windows[m]))!),
                 spendP50: percentile(50), spendP90: percentile(90))
         }
-        let top = categories.filter { $0.value.users >= minimum }
+        var top = Array(categories.filter { $0.value.users >= minimum }
             .sorted { $0.value.volume != $1.value.volume ? $0.value.volume > $1.value.volume : $0.key < $1.key }
             .prefix(10)
-            .map { CategoryVolume(name: $0.key, volume: .shown($0.value.volume), users: .shown($0.value.users)) }
-        let withheld = volumeWithheldForTheUnlisted(listed: Set(top.map(\.name)))
-        let shownMonths = withheld.isEmpty ? rows : rows.enumerated().map { m, row in
-            var row = row
-            if withheld.contains(m) { row.volume = .suppressed }
-            return row
+            .map { CategoryVolume(name: $0.key, volume: .shown($0.value.volume), users: .shown($0.value.users)) })
+        // The period's volume less the listed categories' is the spend under every other name:
+        // when one to four users made it (one person's "HIV medication", too rare to be listed),
+        // it would be theirs. The smallest listed names are left out until five users or more, or
+        // none, spent outside the list. (Withholding the period's volume instead only held in
+        // this report: the next month's report shows that month's volume as one of its twelve.)
+        var heldBack = 0
+        while !top.isEmpty, Self.isSmallComplement(usersSpendingOutside(listed: Set(top.map(\.name)))) {
+            top.removeLast()
+            heldBack += 1
         }
         func histogram(_ sizes: some Sequence<Int>) -> [SizeCount] {
             var h: [Int: Int] = [:]
@@ -255,27 +260,20 @@ package struct UsageAccumulator: Sendable {
                               ? .suppressed : .shown(Percent.of(Int64(cohortActive[c][k]), Int64(cohortSize[c]))!)
                       })
         }
-        var figures = UsageFigures(period: period, asOf: asOf, currency: currency, months: shownMonths, topCategories: Array(top),
+        var figures = UsageFigures(period: period, asOf: asOf, currency: currency, months: rows, topCategories: top,
                                    groupSizes: histogram(groupSizes.values), familySizes: histogram(familyMembers.values),
                                    cohorts: cohorts)
         figures.usersLeftOut = usersLeftOut
+        figures.topCategoriesHeldBack = heldBack
         let totalAtEnd = total[11]
         figures.activeInPeriod = activeInPeriod >= minimum && !Self.isSmallComplement(totalAtEnd - activeInPeriod)
             ? .shown(activeInPeriod) : .suppressed
         return figures
     }
 
-    /// The month slots whose volume is withheld so that the spend outside the listed categories
-    /// cannot be worked out: the period's months' volume less the listed categories' is that spend,
-    /// and when one to four users made it (one person's "HIV medication", too rare to be listed),
-    /// it would be theirs. Empty when five or more users, or none, spent outside the list.
-    private func volumeWithheldForTheUnlisted(listed: Set<String>) -> Set<Int> {
-        let unlistedUsers = categorySets.reduce(0) { sum, entry in
-            sum + (entry.key.contains { !listed.contains($0) } ? entry.value : 0)
-        }
-        guard Self.isSmallComplement(unlistedUsers) else { return [] }
-        let first = period.start.startOfMonth, last = period.end.startOfMonth
-        return Set((0..<12).filter { months[$0] >= first && months[$0] <= last })
+    /// How many users spent, in the period's months, under a category name not in `listed`.
+    private func usersSpendingOutside(listed: Set<String>) -> Int {
+        categorySets.reduce(0) { sum, entry in sum + (entry.key.contains { !listed.contains($0) } ? entry.value : 0) }
     }
 
     /// Whether `difference` (a total less a count shown beside it) is about one to four users:

@@ -120,10 +120,15 @@ package enum UsageWorkbook {
             try write(c.volume, u.currency, sheet, i + 1, 1, s)
             try write(c.users, sheet, i + 1, 2, s)
         }
+        // Names held back so that the spend outside the list is never a few users': said, so
+        // that a short list is not read as all of them.
+        let heldBack = tr("Smaller categories are left out so that the spend outside the list is always that of five users or more.")
         guard !u.topCategories.isEmpty else {
-            try sheet.write(tr("No category name was used by five users or more in this period"), row: 2, column: 0, format: s.note)
+            try sheet.write(u.topCategoriesHeldBack > 0 ? heldBack : tr("No category name was used by five users or more in this period"),
+                            row: 2, column: 0, format: s.note)
             return
         }
+        if u.topCategoriesHeldBack > 0 { try sheet.write(heldBack, row: u.topCategories.count + 2, column: 0, format: s.note) }
         let rows = 1...u.topCategories.count
         let chart = try sheet.workbook.addChart(.bar)
         try chart.title(tr("Top categories by volume ({currency})", ["currency": u.currency.code]))

@@ -215,26 +215,42 @@ final class UsageAccumulatorTests: XCTestCase {
 
     /// The month's volume less the listed categories' is the spend under every other name: when
     /// one person made it (a category only they use), it was theirs, €98.76 under "HIV medication"
-    /// in the outside privacy audit. The volume of the period's months is then withheld; with five
-    /// users or more outside the list, or none, it stays shown.
-    func testTheVolumeIsWithheldWhenTheSpendOutsideTheListedCategoriesIsOnePersons() throws {
-        func october(rareSpenders: Int) throws -> UsageFigures {
-            var usage = UsageAccumulator(period: month("2026-10"), asOf: day("2026-11-01"))
-            for id in 1...6 {
+    /// in the outside privacy audit. Withholding the period's volume for it held only in that
+    /// report: the next month's report showed the month's volume among its twelve (outside
+    /// figures test). The smallest listed names are left out instead, until five users or more,
+    /// or none, spent outside the list; every month's volume stays shown.
+    func testTopCategoriesLeaveOutNamesUntilTheSpendOutsideThemIsFiveUsersOrNone() throws {
+        func report(_ period: String, rareSpenders: Int, rentPayers: Int = 0) throws -> UsageFigures {
+            var usage = UsageAccumulator(period: month(period), asOf: day("2026-12-01"))
+            for id in 1...10 {
                 var f = LedgerFixture(id: Int64(id), name: "u\(id)", created: "2026-01-10T10:00:00Z")
                 f.add(.expense, 10_000, "2026-10-05T10:00:00Z")
+                if id > 10 - rentPayers { f.add(.expense, 5_000, "2026-10-05T11:00:00Z", category: LedgerFixture.rent) }
                 if id <= rareSpenders { f.add(.expense, 9_876, "2026-10-06T10:00:00Z", category: LedgerFixture.fun) }
+                f.add(.expense, 1_000, "2026-11-05T10:00:00Z")
                 try usage.add(f.ledger)
             }
             return usage.finish()
         }
-        let one = try october(rareSpenders: 1)
-        XCTAssertEqual(one.topCategories.map(\.name), ["Groceries"])
-        XCTAssertEqual(one.months.last?.volume, .suppressed)
-        XCTAssertEqual(one.months.last?.usersTotal, .shown(6), "only the volume is withheld")
-        XCTAssertEqual(try october(rareSpenders: 0).months.last?.volume, .shown(60_000))
-        let five = try october(rareSpenders: 5)
+        // One rare spender, Groceries the only name five use: listing it would give the rest away.
+        let one = try report("2026-10", rareSpenders: 1)
+        XCTAssertEqual(one.topCategories.map(\.name), [])
+        XCTAssertEqual(one.topCategoriesHeldBack, 1)
+        XCTAssertEqual(one.months.last?.volume, .shown(100_000 + 9_876))
+        // The next month's report shows October's volume as its own report does: the same cell.
+        let next = try report("2026-11", rareSpenders: 1)
+        XCTAssertEqual(next.months[10].volume, one.months.last?.volume)
+        // Left out from the smallest up, only as far as needed: Rent (six payers) goes, and the
+        // spend outside the list is then six users'.
+        let partly = try report("2026-10", rareSpenders: 1, rentPayers: 6)
+        XCTAssertEqual(partly.topCategories.map(\.name), ["Groceries"])
+        XCTAssertEqual(partly.topCategoriesHeldBack, 1)
+        let rentFirst = try report("2026-10", rareSpenders: 0, rentPayers: 6)
+        XCTAssertEqual(rentFirst.topCategories.map(\.name), ["Groceries", "Rent"], "nothing outside the list: all shown")
+        XCTAssertEqual(rentFirst.topCategoriesHeldBack, 0)
+        let five = try report("2026-10", rareSpenders: 5)
         XCTAssertEqual(five.topCategories.map(\.name), ["Groceries", "Fun"])
-        XCTAssertEqual(five.months.last?.volume, .shown(60_000 + 5 * 9_876))
+        XCTAssertEqual(five.topCategoriesHeldBack, 0)
+        XCTAssertEqual(five.months.last?.volume, .shown(100_000 + 5 * 9_876))
     }
 }

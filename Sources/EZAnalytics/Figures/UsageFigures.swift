@@ -23,7 +23,8 @@ package struct UsageFigures: Hashable, Sendable {
     package var currency: Currency
     /// One row per month, oldest first: the 12 months ending with the period's last month.
     package var months: [UsageMonth]
-    /// The 10 category names with the largest expense volume across users in the period.
+    /// The 10 category names with the largest expense volume across users in the period (fewer
+    /// when some are held back: see ``topCategoriesHeldBack``).
     package var topCategories: [CategoryVolume]
     /// How many groups have n members (live members at the period's end), by size ascending.
     package var groupSizes: [SizeCount]
@@ -42,6 +43,11 @@ package struct UsageFigures: Hashable, Sendable {
     /// statements): a count only, in the workbook's About sheet; `admin` exits 3 for them as every
     /// command does.
     package var rowsQuarantined = 0
+    /// How many of the ten largest names used by five users or more ``topCategories`` leaves
+    /// out: the smallest, so that the spend under the names not listed is never one to four
+    /// users' (the period's volume less the listed categories' would be theirs, in this report or
+    /// beside the next one, which shows this period's months' volumes too).
+    package var topCategoriesHeldBack = 0
     package init(period: Period, asOf: CivilDate, currency: Currency, months: [UsageMonth], topCategories: [CategoryVolume],
                 groupSizes: [SizeCount], familySizes: [SizeCount], cohorts: [CohortRow]) {
         self.period = period; self.asOf = asOf; self.currency = currency; self.months = months

@@ -542,6 +542,9 @@ msgstr "Keine Ausgaben in diesem Zeitraum"
 msgid "No expenses in this period."
 msgstr "Keine Ausgaben in diesem Zeitraum."
 
+msgid "Smaller categories are left out so that the spend outside the list is always that of five users or more."
+msgstr "Kleinere Kategorien sind nicht aufgeführt, damit die Ausgaben außerhalb der Liste immer von fünf oder mehr Nutzern stammen."
+
 msgid "No category name was used by five users or more in this period."
 msgstr "Keine Kategorie wurde in diesem Zeitraum von fünf oder mehr Nutzern verwendet."
 
@@ -1626,6 +1629,9 @@ msgstr "No hay gastos en este período"
 
 msgid "No expenses in this period."
 msgstr "No hay gastos en este período."
+
+msgid "Smaller categories are left out so that the spend outside the list is always that of five users or more."
+msgstr "Las categorías más pequeñas no se muestran, para que el gasto fuera de la lista sea siempre de cinco usuarios o más."
 
 msgid "No category name was used by five users or more in this period."
 msgstr "Ninguna categoría fue usada por cinco o más usuarios en este período."
@@ -2712,6 +2718,9 @@ msgstr "Aucune dépense sur cette période"
 msgid "No expenses in this period."
 msgstr "Aucune dépense sur cette période."
 
+msgid "Smaller categories are left out so that the spend outside the list is always that of five users or more."
+msgstr "Les catégories plus petites ne sont pas listées, afin que les dépenses hors de la liste soient toujours celles de cinq utilisateurs ou plus."
+
 msgid "No category name was used by five users or more in this period."
 msgstr "Aucune catégorie n’a été utilisée par cinq utilisateurs ou plus sur cette période."
 
@@ -3797,6 +3806,9 @@ msgstr "Nessuna spesa in questo periodo"
 msgid "No expenses in this period."
 msgstr "Nessuna spesa in questo periodo."
 
+msgid "Smaller categories are left out so that the spend outside the list is always that of five users or more."
+msgstr "Le categorie più piccole non sono elencate, così che la spesa fuori dall'elenco sia sempre di cinque o più utenti."
+
 msgid "No category name was used by five users or more in this period."
 msgstr "Nessuna categoria è stata usata da cinque o più utenti in questo periodo."
 
@@ -4878,6 +4890,9 @@ msgstr "この期間の支出はありません"
 
 msgid "No expenses in this period."
 msgstr "この期間の支出はありません。"
+
+msgid "Smaller categories are left out so that the spend outside the list is always that of five users or more."
+msgstr "リスト外の支出が常に5人以上のユーザーのものとなるよう、小さいカテゴリは表示していません。"
 
 msgid "No category name was used by five users or more in this period."
 msgstr "この期間に5人以上が使ったカテゴリーはありません。"

@@ -197,7 +197,12 @@ struct UsageLayout {
         try c.section(tr("Top categories"), keepWith: PDFTable.keepHeight(rows: usage.topCategories.count))
         // Expenses a rarer name holds are not listed (a name could identify its user): say so,
         // rather than that there were none.
-        guard !usage.topCategories.isEmpty else { return try c.note(tr("No category name was used by five users or more in this period.")) }
+        // Names held back so that the spend outside the list is never a few users' (see
+        // ``UsageFigures/topCategoriesHeldBack``): said, so that a short list is not read as all.
+        let heldBack = tr("Smaller categories are left out so that the spend outside the list is always that of five users or more.")
+        guard !usage.topCategories.isEmpty else {
+            return try c.note(usage.topCategoriesHeldBack > 0 ? heldBack : tr("No category name was used by five users or more in this period."))
+        }
         let top = usage.topCategories.compactMap { $0.volume.value }.max() ?? 0
         try c.draw(PDFTable(columns: [
             .init(title: tr("Category"), weight: 34), .init(title: tr("Users"), weight: 12, align: .right),
@@ -207,6 +212,10 @@ struct UsageLayout {
             return [.text(cat.name), .text(count(cat.users)), .text(money(cat.volume)),
                     .bar(fraction: f, color: PDFTheme.accent, label: "")]
         }), continuation: tr("Top categories"))
+        if usage.topCategoriesHeldBack > 0 {
+            c.y += 4
+            try c.note(heldBack)
+        }
     }
 
     private func drawSizes(_ c: PDFComposer) throws {
