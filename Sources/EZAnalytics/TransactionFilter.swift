@@ -17,7 +17,8 @@ package struct TransactionFilter: Sendable, Hashable {
     package var minCounted: Int64?
     /// The largest absolute counted amount (report currency, minor units), inclusive.
     package var maxCounted: Int64?
-    /// A case-insensitive substring of the description; nil or empty: any description.
+    /// A case-insensitive substring of the description (case folded fully: see
+    /// ``caseFolded(_:)``); nil or empty: any description.
     package var text: String?
 
     private let loweredText: String?
@@ -28,7 +29,7 @@ package struct TransactionFilter: Sendable, Hashable {
         self.minCounted = minCounted
         self.maxCounted = maxCounted
         self.text = text
-        self.loweredText = text.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+        self.loweredText = text.flatMap { $0.isEmpty ? nil : Self.caseFolded($0) }
     }
 
     /// True when `row` passes every filter.
@@ -40,7 +41,25 @@ package struct TransactionFilter: Sendable, Hashable {
         // The standard library's search, by Character: Foundation's `contains`/`range(of:)` traps
         // ("String index is out of bounds") when the text ends in 'é' and the query is "é" and a NUL,
         // which any caller could send to the server.
-        if let loweredText, row.description.lowercased().firstRange(of: loweredText) == nil { return false }
+        if let loweredText, Self.caseFolded(row.description).firstRange(of: loweredText) == nil { return false }
         return true
+    }
+
+    /// `text` with its case folded fully, so that a search finds a text whatever its case:
+    /// `straße` and `STRASSE` both fold to `strasse`, `ﬁ` to `fi`, final `ς` to `σ` (lower-casing
+    /// alone, one letter for one, found neither). Turkish `İ` folds to `i` (not `i` and a
+    /// combining dot above, as Unicode's own folding has it), so that `istanbul` finds
+    /// `İSTANBUL`.
+    static func caseFolded(_ text: String) -> String {
+        let folded = text.uppercased().lowercased()
+        guard folded.unicodeScalars.contains("\u{307}") else { return folded }
+        var out = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in folded.unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\u{307}", previous == "i" { continue }
+            out.append(scalar)
+        }
+        return String(out)
     }
 }
