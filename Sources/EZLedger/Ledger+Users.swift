@@ -7,6 +7,19 @@ package struct UserRef: Hashable, Sendable {
     package var id: Int64
     package var username: String
     package var deleted: Bool
+    /// The row's `created_at` (nil when it is not a contract timestamp) and `timezone` as the
+    /// ledger holds it, neither checked here (the user's own load reports a bad one): enough to
+    /// tell whether they had signed up by a period's end.
+    package var createdAt: LedgerTime? = nil
+    package var timezone: String? = nil
+
+    /// True when the user signed up after local date `day` in their own time zone: a statement
+    /// for a period that ended before they had an account has nothing of theirs to say. False
+    /// when the row's sign-up time or zone cannot be read: their load reports that instead.
+    package func signedUp(after day: CivilDate) -> Bool {
+        guard let createdAt, let name = timezone, let zone = (try? ZoneRules.named(name)) ?? nil else { return false }
+        return createdAt.localDate(in: zone) > day
+    }
 }
 
 // MARK: - Loading one user

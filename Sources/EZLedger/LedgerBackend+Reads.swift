@@ -8,7 +8,8 @@ extension LedgerBackend {
             var refs: [UserRef] = []
             let rows = try reader.rows(.userRefs, [])
             while try rows.next() {
-                refs.append(UserRef(id: rows.int64(0), username: rows.string(1) ?? "", deleted: rows.int64(2) != 0))
+                refs.append(UserRef(id: rows.int64(0), username: rows.string(1) ?? "", deleted: rows.int64(2) != 0,
+                                    createdAt: rows.string(3).flatMap(LedgerTime.init(parsing:)), timezone: rows.string(4)))
             }
             return refs
         }

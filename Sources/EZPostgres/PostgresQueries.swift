@@ -78,7 +78,7 @@ extension LedgerQuery {
     /// The query's PostgreSQL text.
     package var postgres: String {
         switch self {
-        case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL FROM users ORDER BY id"
+        case .userRefs: return "SELECT id, username, deleted_at IS NOT NULL, \(Self.instant("created_at")), timezone FROM users ORDER BY id"
         case .liveUserById: return "SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL"
         case .transactionCount: return "SELECT COUNT(*) FROM transactions WHERE user_id = $1"
         case .liveUserByName: return "SELECT id FROM users WHERE username = $1 AND deleted_at IS NULL"

@@ -160,9 +160,16 @@ extension MonthlyRun {
         /// The snapshot copy's name in the period folder (unlinked as soon as the workers' connections are open).
         static func snapshotName(shard: String?) -> String { ".snapshot" + (shard.map { "-" + $0 } ?? "") + ".sqlite" }
 
-        /// The live users of `--users` and `--shard`, in id order.
+        /// The live users of `--users` and `--shard`, in id order. Without `--users`, a user who
+        /// signed up after the period's last day (in their own time zone) has no statement for it:
+        /// a run for October made in December e-mailed November's new users an empty "October
+        /// statement", and its list of users differed from the run made on the 1st of November.
         private static func selectUsers(_ ledger: any LedgerStore, _ options: Options) throws -> [UserRef] {
             var refs = try ledger.userRefs().filter { !$0.deleted }
+            if options.userIds == nil {
+                let end = options.settings.period.end
+                refs = refs.filter { !$0.signedUp(after: end) }
+            }
             if let only = options.userIds {
                 let wanted = Set(only)
                 refs = refs.filter { wanted.contains($0.id) }

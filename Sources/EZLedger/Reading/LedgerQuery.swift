@@ -117,7 +117,7 @@ extension LedgerQuery {
         // A user is deleted when `deleted_at` holds a date. One holding anything else is not taken
         // as deleted: the user stays in the run and fails there with the reason (the contract's
         // rule), instead of vanishing from it with exit 0.
-        case .userRefs: return "SELECT id, username, \(Self.isDeleted) FROM users ORDER BY id"
+        case .userRefs: return "SELECT id, username, \(Self.isDeleted), created_at, timezone FROM users ORDER BY id"
         case .liveUserById: return "SELECT id FROM users WHERE id = ? AND NOT \(Self.isDeleted)"
         case .transactionCount: return "SELECT COUNT(*) FROM transactions WHERE user_id = ?"
         case .liveUserByName: return "SELECT id FROM users WHERE username = ? AND NOT \(Self.isDeleted)"
