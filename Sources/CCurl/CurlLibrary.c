@@ -77,3 +77,4 @@ CURLcode ez_curl_setopt_debug_function(CURL *handle, curl_debug_callback callbac
     return curl.easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
 }
 CURLcode ez_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) { return curl.easy_getinfo(handle, info, value); }
+CURLcode ez_curl_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) { return curl.easy_getinfo(handle, info, value); }

@@ -65,8 +65,9 @@ struct DeliveryPlan {
         // A refusal that says nothing about the recipient (the server wanted authentication the
         // run did not give) is sent again by a plain run, once the configuration is fixed.
         let configurationFailure = previous?.status == .failed && previous?.smtpCode == SMTPError.authenticationRequired
-        // A run killed while waiting to retry a 4xx left the user half done: a plain run goes on.
-        let retryPending = previous?.isRetryPending ?? false
+        // A run killed while waiting to retry a 4xx left the user half done, and a user whose
+        // attempts all met a temporary failure was deferred: a plain run goes on with either.
+        let retryPending = (previous?.isRetryPending ?? false) || (previous?.isDeferred ?? false)
         switch (same, previous?.status) {
         case (true, .sent?): return nil
         case (true, .failed?) where !options.retryFailed && !configurationFailure && !retryPending: return nil
@@ -109,7 +110,7 @@ struct DeliveryPlan {
         case .wanted: break
         }
         guard let address = MailAddress(contact.email) else {
-            return record(.skipped, "unusable address: \(MailAddress.problem(contact.email) ?? "invalid")")
+            return record(.skipped, MailAddress.unusablePrefix + (MailAddress.problem(contact.email) ?? "invalid"))
         }
         if options.skipEmpty, (entry.summary?.ownTransactionCount ?? entry.transactionCount ?? 0) == 0 {
             return record(.skipped, "empty")

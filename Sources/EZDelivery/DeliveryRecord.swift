@@ -44,6 +44,20 @@ package struct DeliveryRecord: Codable, Equatable, Sendable {
     /// docs/delivery.md gives: "…; retrying in N s").
     static func retryingReason(_ failure: String, delay: Double) -> String { "\(failure); retrying in \(delay) s" }
 
+    /// The reason of a user's last attempt when every attempt failed for a temporary reason (a 4xx
+    /// reply, no connection): "try again later" is what such a reply means, so the next plain run
+    /// tries again (see ``isDeferred``). A relay down for a few minutes on the 1st used to leave
+    /// every user it touched `failed` until an operator ran `--retry-failed` (outside delivery test).
+    static func deferredReason(_ failure: String, attempts: Int) -> String {
+        "\(failure) (after \(attempts) attempts)" + deferredSuffix
+    }
+
+    static let deferredSuffix = "; deferred: the next run tries again"
+
+    /// Whether this line ends a user's attempts for a temporary reason (``deferredReason(_:attempts:)``):
+    /// the user is not done, and a plain re-run sends the message.
+    var isDeferred: Bool { status == .failed && (reason?.hasSuffix(Self.deferredSuffix) ?? false) }
+
     /// Whether this line is a failed attempt its run was going to retry: a run killed during the
     /// back-off leaves it last, and the user is then not done (a plain re-run sends the message),
     /// where a final `failed` is left alone until `--retry-failed`.

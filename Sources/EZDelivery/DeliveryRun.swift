@@ -61,10 +61,16 @@ package enum DeliveryRun {
                 connection = c
             } catch {
                 // The server's last reply (its EHLO's `250 HELP`) says nothing here; what to do does.
-                if error.curlCode == Int(CURLE_USE_SSL_FAILED.rawValue), !smtp.insecure {
+                if error.curlCode == Int(CURLE_USE_SSL_FAILED.rawValue), !smtp.allowsPlainText {
                     let said = error.curlMessage.hasSuffix(".") ? String(error.curlMessage.dropLast()) : error.curlMessage
-                    throw .serverUnusable(url: redacted(smtp.url), reason: "\(said); it offers no STARTTLS: use an smtps:// "
-                                          + "URL if it speaks TLS from the start, or --smtp-insecure to send in plain text (a test server only)")
+                    // Offered and then refused (libcurl: "STARTTLS denied, code 454") is not "offers no STARTTLS".
+                    let refused = error.curlMessage.contains("denied") ? "it refused STARTTLS" : "it offers no STARTTLS"
+                    let advice = smtp.insecure
+                        ? "a login is never sent in plain text, even with --smtp-insecure: use TLS (an smtps:// URL if it speaks TLS "
+                          + "from the start), or no login on a test server"
+                        : "use an smtps:// URL if it speaks TLS from the start, or --smtp-insecure to send in plain text (a test server "
+                          + "only, and without a login)"
+                    throw .serverUnusable(url: redacted(smtp.url), reason: "\(said); \(refused): \(advice)")
                 }
                 throw .serverUnusable(url: redacted(smtp.url), reason: error.description)
             }
@@ -74,16 +80,23 @@ package enum DeliveryRun {
         var sender = MessageSender(options: options, journal: journal, connection: connection, log: log)
         // Once a message has gone out, a failure is no longer "could not run": it says how many went.
         do throws(DeliveryError) {
+            var serverStopped = false
             for action in plan.actions {
                 if options.shouldStop() {
                     log("stopping: a signal asked the run to stop; the users left are 'not attempted' and the next run sends them")
                     break
                 }
                 switch action {
+                // A skip needs no server: recorded even once the server has stopped the run, so
+                // that the summary's "not attempted" counts only users still to be sent.
                 case .record(let record): try journal.append(stamped(record))
-                case .send(let job): try sender.deliver(job, manifest: manifest)
+                case .send(let job): if !serverStopped { try sender.deliver(job, manifest: manifest) }
                 }
-                if sender.serverGone { break }
+                if sender.serverGone, !serverStopped {
+                    log("stopping: \(MessageSender.unreachableLimit) users in a row could not be sent for a temporary reason (the "
+                        + "server is not taking mail now); they and the users left are tried again by the next run")
+                    serverStopped = true
+                }
             }
             return try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow)
         } catch {
@@ -117,7 +130,16 @@ package enum DeliveryRun {
             guard let record = latest[entry.id] else { result.pending += 1; continue }
             switch record.status {
             case .sent: result.sent += 1
-            case .skipped: result.skipped += 1
+            case .skipped:
+                result.skipped += 1
+                // An address that cannot be used is a problem to fix, not a choice: named, as the
+                // dry run names it (a real run said only "skipped 21", exit 0: outside delivery test).
+                if let reason = record.reason, reason.hasPrefix(MailAddress.unusablePrefix) {
+                    result.problems.append("user \(entry.id) skipped: \(reason)")
+                }
+            case .failed where record.isDeferred:
+                result.failed += 1
+                result.problems.append("user \(entry.id) deferred (the next run tries again): \(record.reason ?? "unknown")")
             case .failed, .sending:
                 result.failed += 1
                 result.problems.append("user \(entry.id) failed: \(record.reason ?? "unknown")")

@@ -23,6 +23,9 @@ package struct MailAddress: Hashable, Sendable, CustomStringConvertible {
         domain = String(text[text.index(after: at)...])
     }
 
+    /// How a skipped user's reason begins when their address cannot be used ("unusable address: …").
+    package static let unusablePrefix = "unusable address: "
+
     /// Why `text` is not a usable address (nil when it is), as a short reason for the journal.
     package static func problem(_ text: String) -> String? {
         if text.isEmpty { return "no address" }

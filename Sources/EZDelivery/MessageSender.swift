@@ -11,7 +11,8 @@ struct MessageSender {
     let log: @Sendable (String) -> Void
     private var limiter: RateLimiter
     private(set) var sentNow = 0
-    /// Set when consecutive users could not even reach the server: the run stops early.
+    /// Set when consecutive users could not be sent for a temporary reason (no connection, 4xx):
+    /// the server is not taking mail now, and the run stops early.
     private(set) var serverGone = false
     private var unreachableInARow = 0
     static let unreachableLimit = 3
@@ -77,11 +78,14 @@ struct MessageSender {
                                text: error.smtpText, attempt: attempt)
                     Thread.sleep(forTimeInterval: delay)
                 case .transient:
-                    try record(.failed, reason: "\(error.description) (after \(attempt) attempts)", code: code, text: error.smtpText, attempt: attempt)
-                    if error.smtpCode == 0 {
-                        unreachableInARow += 1
-                        serverGone = unreachableInARow >= Self.unreachableLimit
-                    }
+                    // Deferred, not done: the next plain run tries again. Three users in a row
+                    // deferred say the server is not taking mail now (down, 421 "closing", 451 to
+                    // every MAIL FROM, over its rate): the run stops, and the users left are not
+                    // attempted (it went on for two minutes and more, user after user).
+                    try record(.failed, reason: DeliveryRecord.deferredReason(error.description, attempts: attempt), code: code,
+                               text: error.smtpText, attempt: attempt)
+                    unreachableInARow += 1
+                    serverGone = unreachableInARow >= Self.unreachableLimit
                     return
                 }
             }

@@ -49,7 +49,7 @@ final class SMTPConnection {
 
     private func configure() throws(SMTPError) {
         try check(ez_curl_setopt_string(handle, CURLOPT_URL, settings.url))
-        try check(ez_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(settings.insecure ? CURLUSESSL_TRY.rawValue : CURLUSESSL_ALL.rawValue)))
+        try check(ez_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(settings.allowsPlainText ? CURLUSESSL_TRY.rawValue : CURLUSESSL_ALL.rawValue)))
         try check(ez_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout))
         try check(ez_curl_setopt_long(handle, CURLOPT_TIMEOUT, settings.messageTimeout))
         try check(ez_curl_setopt_long(handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, settings.replyTimeout))
@@ -114,9 +114,16 @@ final class SMTPConnection {
             var message = String(cString: ez_curl_easy_strerror(code))
             let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if !detail.isEmpty, detail != message { message += ": " + detail }
-            let smtpCode = responseCode()
+            // A reply that never came (a timeout, a connection reset or closed) leaves libcurl's
+            // last code that of an earlier command (the 250 to `RCPT TO`): a `failed` line read as
+            // if the server had answered the message with 250 (outside delivery test).
+            // Nor is a TLS failure a reply (the 220 quoted beside "certificate problem" was the
+            // go-ahead for STARTTLS).
+            let noReply = [CURLE_OPERATION_TIMEDOUT, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
+                           CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR].contains(code)
+            let smtpCode = noReply ? 0 : responseCode()
             throw SMTPError(curlCode: Int(code.rawValue), curlMessage: message, smtpCode: smtpCode,
-                            smtpText: transfer.reply(for: smtpCode), dataHandedOver: transfer.handedOver)
+                            smtpText: noReply ? nil : transfer.reply(for: smtpCode), dataHandedOver: transfer.handedOver)
         }
     }
 
@@ -126,7 +133,16 @@ final class SMTPConnection {
     /// to the data, the server's late "554 rejected" was read as the answer to the next user's
     /// `MAIL FROM`, failing a message that was never sent. Replacing the handle closes its
     /// connection; the failed transfer's reply code and text were read before (``perform()``).
+    ///
+    /// The connection's socket is shut down first: libcurl ends a connection it closes with `QUIT`
+    /// and waits for the reply, so a server that had gone silent was waited for twice, the reply
+    /// timeout once for the message and once again for `QUIT` (240 s instead of 120, outside
+    /// delivery test). Shut down, the `QUIT` fails at once and nothing is waited for.
     private func closeConnection() {
+        var socket: curl_socket_t = -1
+        if ez_curl_getinfo_socket(handle, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0 {
+            _ = shutdown(socket, Int32(SHUT_RDWR))
+        }
         guard let fresh = ez_curl_easy_init() else {
             // Out of memory: at least never reuse the connection this handle holds.
             _ = ez_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)

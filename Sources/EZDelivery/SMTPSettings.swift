@@ -17,6 +17,11 @@ package struct SMTPSettings: Sendable {
     /// Seconds for a whole message, connection and upload included: a minute more than a reply.
     package var messageTimeout: Int = 180
 
+    /// Whether the session may go on in plain text when the server offers no TLS: only with
+    /// `--smtp-insecure` and no login. A user name or password is never sent in plain text,
+    /// where anyone on the path could read it, or strip the server's STARTTLS to make it so.
+    package var allowsPlainText: Bool { insecure && user == nil && password == nil && !Self.hasUserInfo(url) }
+
     package init(url: String, insecure: Bool, user: String?, password: String?, caFile: String?) {
         self.url = url; self.insecure = insecure; self.user = user; self.password = password; self.caFile = caFile
     }

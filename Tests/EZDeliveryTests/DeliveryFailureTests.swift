@@ -115,6 +115,49 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertGreaterThanOrEqual(sink.connections(), 2, "a new connection after the drop")
     }
 
+    /// A relay not taking mail for a while (451 to every MAIL FROM) used to fail every user in
+    /// turn, three attempts each, for minutes, and leave them `failed` until someone ran
+    /// --retry-failed (outside delivery test). Three users deferred in a row stop the run; they and
+    /// the users left are sent by the next plain run, each once.
+    func testARelayNotTakingMailDefersThreeUsersStopsAndTheNextPlainRunSendsEveryone() throws {
+        try sink.setRules(["tempfail_mail": "451 4.3.0 Temporary local problem"])
+        let eligible = try fixture.eligible()
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        let deferred = try fixture.journal().filter { ($0["reason"] as? String)?.hasSuffix("; deferred: the next run tries again") ?? false }
+        XCTAssertEqual(deferred.count, 3, "three users in a row, then the run stops")
+        for line in deferred {
+            XCTAssertEqual(line["status"] as? String, "failed")
+            XCTAssertEqual(line["attempt"] as? Int, 3)
+            XCTAssertEqual(line["smtp_code"] as? Int, 451)
+            XCTAssertTrue(run.stderr.contains("user \(line["user_id"] as? Int ?? 0) deferred (the next run tries again)"), run.stderr)
+        }
+        XCTAssertTrue(run.stderr.contains("not attempted \(eligible.count - 3)"), run.stderr)
+        XCTAssertEqual(try sink.accepted().count, 0)
+
+        try sink.setRules([:])
+        let next = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(next.status, 0, next.stderr)
+        let accepted = try sink.accepted().flatMap(\.rcptTos)
+        XCTAssertEqual(accepted.count, eligible.count)
+        XCTAssertEqual(Set(accepted).count, accepted.count, "each once")
+    }
+
+    /// A server silent after the data is waited for once, `--smtp-timeout`, not twice (libcurl's
+    /// QUIT on the dead connection waited the timeout again: 240 s for 120, outside delivery
+    /// test); and the line records no reply, not the 250 to RCPT TO that came before.
+    func testAServerSilentAfterTheDataIsWaitedForOnceAndNoReplyIsRecorded() throws {
+        try sink.setRules(["silent_after_data": ["user2@example.com"]])
+        let started = Date()
+        let run = try fixture.deliver(smtpArgs + ["--users", "2", "--smtp-timeout", "2"])
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(try fixture.state()[2], "uncertain")
+        XCTAssertLessThan(seconds, 3.9, "one 2 s wait, not two")
+        let line = try XCTUnwrap(try fixture.journal().last { ($0["user_id"] as? Int) == 2 })
+        XCTAssertTrue(line["smtp_code"] is NSNull && line["smtp_text"] is NSNull, "\(line)")
+    }
+
     func testAConnectionDroppedAfterDataIsUncertainAndNotResent() throws {
         try sink.setRules(["drop_after_data": ["user2@example.com"]])
         let run = try fixture.deliver(smtpArgs)
@@ -342,7 +385,7 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertTrue(run.stderr.contains("nothing was sent"), run.stderr)
         XCTAssertTrue(run.stderr.contains("it offers no STARTTLS: use an smtps:// URL if it speaks TLS from the start, "
-                                          + "or --smtp-insecure to send in plain text (a test server only)"), run.stderr)
+                                          + "or --smtp-insecure to send in plain text (a test server only, and without a login)"), run.stderr)
         XCTAssertFalse(run.stderr.contains("250 HELP") || run.stderr.contains(".;"), run.stderr)
         XCTAssertEqual(try sink.received().count, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.periodFolder + "/delivery.jsonl"))

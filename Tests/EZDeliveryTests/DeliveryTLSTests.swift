@@ -94,6 +94,25 @@ final class DeliveryTLSTests: XCTestCase {
         XCTAssertEqual(try fixture.state()[first], "sent")
     }
 
+    /// `--smtp-insecure` allows plain text when a server offers no STARTTLS, but never with a
+    /// login: the password went out in clear (`AUTH PLAIN`) to a server whose STARTTLS had been
+    /// stripped or refused (outside delivery test). TLS stays required; nothing is sent.
+    func testALoginIsNeverSentInPlainTextEvenWithInsecure() throws {
+        let sink = try SMTPSink(auth: "mailer:\(password)")
+        self.sink = sink
+        let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"],
+                                      environment: ["EZREPORT_SMTP_USER": "mailer", "EZREPORT_SMTP_PASSWORD": password])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("a login is never sent in plain text, even with --smtp-insecure"), run.stderr)
+        XCTAssertEqual(sink.authAttempts(), 0, "no AUTH over the plain connection")
+        XCTAssertEqual(try sink.received().count, 0)
+        XCTAssertFalse(run.stderr.contains(password))
+        // Without a login, --smtp-insecure still sends to the same kind of server in plain text.
+        let open = try SMTPSink()
+        defer { open.stop() }
+        XCTAssertEqual(try fixture.deliver(["--smtp", open.url(), "--smtp-insecure", "--rate", "0", "--users", "1"]).status, 0)
+    }
+
     /// A password without a user would be dropped by libcurl without a word: refused as a bad
     /// argument (64) before anything is read, recorded or sent.
     func testAPasswordWithoutAUserIsABadArgument() throws {

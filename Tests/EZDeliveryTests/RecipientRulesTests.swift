@@ -55,6 +55,11 @@ final class RecipientRulesTests: XCTestCase {
         self.sink = sink
         let run = try fixture.deliver(["--smtp", sink.url(), "--smtp-insecure", "--rate", "0"])
         XCTAssertEqual(run.status, 0, run.stderr)
+        // An address that cannot be used is named on standard error, as the dry run names it (a
+        // real run said only "skipped 6": outside delivery test); an opt-out is a choice, not named.
+        XCTAssertTrue(run.stderr.contains("user \(ids["noAddress"]!) skipped: unusable address: no address"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("user \(ids["crlfAddress"]!) skipped: unusable address: "), run.stderr)
+        XCTAssertFalse(run.stderr.contains("user \(ids["optedOut"]!) skipped"), run.stderr)
         let accepted = try sink.accepted()
         XCTAssertEqual(Set(accepted.flatMap(\.rcptTos)),
                        ["alice@example.com", "zoe@example.com", "boss@example.com", "eve@example.com", "ivan@example.com",

@@ -13,6 +13,9 @@ DIR/events.jsonl. The rules file (JSON, re-read for every command so a test can 
   "drop_at_rcpt_once": ["addr"]       close the connection at the first RCPT TO for addr (before any data)
   "data_delay": seconds               wait before replying to DATA (to kill the client mid-run)
   "late_reply_once": {"addr": [seconds, "554 reply"]}  the first DATA for addr: wait, then that reply
+  "tempfail_mail": "451 reply"        reply to every MAIL FROM with that (a relay not taking mail now)
+  "silent_after_data": ["addr"]       read the message for addr, then never reply (until the client goes)
+Every AUTH attempt is one {"event": "auth"} line in DIR/auth.jsonl.
 """
 import argparse
 import asyncio
@@ -57,6 +60,14 @@ class Sink:
         self.log("index.jsonl", {"seq": self.seq, "file": name, "mail_from": envelope.mail_from,
                                  "rcpt_tos": envelope.rcpt_tos, "outcome": outcome})
 
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        reply = self.rules().get("tempfail_mail")
+        if reply:
+            return reply
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.rules().get("drop_at_rcpt_once", []) and ("drop", address) not in self.tempfailed:
             self.tempfailed.add(("drop", address))
@@ -80,6 +91,10 @@ class Sink:
             await asyncio.sleep(late[0])
             self.save(envelope, "late")
             return late[1]
+        if rcpt in rules.get("silent_after_data", []):
+            self.save(envelope, "unanswered")
+            await asyncio.sleep(3600)
+            return "250 OK"
         if rcpt in rules.get("drop_after_data", []):
             self.save(envelope, "dropped")
             server.transport.abort()
@@ -130,6 +145,7 @@ def main():
         user, password = a.auth.split(":", 1)
 
         def authenticator(server, session, envelope, mechanism, auth_data):
+            sink.log("auth.jsonl", {"event": "auth"})
             ok = auth_data.login.decode() == user and auth_data.password.decode() == password
             return AuthResult(success=ok, handled=False)   # handled=False: aiosmtpd replies 535
 
