@@ -40,6 +40,17 @@ package struct SMTPSettings: Sendable {
         let afterCredentials = rest.lastIndex(of: "@").map { rest[rest.index(after: $0)...] } ?? rest
         let hostAndPort = afterCredentials.prefix { $0 != "/" }
         guard !hostAndPort.isEmpty else { return "--smtp names no host" }
+        // The credentials, checked without quoting them: libcurl refused them only on connecting
+        // ("URL using bad/illegal format", exit 1), and logs in with no user at all.
+        if let at = rest.lastIndex(of: "@") {
+            let credentials = rest[..<at]
+            if credentials.contains(where: { "/?#@".contains($0) }) {
+                return "--smtp's user or password holds '/', '?', '#' or '@': write them percent-encoded (%2F, %3F, %23, %40)"
+            }
+            if credentials.hasPrefix(":") {
+                return "--smtp names a password but no user (smtp://USER:PASSWORD@host): libcurl would not log in with it"
+            }
+        }
         // The port, checked here so that a typo is a bad argument (exit 64), not a failed connection.
         var port: Substring?
         if hostAndPort.hasPrefix("[") {   // an IPv6 literal, [::1]:25

@@ -7,11 +7,13 @@ final class SMTPURLTests: XCTestCase {
     func testUsualServerURLsAreAccepted() {
         for url in ["smtp://mail.example.com:587", "smtps://mail.example.com:465", "smtp://mail.example.com",
                     "smtp://127.0.0.1:2525", "smtp://[::1]:25", "smtp://[::1]", "smtps://user:pa:ss@mail.example.com:465",
-                    "smtp://user:p@ss@mail.example.com:25", "smtp://user:pa/ss:x@mail.example.com:25",
+                    "smtp://user:p%40ss@mail.example.com:25",
                     "SMTP://MAIL.EXAMPLE.COM:1", "smtp://host:65535/"] {
             XCTAssertNil(SMTPSettings.problem(url: url), url)
         }
     }
+
+    static let encodeThem = "--smtp's user or password holds '/', '?', '#' or '@': write them percent-encoded (%2F, %3F, %23, %40)"
 
     func testABadPortOrHostIsNamed() {
         let cases: [(String, String)] = [
@@ -29,6 +31,13 @@ final class SMTPURLTests: XCTestCase {
             ("smtp://user:secret@", "--smtp names no host"),
             ("smtp://user:secret@/", "--smtp names no host"),
             ("http://host:25", "--smtp must be smtp://host:port or smtps://host:port (got 'http://host:25')"),
+            // libcurl refuses these only when it connects ("URL using bad/illegal format", exit 1),
+            // or logs in with no user (outside delivery test): bad arguments, exit 64.
+            ("smtp://user:p@ss@mail.example.com:25", Self.encodeThem),
+            ("smtp://user:pa/ss:x@mail.example.com:25", Self.encodeThem),
+            ("smtp://user:pa?ss@mail.example.com:25", Self.encodeThem),
+            ("smtp://user:pa#ss@mail.example.com:25", Self.encodeThem),
+            ("smtp://:secret@mail.example.com:25", "--smtp names a password but no user (smtp://USER:PASSWORD@host): libcurl would not log in with it"),
         ]
         for (url, problem) in cases {
             XCTAssertEqual(SMTPSettings.problem(url: url), problem, url)
