@@ -209,9 +209,17 @@ private final class TransferState {
         if replies.count > 64 { replies.removeFirst(replies.count - 64) }
     }
 
-    /// The last reply line with `code` (libcurl's `CURLINFO_RESPONSE_CODE`), or the last line:
-    /// after a refusal libcurl says `QUIT`, and the `221` must not hide the `550` that mattered.
+    /// The last reply with `code` (libcurl's `CURLINFO_RESPONSE_CODE`), or the last line: after a
+    /// refusal libcurl says `QUIT`, and the `221` must not hide the `550` that mattered. A
+    /// multi-line reply (`550-…` lines, then `550 …`) is given whole, its lines joined by " / ":
+    /// relays put the explanation, or where to read it, on the first (outside delivery test).
     func reply(for code: Int) -> String? {
-        replies.last { $0.hasPrefix(String(code)) } ?? replies.last
+        let final = String(code) + " ", more = String(code) + "-"
+        guard let last = replies.lastIndex(where: { $0.hasPrefix(final) || $0.hasPrefix(more) || $0 == String(code) }) else {
+            return replies.last
+        }
+        var first = last
+        while first > replies.startIndex, replies[first - 1].hasPrefix(more) { first -= 1 }
+        return String(replies[first...last].joined(separator: " / ").prefix(600))
     }
 }

@@ -26,6 +26,17 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
         XCTAssertTrue(skipped["smtp_code"] is NSNull && skipped["attempt"] is NSNull, "\(skipped)")
     }
 
+    /// A multi-line refusal is recorded whole: only its last line was kept, and relays put the
+    /// explanation, or where to read it, on the first (outside delivery test).
+    func testAMultiLineRefusalIsRecordedWhole() throws {
+        try sink.setRules(["reject_rcpt": ["user2@example.com": "550-5.7.1 Blocked: see https://help.example/550\r\n550 5.7.1 Policy rejection"]])
+        let run = try fixture.deliver(smtpArgs + ["--users", "2"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        let line = try XCTUnwrap(try fixture.journal().last { ($0["user_id"] as? Int) == 2 })
+        XCTAssertEqual(line["smtp_code"] as? Int, 550)
+        XCTAssertEqual(line["smtp_text"] as? String, "550-5.7.1 Blocked: see https://help.example/550 / 550 5.7.1 Policy rejection")
+    }
+
     /// `--users` with an id the manifest does not hold used to do nothing and exit 0: an
     /// operator's typo looked like success. It is now one line and exit 1, nothing recorded.
     func testUsersNotInTheManifestAreNamedAndNothingIsRecorded() throws {

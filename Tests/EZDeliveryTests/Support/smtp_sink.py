@@ -7,7 +7,7 @@ Prints "PORT <n>" on stdout once listening. Every message that reaches the end o
 as DIR/<seq>.eml and indexed in DIR/index.jsonl ({"seq", "file", "mail_from", "rcpt_tos",
 "outcome": accepted|tempfailed|dropped}); every connection is one {"event": "connect"} line in
 DIR/events.jsonl. The rules file (JSON, re-read for every command so a test can change it) says:
-  "reject_rcpt":  {"addr": 550}       reply to RCPT TO with that code
+  "reject_rcpt":  {"addr": 550}       reply to RCPT TO with that code (or that whole reply, when a string)
   "tempfail_data_once": ["addr"]      451 after the first DATA for addr, accept later ones
   "drop_after_data": ["addr"]         read the message, then close the connection without a reply
   "drop_at_rcpt_once": ["addr"]       close the connection at the first RCPT TO for addr (before any data)
@@ -74,6 +74,8 @@ class Sink:
             server.transport.abort()
             return "250 OK"
         code = self.rules().get("reject_rcpt", {}).get(address)
+        if isinstance(code, str):   # a whole reply, e.g. a multi-line one
+            return code
         if code:
             return "%d 5.1.1 <%s>: mailbox unavailable" % (code, address)
         envelope.rcpt_tos.append(address)
