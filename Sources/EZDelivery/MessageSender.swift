@@ -1,8 +1,8 @@
 import EZBatch
 import Foundation
 
-/// Sends one user's statement with the journal discipline: `sending` is fsynced before the data
-/// goes out; then `sent`, `failed` or `uncertain`. 4xx replies and dropped connections are
+/// Sends one user's statement with the journal discipline: `sending` is fsynced once the server
+/// accepts the data and before its first byte goes out; then `sent`, `failed` or `uncertain`. 4xx replies and dropped connections are
 /// retried with exponential back-off; 5xx fails at once; a break after the data is `uncertain`.
 struct MessageSender {
     let options: DeliveryOptions
@@ -23,6 +23,7 @@ struct MessageSender {
     }
 
     mutating func deliver(_ job: DeliveryPlan.Job, manifest: Manifest) throws(DeliveryError) {
+        let journal = self.journal   // for the `sending` line written from inside the transfer
         func record(_ status: DeliveryRecord.Status, reason: String? = nil, code: Int? = nil, text: String? = nil,
                     attempt: Int? = nil) throws(DeliveryError) {
             try journal.append(DeliveryRun.stamped(DeliveryRecord(
@@ -37,9 +38,17 @@ struct MessageSender {
         guard let connection else { return }
         for attempt in 1...options.maxAttempts {
             limiter.wait()
-            try record(.sending, attempt: attempt)
+            // `sending` is recorded when the server has said go ahead with the data and before
+            // its first byte leaves (written before MAIL FROM, a run killed before any data made
+            // the user `uncertain`, a message that cannot have been sent: outside delivery test).
+            var unwritten: DeliveryError?
             let outcome: Result<(code: Int, text: String?), SMTPError>
-            do { outcome = .success(try connection.send(message, from: options.from, to: job.address)) } catch { outcome = .failure(error) }
+            do {
+                outcome = .success(try connection.send(message, from: options.from, to: job.address, beforeData: {
+                    do throws(DeliveryError) { try record(.sending, attempt: attempt); return true } catch { unwritten = error; return false }
+                }))
+            } catch { outcome = .failure(error) }
+            if let unwritten { throw unwritten }   // the journal cannot be written: nothing of the message left
             switch outcome {
             case .success(let reply):
                 sentNow += 1  // the server has it, even if the line below cannot be written

@@ -90,7 +90,12 @@ final class SMTPConnection {
     }
 
     /// Sends one message to one recipient; returns the server's final reply (code, text).
-    func send(_ message: Data, from: MailAddress, to: MailAddress) throws(SMTPError) -> (code: Int, text: String?) {
+    ///
+    /// `beforeData` runs once, when the server has said go ahead (354) and before the first byte
+    /// of the message leaves: the caller records there that the message may be on its way. It
+    /// returns false to abort the transfer before any of the message is sent.
+    func send(_ message: Data, from: MailAddress, to: MailAddress,
+              beforeData: @escaping () -> Bool = { true }) throws(SMTPError) -> (code: Int, text: String?) {
         guard let list = CurlStringList(["<" + to.text + ">"]) else {
             throw SMTPError(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue), curlMessage: "out of memory", smtpCode: 0,
                             smtpText: nil, dataHandedOver: false)
@@ -100,7 +105,7 @@ final class SMTPConnection {
         try check(ez_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<" + from.text + ">"))
         try check(ez_curl_setopt_long(handle, CURLOPT_UPLOAD, 1))
         try check(ez_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(message.count)))
-        transfer.reset(message: message)
+        transfer.reset(message: message, beforeData: beforeData)
         try perform()
         let code = responseCode()
         return (code, transfer.reply(for: code))
@@ -179,14 +184,22 @@ private final class TransferState {
     private(set) var handedOver = false
     private var replies: [String] = []
 
-    func reset(message: Data) {
+    private var beforeData: (() -> Bool)?
+
+    func reset(message: Data, beforeData: (() -> Bool)? = nil) {
         self.message = message
+        self.beforeData = beforeData
         offset = 0
         handedOver = false
         replies = []
     }
 
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        // libcurl asks for the message only once the server has answered DATA with 354.
+        if let hook = beforeData {
+            beforeData = nil
+            guard hook() else { return Int(CURL_READFUNC_ABORT) }
+        }
         let n = min(capacity, message.count - offset)
         if n > 0 {
             message.withUnsafeBytes { bytes in

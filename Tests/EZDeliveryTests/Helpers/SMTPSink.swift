@@ -103,6 +103,12 @@ final class SMTPSink {
         return FileManager.default.contents(atPath: path).map { $0.split(separator: 0x0A).count } ?? 0
     }
 
+    /// RCPT TO commands the server has seen so far.
+    func recipientsAsked() -> Int {
+        let path = folder.appendingPathComponent("received/rcpt.jsonl").path
+        return FileManager.default.contents(atPath: path).map { $0.split(separator: 0x0A).count } ?? 0
+    }
+
     /// AUTH attempts the server has seen so far.
     func authAttempts() -> Int {
         let path = folder.appendingPathComponent("received/auth.jsonl").path

@@ -14,6 +14,7 @@ DIR/events.jsonl. The rules file (JSON, re-read for every command so a test can 
   "data_delay": seconds               wait before replying to DATA (to kill the client mid-run)
   "late_reply_once": {"addr": [seconds, "554 reply"]}  the first DATA for addr: wait, then that reply
   "tempfail_mail": "451 reply"        reply to every MAIL FROM with that (a relay not taking mail now)
+  "rcpt_delay": seconds               wait before replying to RCPT TO (every RCPT is a line in DIR/rcpt.jsonl)
   "silent_after_data": ["addr"]       read the message for addr, then never reply (until the client goes)
 Every AUTH attempt is one {"event": "auth"} line in DIR/auth.jsonl.
 """
@@ -69,6 +70,10 @@ class Sink:
         return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        self.log("rcpt.jsonl", {"event": "rcpt", "address": address})
+        delay = self.rules().get("rcpt_delay", 0)
+        if delay:
+            await asyncio.sleep(delay)
         if address in self.rules().get("drop_at_rcpt_once", []) and ("drop", address) not in self.tempfailed:
             self.tempfailed.add(("drop", address))
             server.transport.abort()
