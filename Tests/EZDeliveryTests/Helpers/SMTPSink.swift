@@ -98,20 +98,17 @@ final class SMTPSink {
     func accepted() throws -> [Received] { try received().filter { $0.outcome == "accepted" } }
 
     /// TCP connections made to the server so far.
-    func connections() -> Int {
-        let path = folder.appendingPathComponent("received/events.jsonl").path
-        return FileManager.default.contents(atPath: path).map { $0.split(separator: 0x0A).count } ?? 0
-    }
+    func connections() -> Int { lineCount("events.jsonl") }
 
     /// RCPT TO commands the server has seen so far.
-    func recipientsAsked() -> Int {
-        let path = folder.appendingPathComponent("received/rcpt.jsonl").path
-        return FileManager.default.contents(atPath: path).map { $0.split(separator: 0x0A).count } ?? 0
-    }
+    func recipientsAsked() -> Int { lineCount("rcpt.jsonl") }
 
     /// AUTH attempts the server has seen so far.
-    func authAttempts() -> Int {
-        let path = folder.appendingPathComponent("received/auth.jsonl").path
+    func authAttempts() -> Int { lineCount("auth.jsonl") }
+
+    /// Lines in the server's log file `name` (one event each).
+    private func lineCount(_ name: String) -> Int {
+        let path = folder.appendingPathComponent("received/" + name).path
         return FileManager.default.contents(atPath: path).map { $0.split(separator: 0x0A).count } ?? 0
     }
 
