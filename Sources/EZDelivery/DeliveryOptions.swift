@@ -53,8 +53,9 @@ package struct DeliveryResult: Sendable {
     package var seconds: Double = 0
     /// One line per user left `failed` or `uncertain` (for standard error).
     package var problems: [String] = []
-    /// Why the run stopped after sending some messages (the journal could not be written), when
-    /// it did: one line, printed before the problems and the summary.
+    /// Why the run stopped before its end, when it did (the journal could not be written after
+    /// some messages went out; three users in a row deferred): one line, printed before the
+    /// problems and the summary.
     package var stopped: String?
     /// 0 every user in scope sent or skipped; 2 otherwise, or when the run ``stopped``.
     package var exitCode: Int32 { failed + uncertain == 0 && pending == 0 && stopped == nil ? 0 : 2 }

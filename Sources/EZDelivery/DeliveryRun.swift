@@ -98,7 +98,12 @@ package enum DeliveryRun {
                     serverStopped = true
                 }
             }
-            return try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow)
+            var result = try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow)
+            if serverStopped {
+                result.stopped = "stopped early: \(MessageSender.unreachableLimit) users in a row were deferred (the server is not taking "
+                    + "mail now); the next run tries them again, and the \(result.pending) not attempted"
+            }
+            return result
         } catch {
             guard sender.sentNow > 0 else { throw error }
             return try finish(options, manifest: manifest, started: started, sentNow: sender.sentNow, stoppedBy: error)
@@ -139,7 +144,8 @@ package enum DeliveryRun {
                 }
             case .failed where record.isDeferred:
                 result.failed += 1
-                result.problems.append("user \(entry.id) deferred (the next run tries again): \(record.reason ?? "unknown")")
+                let reason = record.reason.map { String($0.dropLast(DeliveryRecord.deferredSuffix.count)) } ?? "unknown"
+                result.problems.append("user \(entry.id) deferred (the next run tries again): \(reason)")
             case .failed, .sending:
                 result.failed += 1
                 result.problems.append("user \(entry.id) failed: \(record.reason ?? "unknown")")

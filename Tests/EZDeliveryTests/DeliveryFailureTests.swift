@@ -145,6 +145,9 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
             XCTAssertTrue(run.stderr.contains("user \(line["user_id"] as? Int ?? 0) deferred (the next run tries again)"), run.stderr)
         }
         XCTAssertTrue(run.stderr.contains("not attempted \(eligible.count - 3)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("stopped early: 3 users in a row were deferred (the server is not taking mail now)"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("again): Failed sending data to the peer: MAIL failed: 451 (SMTP 451: 451 4.3.0 Temporary local "
+                                           + "problem) (after 3 attempts); deferred"), "the problem line says deferred once")
         XCTAssertEqual(try sink.accepted().count, 0)
 
         try sink.setRules([:])
