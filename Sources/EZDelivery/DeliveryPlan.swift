@@ -70,6 +70,9 @@ struct DeliveryPlan {
         let retryPending = (previous?.isRetryPending ?? false) || (previous?.isDeferred ?? false)
         switch (same, previous?.status) {
         case (true, .sent?): return nil
+        // --retry-uncertain alone attempts only `uncertain` users: not a deferred or half-retried
+        // `failed` one, which a plain run sends (it sent them too: outside delivery re-test).
+        case (true, .failed?) where options.retryUncertain && !options.retryFailed: return nil
         case (true, .failed?) where !options.retryFailed && !configurationFailure && !retryPending: return nil
         case (true, .uncertain?) where !options.retryUncertain: return nil
         case (true, .failed?), (true, .uncertain?): break

@@ -88,12 +88,13 @@ struct MessageSender {
                     Thread.sleep(forTimeInterval: delay)
                 case .transient:
                     // Deferred, not done: the next plain run tries again. Three users in a row
-                    // deferred say the server is not taking mail now (down, 421 "closing", 451 to
-                    // every MAIL FROM, over its rate): the run stops, and the users left are not
-                    // attempted (it went on for two minutes and more, user after user).
+                    // deferred by the server itself (down, silent, 421 "closing", 451 to every
+                    // MAIL FROM, over its rate) say it is not taking mail now: the run stops, and
+                    // the users left are not attempted (it went on for two minutes and more, user
+                    // after user). A full mailbox is that recipient's: the server is taking mail.
                     try record(.failed, reason: DeliveryRecord.deferredReason(error.description, attempts: attempt), code: code,
                                text: error.smtpText, attempt: attempt)
-                    unreachableInARow += 1
+                    unreachableInARow = error.isAboutTheServer ? unreachableInARow + 1 : 0
                     serverGone = unreachableInARow >= Self.unreachableLimit
                     return
                 }

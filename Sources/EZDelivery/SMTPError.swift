@@ -35,6 +35,16 @@ package struct SMTPError: Error, Equatable, Sendable, CustomStringConvertible {
         return dataHandedOver ? .uncertain : .transient
     }
 
+    /// Whether the failure is the server's, not one recipient's or one message's: no connection
+    /// or no reply at all, 421 ("closing the channel", whatever the command), or a refusal of the
+    /// sender or of `DATA` itself. A 4xx to `RCPT TO` (a mailbox full) or to the end of the data
+    /// is about that recipient or message: three such in a row stopped every run, and nobody
+    /// after those three ids was ever sent (outside delivery re-test).
+    package var isAboutTheServer: Bool {
+        if smtpCode == 0 || smtpCode == 421 { return true }
+        return curlMessage.contains("MAIL failed") || curlMessage.contains("DATA failed")
+    }
+
     package var description: String {
         var text = curlMessage
         if smtpCode != 0 { text += " (SMTP \(smtpCode)\(smtpText.map { ": " + $0 } ?? ""))" }

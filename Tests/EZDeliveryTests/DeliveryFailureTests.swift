@@ -150,9 +150,35 @@ final class DeliveryFailureTests: SMTPSinkTestCase {
                                            + "problem) (after 3 attempts); deferred"), "the problem line says deferred once")
         XCTAssertEqual(try sink.accepted().count, 0)
 
+        // --retry-uncertain attempts only `uncertain` users: none here, so nothing is sent.
         try sink.setRules([:])
+        let uncertainOnly = try fixture.deliver(smtpArgs + ["--retry-uncertain"])
+        XCTAssertEqual(uncertainOnly.status, 2, uncertainOnly.stderr)
+        XCTAssertEqual(try sink.accepted().count, 0, "deferred users are not uncertain ones")
+
         let next = try fixture.deliver(smtpArgs)
         XCTAssertEqual(next.status, 0, next.stderr)
+        let accepted = try sink.accepted().flatMap(\.rcptTos)
+        XCTAssertEqual(accepted.count, eligible.count)
+        XCTAssertEqual(Set(accepted).count, accepted.count, "each once")
+    }
+
+    /// Full mailboxes are their recipients' (a 4xx to RCPT TO), not the server's: three in a row
+    /// stopped every run, and nobody after those ids was ever sent (outside delivery re-test).
+    /// They are deferred; everyone else is sent in the same run.
+    func testThreeFullMailboxesInARowDeferThemAndTheRunGoesOn() throws {
+        let full = "452 4.2.2 Mailbox full"
+        try sink.setRules(["reject_rcpt": ["user2@example.com": full, "user3@example.com": full, "user4@example.com": full]])
+        let eligible = try fixture.eligible()
+        let run = try fixture.deliver(smtpArgs)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertFalse(run.stderr.contains("stopped early"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("not attempted"), run.stderr)
+        XCTAssertEqual(try sink.accepted().count, eligible.count - 3)
+        let state = try fixture.state()
+        for id in [2, 3, 4] as [Int64] { XCTAssertEqual(state[id], "failed") }
+        try sink.setRules([:])
+        XCTAssertEqual(try fixture.deliver(smtpArgs).status, 0)
         let accepted = try sink.accepted().flatMap(\.rcptTos)
         XCTAssertEqual(accepted.count, eligible.count)
         XCTAssertEqual(Set(accepted).count, accepted.count, "each once")
