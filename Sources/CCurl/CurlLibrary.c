@@ -76,5 +76,8 @@ CURLcode ez_curl_setopt_write_function(CURL *handle, curl_write_callback callbac
 CURLcode ez_curl_setopt_debug_function(CURL *handle, curl_debug_callback callback) {
     return curl.easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
 }
+CURLcode ez_curl_setopt_sockopt_function(CURL *handle, curl_sockopt_callback callback) {
+    return curl.easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, callback);
+}
 CURLcode ez_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) { return curl.easy_getinfo(handle, info, value); }
 CURLcode ez_curl_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) { return curl.easy_getinfo(handle, info, value); }

@@ -47,19 +47,23 @@ package struct TransactionFilter: Sendable, Hashable {
 
     /// `text` with its case folded fully, so that a search finds a text whatever its case:
     /// `straße` and `STRASSE` both fold to `strasse`, `ﬁ` to `fi`, final `ς` to `σ` (lower-casing
-    /// alone, one letter for one, found neither). Turkish `İ` folds to `i` (not `i` and a
+    /// alone, one letter for one, found neither), capital `ẞ` to `ss`. Turkish `İ` folds to `i` (not `i` and a
     /// combining dot above, as Unicode's own folding has it), so that `istanbul` finds
     /// `İSTANBUL`.
     static func caseFolded(_ text: String) -> String {
         let folded = text.uppercased().lowercased()
-        guard folded.unicodeScalars.contains("\u{307}") else { return folded }
+        // Two leftovers of that round trip: capital ẞ lower-cases to ß (which ß itself does not
+        // stay: it upper-cases to SS), and İ to i with a combining dot above.
+        guard folded.unicodeScalars.contains(where: { $0 == "\u{DF}" || $0 == "\u{307}" }) else { return folded }
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in folded.unicodeScalars {
             defer { previous = scalar }
+            if scalar == "\u{DF}" { out.append(contentsOf: "ss".unicodeScalars); continue }
             if scalar == "\u{307}", previous == "i" { continue }
             out.append(scalar)
         }
         return String(out)
     }
+
 }

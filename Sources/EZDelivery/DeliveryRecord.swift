@@ -55,8 +55,16 @@ package struct DeliveryRecord: Codable, Equatable, Sendable {
     static let deferredSuffix = "; deferred: the next run tries again"
 
     /// Whether this line ends a user's attempts for a temporary reason (``deferredReason(_:attempts:)``):
-    /// the user is not done, and a plain re-run sends the message.
-    var isDeferred: Bool { status == .failed && (reason?.hasSuffix(Self.deferredSuffix) ?? false) }
+    /// the user is not done, and a plain re-run sends the message. A line an earlier version wrote
+    /// for the same end ("… (after 3 attempts)", no code or a 4xx) counts too: users an outage
+    /// left `failed` before this version are sent by its first plain run (outside delivery re-test).
+    var isDeferred: Bool {
+        guard status == .failed, let reason else { return false }
+        if reason.hasSuffix(Self.deferredSuffix) { return true }
+        guard smtpCode.map({ (400...499).contains($0) }) ?? true,
+              let open = reason.range(of: " (after ", options: .backwards), reason.hasSuffix(" attempts)") else { return false }
+        return Int(reason[open.upperBound...].dropLast(" attempts)".count)) != nil
+    }
 
     /// Whether this line is a failed attempt its run was going to retry: a run killed during the
     /// back-off leaves it last, and the user is then not done (a plain re-run sends the message),

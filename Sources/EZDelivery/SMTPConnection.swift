@@ -67,10 +67,26 @@ final class SMTPConnection {
         try check(ez_curl_setopt_pointer(handle, CURLOPT_READDATA, context))
         try check(ez_curl_setopt_write_function(handle, { _, size, count, _ in size * count }))
         try check(ez_curl_setopt_debug_function(handle, { _, type, data, size, context in
-            guard type == CURLINFO_HEADER_IN, let data, let context else { return 0 }
-            Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue().serverSaid(data, size)
+            guard let data, let context else { return 0 }
+            let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+            if type == CURLINFO_HEADER_IN { state.serverSaid(data, size) }
+            // A transfer that fails (a reply timed out, a refusal) makes libcurl end the
+            // connection with QUIT and wait for its reply, as long again as the reply it gave up
+            // on: a server silent after RCPT TO was waited for twice (240 s for 120, outside
+            // delivery re-test). Once QUIT is out during a transfer, the socket is shut down, so
+            // that wait ends at once; the connection is closed anyway.
+            if type == CURLINFO_HEADER_OUT, state.performing, state.socket >= 0, size >= 4, memcmp(data, "QUIT", 4) == 0 {
+                _ = shutdown(state.socket, Int32(SHUT_RDWR))
+            }
             return 0
         }))
+        // The connection's socket, as libcurl makes it: the one that QUIT above goes out on (the
+        // connection is already detached from the handle then: `CURLINFO_ACTIVESOCKET` has none).
+        try check(ez_curl_setopt_sockopt_function(handle, { context, socket, _ in
+            if let context { Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue().socket = socket }
+            return CURL_SOCKOPT_OK
+        }))
+        try check(ez_curl_setopt_pointer(handle, CURLOPT_SOCKOPTDATA, context))
         try check(ez_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, context))
         try check(ez_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))   // feeds the debug callback only
         try errorBuffer.withUnsafeMutableBufferPointer { buffer throws(SMTPError) in
@@ -113,7 +129,9 @@ final class SMTPConnection {
 
     private func perform() throws(SMTPError) {
         errorBuffer[0] = 0
+        transfer.performing = true
         let code = ez_curl_easy_perform(handle)
+        transfer.performing = false
         guard code == CURLE_OK else {
             defer { closeConnection() }
             var message = String(cString: ez_curl_easy_strerror(code))
@@ -126,9 +144,12 @@ final class SMTPConnection {
             // go-ahead for STARTTLS).
             let noReply = [CURLE_OPERATION_TIMEDOUT, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
                            CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR].contains(code)
-            let smtpCode = noReply ? 0 : responseCode()
+            // A 3xx is a go-ahead, never the answer to the message: after a broken pipe during
+            // the upload, the last code was DATA's 354 (outside delivery re-test).
+            let lastCode = responseCode()
+            let smtpCode = noReply || (300...399).contains(lastCode) ? 0 : lastCode
             throw SMTPError(curlCode: Int(code.rawValue), curlMessage: message, smtpCode: smtpCode,
-                            smtpText: noReply ? nil : transfer.reply(for: smtpCode), dataHandedOver: transfer.handedOver)
+                            smtpText: smtpCode == 0 ? nil : transfer.reply(for: smtpCode), dataHandedOver: transfer.handedOver)
         }
     }
 
@@ -185,6 +206,10 @@ private final class TransferState {
     private var replies: [String] = []
 
     private var beforeData: (() -> Bool)?
+    /// True while `curl_easy_perform` runs a transfer (not while a handle is being cleaned up).
+    var performing = false
+    /// The socket of the connection libcurl made last (-1 before any).
+    var socket: curl_socket_t = -1
 
     func reset(message: Data, beforeData: (() -> Bool)? = nil) {
         self.message = message

@@ -47,6 +47,13 @@ package struct SMTPSettings: Sendable {
             if credentials.contains(where: { "/?#@".contains($0) }) {
                 return "--smtp's user or password holds '/', '?', '#' or '@': write them percent-encoded (%2F, %3F, %23, %40)"
             }
+            // Each % must start an escape: libcurl refused `%zz` on connecting, or took it as written.
+            let bytes = Array(credentials.utf8)
+            for (i, b) in bytes.enumerated() where b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, bytes[i + 1].isHexDigit, bytes[i + 2].isHexDigit else {
+                    return "--smtp's user or password holds a '%' that is not an escape such as %40: write a '%' itself as %25"
+                }
+            }
             if credentials.hasPrefix(":") {
                 return "--smtp names a password but no user (smtp://USER:PASSWORD@host): libcurl would not log in with it"
             }
@@ -92,5 +99,11 @@ package struct SMTPSettings: Sendable {
             while start < at, shown[start] == "/" { start = shown.index(after: start) }
         }
         return String(shown[..<start]) + "***" + String(shown[at...])
+    }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self | 0x20)
     }
 }

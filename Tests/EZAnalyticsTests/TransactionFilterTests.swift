@@ -32,6 +32,7 @@ final class TransactionFilterTextTests: XCTestCase {
             ("FI", "ﬁsh market"), ("fish", "ﬁsh market"),
             ("istanbul", "İSTANBUL kebab"), ("İSTANBUL", "istanbul trip"), ("i", "İSTANBUL kebab"),
             ("σοφία", "ΣΟΦΊΑ"), ("ΣΟΦΙΑΣ", "σοφιας"), ("ς", "ΣΟΦΙΑΣ"),
+            ("ẞ", "Straße"), ("ssig", "ẞIG STREET"), ("ß", "ẞIG STREET"), ("ẞIG", "ssig"),
         ]
         for (query, description) in pairs {
             XCTAssertTrue(TransactionFilter(text: query).matches(row(description)), "\(query) in \(description)")

@@ -22,3 +22,22 @@ final class DeliveryJournalTests: XCTestCase {
         for line in lines.dropLast() { XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8))) }
     }
 }
+
+/// Which `failed` lines leave a user to the next plain run: deferred ones (a temporary failure),
+/// including those an earlier version wrote before it said "deferred".
+final class DeferredLineTests: XCTestCase {
+    private func line(_ reason: String, code: Int?) -> DeliveryRecord {
+        DeliveryRecord(userId: 5, address: "a@example.com", messageId: nil, statementSha256: nil, status: .failed,
+                       reason: reason, smtpCode: code)
+    }
+
+    func testDeferredLinesOfThisAndEarlierVersionsAreSentAgainAndRefusalsAreNot() {
+        XCTAssertTrue(line(DeliveryRecord.deferredReason("MAIL failed: 451 (SMTP 451: 451 later)", attempts: 3), code: 451).isDeferred)
+        // Written before "deferred" existed: an outage's users were left `failed` for good.
+        XCTAssertTrue(line("MAIL failed: 451 (SMTP 451: 451 later) (after 3 attempts)", code: 451).isDeferred)
+        XCTAssertTrue(line("Couldn't connect to server: Failed to connect to 127.0.0.1 port 2524 (after 3 attempts)", code: nil).isDeferred)
+        XCTAssertFalse(line("RCPT failed: 550 (SMTP 550: 550 no such user)", code: 550).isDeferred)
+        XCTAssertFalse(line("something (after 3 attempts)", code: 550).isDeferred, "a 5xx is final, whatever the words")
+        XCTAssertFalse(line(DeliveryRecord.retryingReason("MAIL failed: 451", delay: 1), code: 451).isDeferred)
+    }
+}

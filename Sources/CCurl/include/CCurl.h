@@ -33,6 +33,7 @@ CURLcode ez_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value
 CURLcode ez_curl_setopt_read_function(CURL *handle, curl_read_callback callback);
 CURLcode ez_curl_setopt_write_function(CURL *handle, curl_write_callback callback);
 CURLcode ez_curl_setopt_debug_function(CURL *handle, curl_debug_callback callback);
+CURLcode ez_curl_setopt_sockopt_function(CURL *handle, curl_sockopt_callback callback);
 CURLcode ez_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ez_curl_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value);
 

@@ -16,6 +16,7 @@ DIR/events.jsonl. The rules file (JSON, re-read for every command so a test can 
   "tempfail_mail": "451 reply"        reply to every MAIL FROM with that (a relay not taking mail now)
   "rcpt_delay": seconds               wait before replying to RCPT TO (every RCPT is a line in DIR/rcpt.jsonl)
   "silent_after_data": ["addr"]       read the message for addr, then never reply (until the client goes)
+  "rcpt_silent_once": ["addr"]        never reply to the first RCPT TO for addr
 Every AUTH attempt is one {"event": "auth"} line in DIR/auth.jsonl.
 """
 import argparse
@@ -74,6 +75,9 @@ class Sink:
         delay = self.rules().get("rcpt_delay", 0)
         if delay:
             await asyncio.sleep(delay)
+        if address in self.rules().get("rcpt_silent_once", []) and ("silent", address) not in self.tempfailed:
+            self.tempfailed.add(("silent", address))
+            await asyncio.sleep(3600)
         if address in self.rules().get("drop_at_rcpt_once", []) and ("drop", address) not in self.tempfailed:
             self.tempfailed.add(("drop", address))
             server.transport.abort()
