@@ -19,7 +19,7 @@ import EZCore
 ///   when it is neither one of the 4 highest nor one of the 4 lowest spends (see
 ///   ``showsPercentile(rank:of:)``);
 /// - top categories: the 10 category names with the largest expense volume in the period's months
-///   (whole, as the months are), among names used by at least 5 users (a rarer name could
+///   (whole, as the months are), among names at least 5 users spent under in each of those months (a rarer name could
 ///   identify its user, so it is never listed), less the smallest of them while the spend under
 ///   the names left unlisted is one to four users' (see ``UsageFigures/topCategoriesHeldBack``);
 /// - groups and families: members at the period's end (a size class is suppressed when it covers
@@ -48,6 +48,9 @@ package struct UsageAccumulator: Sendable {
     private var budgetOverUsers = [Int](repeating: 0, count: 12)
     private var spend: [[Int64]] = Array(repeating: [], count: 12)
     private var categories: [String: (volume: Int64, users: Int)] = [:]
+    /// How many users spent under each name in each of the period's months (by offset from its
+    /// first month): a name is listed only when five did in every one of them (see ``finish()``).
+    private var categoryMonthUsers: [String: [Int: Int]] = [:]
     /// How many users spent under each set of category names (sorted) in the period's months: no
     /// id, only what tells how many people the spend outside the listed categories is about.
     private var categorySets: [[String]: Int] = [:]
@@ -113,18 +116,24 @@ package struct UsageAccumulator: Sendable {
         let view = try LedgerView(ledger: ledger, zone: zone, currency: currency, from: from, through: max(lastEnd, wholeMonths.end))
         var monthSpend = [Int64](repeating: 0, count: 12)
         var byCategory = [Int64](repeating: 0, count: view.categories.count)
+        // Which of the period's months (an offset from its first) the user spent in, per name.
+        var spentIn = [Set<Int>](repeating: [], count: view.categories.count)
+        let firstKey = Self.key(wholeMonths.start)
         for e in view.entries where e.kind == .expense {
             let d = CivilDate(dayNumber: e.day)
             if let m = slot(d) { monthSpend[m] = try checkedAdd(monthSpend[m], e.counted, user: user.id) }
-            if wholeMonths.contains(d) { byCategory[Int(e.category)] = try checkedAdd(byCategory[Int(e.category)], e.counted, user: user.id) }
+            if wholeMonths.contains(d) {
+                byCategory[Int(e.category)] = try checkedAdd(byCategory[Int(e.category)], e.counted, user: user.id)
+                if e.counted > 0 { spentIn[Int(e.category)].insert(Self.key(d) - firstKey) }
+            }
         }
         var newVolume = volume
         for m in 0..<12 where monthSpend[m] > 0 { newVolume[m] = try checkedAdd(volume[m], monthSpend[m], user: user.id) }
-        var newCategories: [(name: String, volume: Int64, users: Int)] = []
+        var newCategories: [(name: String, volume: Int64, users: Int, months: Set<Int>)] = []
         for (c, amount) in byCategory.enumerated() where amount > 0 {
             let name = view.categories.names[c]
             let old = categories[name] ?? (0, 0)
-            newCategories.append((name, try checkedAdd(old.volume, amount, user: user.id), old.users + 1))
+            newCategories.append((name, try checkedAdd(old.volume, amount, user: user.id), old.users + 1, spentIn[c]))
         }
 
         // Budget windows ending in each month, in the user's own currency (may throw too).
@@ -157,7 +166,12 @@ package struct UsageAccumulator: Sendable {
             if monthSpend[m] > 0 { volumeUsers[m] += 1 }
             if activeMask & (1 << m) != 0 { spend[m].append(monthSpend[m]) }
         }
-        for c in newCategories { categories[c.name] = (c.volume, c.users) }
+        for c in newCategories {
+            categories[c.name] = (c.volume, c.users)
+            var users = categoryMonthUsers[c.name] ?? [:]
+            for m in c.months { users[m, default: 0] += 1 }
+            categoryMonthUsers[c.name] = users
+        }
         if !newCategories.isEmpty { categorySets[newCategories.map(\.name).sorted(), default: 0] += 1 }
         var counted: UInt16 = 0, wentOver: UInt16 = 0
         for l in budgetLines {
@@ -230,7 +244,16 @@ package struct UsageAccumulator: Sendable {
                     ? .suppressed : .shown(Percent.of(Int64(windowsOver[m]), Int64(windows[m]))!),
                 spendP50: percentile(50), spendP90: percentile(90))
         }
-        var top = Array(categories.filter { $0.value.users >= minimum }
+        // A name is listed only when five users or more spent under it in each of the period's
+        // months: the list of a longer period less that of a shorter one (a week straddling March
+        // and April, less April) is the rest's months' figures, and each must be about five users
+        // (one to four users' €27.83 under "İstanbul" in March came out: outside figures re-test).
+        let periodMonthCount = Self.key(period.end.startOfMonth) - Self.key(period.start.startOfMonth) + 1
+        func everyMonth(_ name: String) -> Bool {
+            let users = categoryMonthUsers[name] ?? [:]
+            return (0..<periodMonthCount).allSatisfy { (users[$0] ?? 0) >= minimum }
+        }
+        var top = Array(categories.filter { $0.value.users >= minimum && everyMonth($0.key) }
             .sorted { $0.value.volume != $1.value.volume ? $0.value.volume > $1.value.volume : $0.key < $1.key }
             .prefix(10)
             .map { CategoryVolume(name: $0.key, volume: .shown($0.value.volume), users: .shown($0.value.users)) })

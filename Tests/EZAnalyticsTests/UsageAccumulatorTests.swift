@@ -253,4 +253,22 @@ final class UsageAccumulatorTests: XCTestCase {
         XCTAssertEqual(five.topCategoriesHeldBack, 0)
         XCTAssertEqual(five.months.last?.volume, .shown(100_000 + 5 * 9_876))
     }
+
+    /// The list of a period of two months less that of one of them is the other month's figures:
+    /// a week straddling March and April, less April's report, gave €27.83 that one to four users
+    /// spent under "İstanbul" in March (outside figures re-test). A name is listed only when five
+    /// users or more spent under it in each of the period's months.
+    func testANameIsListedOnlyWhenFiveUsersSpentUnderItInEveryMonthOfThePeriod() throws {
+        var usage = UsageAccumulator(period: try Period.parse("2026-W14", asOf: day("2026-12-01")), asOf: day("2026-12-01"))
+        for id in 1...8 {
+            var f = LedgerFixture(id: Int64(id), name: "u\(id)", created: "2026-01-10T10:00:00Z")
+            f.add(.expense, 1_000, "2026-03-10T10:00:00Z")                                      // Groceries, March: 8 users
+            f.add(.expense, 1_000, "2026-04-10T10:00:00Z")                                      // Groceries, April: 8 users
+            if id <= 2 { f.add(.expense, 2_783, "2026-03-12T10:00:00Z", category: LedgerFixture.fun) }   // Fun, March: 2 users
+            if id >= 2 { f.add(.expense, 500, "2026-04-12T10:00:00Z", category: LedgerFixture.fun) }     // Fun, April: 7 users
+            try usage.add(f.ledger)
+        }
+        let week = usage.finish()
+        XCTAssertEqual(week.topCategories.map(\.name), ["Groceries"], "Fun: 8 users over both months, but two in March")
+    }
 }
