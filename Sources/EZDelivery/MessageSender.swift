@@ -2,8 +2,9 @@ import EZBatch
 import Foundation
 
 /// Sends one user's statement with the journal discipline: `sending` is fsynced once the server
-/// accepts the data and before its first byte goes out; then `sent`, `failed` or `uncertain`. 4xx replies and dropped connections are
-/// retried with exponential back-off; 5xx fails at once; a break after the data is `uncertain`.
+/// accepts the data and before its first byte goes out; then `sent`, `failed` or `uncertain`.
+/// 4xx replies and dropped connections are retried with exponential back-off, then deferred to
+/// the next run; 5xx fails at once; a break after the data is `uncertain`.
 struct MessageSender {
     let options: DeliveryOptions
     let journal: DeliveryJournal
@@ -11,8 +12,8 @@ struct MessageSender {
     let log: @Sendable (String) -> Void
     private var limiter: RateLimiter
     private(set) var sentNow = 0
-    /// Set when consecutive users could not be sent for a temporary reason (no connection, 4xx):
-    /// the server is not taking mail now, and the run stops early.
+    /// Set when consecutive users were deferred by the server itself (``SMTPError/isAboutTheServer``):
+    /// it is not taking mail now, and the run stops early.
     private(set) var serverGone = false
     private var unreachableInARow = 0
     static let unreachableLimit = 3
