@@ -47,13 +47,11 @@ package struct UsageAccumulator: Sendable {
     /// Users with a budget window ending in the month that went over.
     private var budgetOverUsers = [Int](repeating: 0, count: 12)
     private var spend: [[Int64]] = Array(repeating: [], count: 12)
-    private var categories: [String: (volume: Int64, users: Int)] = [:]
-    /// How many users spent under each name in each of the period's months (by offset from its
-    /// first month): a name is listed only when five did in every one of them (see ``finish()``).
-    private var categoryMonthUsers: [String: [Int: Int]] = [:]
-    /// How many users spent under each set of category names (sorted) in the period's months: no
-    /// id, only what tells how many people the spend outside the listed categories is about.
-    private var categorySets: [[String]: Int] = [:]
+    /// The spend under each category name in the period's months, whole.
+    private var categories = CategoryTally()
+    /// The same for each of the period's months, when it has more than one (by offset from its
+    /// first): a name is listed only when each month's own report lists it (see ``finish()``).
+    private var monthCategories: [CategoryTally] = []
     private var groupSizes: [Int64: Int] = [:]
     private var familyMembers: [Int64: Int] = [:]
     private var cohortSize = [Int](repeating: 0, count: 12)
@@ -77,6 +75,8 @@ package struct UsageAccumulator: Sendable {
         months = (0..<12).map { last.adding(months: $0 - 11) }
         firstMonthKey = Self.key(months[0])
         periodMask = ((12 - UsageFigures.monthsTouched(by: period))..<12).reduce(0) { $0 | 1 << $1 }
+        let periodMonths = Self.key(period.end.startOfMonth) - Self.key(period.start.startOfMonth) + 1
+        if periodMonths > 1 { monthCategories = Array(repeating: CategoryTally(), count: periodMonths) }
     }
 
     private static func key(_ d: CivilDate) -> Int { let c = d.components; return c.year * 12 + c.month - 1 }
@@ -116,25 +116,26 @@ package struct UsageAccumulator: Sendable {
         let view = try LedgerView(ledger: ledger, zone: zone, currency: currency, from: from, through: max(lastEnd, wholeMonths.end))
         var monthSpend = [Int64](repeating: 0, count: 12)
         var byCategory = [Int64](repeating: 0, count: view.categories.count)
-        // Which of the period's months (an offset from its first) the user spent in, per name.
-        var spentIn = [Set<Int>](repeating: [], count: view.categories.count)
+        // The same by the period's months (an offset from its first), when it has several.
+        var byMonth = [[Int64]](repeating: [Int64](repeating: 0, count: view.categories.count), count: monthCategories.count)
         let firstKey = Self.key(wholeMonths.start)
         for e in view.entries where e.kind == .expense {
             let d = CivilDate(dayNumber: e.day)
             if let m = slot(d) { monthSpend[m] = try checkedAdd(monthSpend[m], e.counted, user: user.id) }
             if wholeMonths.contains(d) {
                 byCategory[Int(e.category)] = try checkedAdd(byCategory[Int(e.category)], e.counted, user: user.id)
-                if e.counted > 0 { spentIn[Int(e.category)].insert(Self.key(d) - firstKey) }
+                if !byMonth.isEmpty {
+                    let k = Self.key(d) - firstKey
+                    byMonth[k][Int(e.category)] = try checkedAdd(byMonth[k][Int(e.category)], e.counted, user: user.id)
+                }
             }
         }
         var newVolume = volume
         for m in 0..<12 where monthSpend[m] > 0 { newVolume[m] = try checkedAdd(volume[m], monthSpend[m], user: user.id) }
-        var newCategories: [(name: String, volume: Int64, users: Int, months: Set<Int>)] = []
-        for (c, amount) in byCategory.enumerated() where amount > 0 {
-            let name = view.categories.names[c]
-            let old = categories[name] ?? (0, 0)
-            newCategories.append((name, try checkedAdd(old.volume, amount, user: user.id), old.users + 1, spentIn[c]))
-        }
+        var newCategories = categories
+        try newCategories.add(byCategory, names: view.categories.names, user: user.id)
+        var newMonthCategories = monthCategories
+        for k in byMonth.indices { try newMonthCategories[k].add(byMonth[k], names: view.categories.names, user: user.id) }
 
         // Budget windows ending in each month, in the user's own currency (may throw too).
         let budgetSpan = Period(kind: .range, start: months[0], end: lastEnd)
@@ -166,13 +167,8 @@ package struct UsageAccumulator: Sendable {
             if monthSpend[m] > 0 { volumeUsers[m] += 1 }
             if activeMask & (1 << m) != 0 { spend[m].append(monthSpend[m]) }
         }
-        for c in newCategories {
-            categories[c.name] = (c.volume, c.users)
-            var users = categoryMonthUsers[c.name] ?? [:]
-            for m in c.months { users[m, default: 0] += 1 }
-            categoryMonthUsers[c.name] = users
-        }
-        if !newCategories.isEmpty { categorySets[newCategories.map(\.name).sorted(), default: 0] += 1 }
+        categories = newCategories
+        monthCategories = newMonthCategories
         var counted: UInt16 = 0, wentOver: UInt16 = 0
         for l in budgetLines {
             guard let m = slot(l.windowEnd) else { continue }
@@ -244,28 +240,22 @@ package struct UsageAccumulator: Sendable {
                     ? .suppressed : .shown(Percent.of(Int64(windowsOver[m]), Int64(windows[m]))!),
                 spendP50: percentile(50), spendP90: percentile(90))
         }
-        // A name is listed only when five users or more spent under it in each of the period's
-        // months: the list of a longer period less that of a shorter one (a week straddling March
-        // and April, less April) is the rest's months' figures, and each must be about five users
-        // (one to four users' €27.83 under "İstanbul" in March came out: outside figures re-test).
-        let periodMonthCount = Self.key(period.end.startOfMonth) - Self.key(period.start.startOfMonth) + 1
-        func everyMonth(_ name: String) -> Bool {
-            let users = categoryMonthUsers[name] ?? [:]
-            return (0..<periodMonthCount).allSatisfy { (users[$0] ?? 0) >= minimum }
+        // Each report's list leaves out names so that the spend outside it is never one to four
+        // users' (see ``CategoryTally/listing()``). A period of several months lists only names
+        // that each of its months' own reports lists: its list less the other months' lists is a
+        // month's figure, which its own report left out (a week straddling March and April, less
+        // April, gave one to four users' March spend under "İstanbul"; a two-day range across a
+        // month's end, less the first month, a name September's report held back, and with it the
+        // rest of September's unlisted spend: outside figures re-tests).
+        var (names, heldBack) = categories.listing()
+        if !monthCategories.isEmpty {
+            let everyMonth = monthCategories.map { Set($0.listing().names) }.reduce(Set(categories.volumes.keys)) { $0.intersection($1) }
+            let eligible = categories.listing(among: everyMonth)
+            heldBack = max(heldBack, names.filter { !eligible.names.contains($0) }.count)
+            names = eligible.names
         }
-        var top = Array(categories.filter { $0.value.users >= minimum && everyMonth($0.key) }
-            .sorted { $0.value.volume != $1.value.volume ? $0.value.volume > $1.value.volume : $0.key < $1.key }
-            .prefix(10)
-            .map { CategoryVolume(name: $0.key, volume: .shown($0.value.volume), users: .shown($0.value.users)) })
-        // The period's volume less the listed categories' is the spend under every other name:
-        // when one to four users made it (one person's "HIV medication", too rare to be listed),
-        // it would be theirs. The smallest listed names are left out until five users or more, or
-        // none, spent outside the list. (Withholding the period's volume instead only held in
-        // this report: the next month's report shows that month's volume as one of its twelve.)
-        var heldBack = 0
-        while !top.isEmpty, Self.isSmallComplement(usersSpendingOutside(listed: Set(top.map(\.name)))) {
-            top.removeLast()
-            heldBack += 1
+        let top = names.map { name in
+            CategoryVolume(name: name, volume: .shown(categories.volumes[name]!.volume), users: .shown(categories.volumes[name]!.users))
         }
         func histogram(_ sizes: some Sequence<Int>) -> [SizeCount] {
             var h: [Int: Int] = [:]
@@ -294,14 +284,51 @@ package struct UsageAccumulator: Sendable {
         return figures
     }
 
-    /// How many users spent, in the period's months, under a category name not in `listed`.
-    private func usersSpendingOutside(listed: Set<String>) -> Int {
-        categorySets.reduce(0) { sum, entry in sum + (entry.key.contains { !listed.contains($0) } ? entry.value : 0) }
-    }
-
     /// Whether `difference` (a total less a count shown beside it) is about one to four users:
     /// then the count would tell that small group's size, so it is withheld.
     static func isSmallComplement(_ difference: Int) -> Bool {
         difference > 0 && difference < UsageFigures.minimumUsers
+    }
+}
+
+/// The spend under each category name over some months, and how many users spent under each set
+/// of names: no id, only what tells how many people a figure, or the spend outside a list, is about.
+struct CategoryTally: Sendable {
+    /// Each name's volume (report currency, minor units) and how many users spent under it.
+    private(set) var volumes: [String: (volume: Int64, users: Int)] = [:]
+    /// How many users spent under exactly each (sorted) set of names.
+    private var sets: [[String]: Int] = [:]
+
+    /// Adds one user's spend per category (`amounts[c]` under `names[c]`).
+    mutating func add(_ amounts: [Int64], names: [String], user: Int64) throws(AnalyticsError) {
+        var spent: [String] = []
+        for (c, amount) in amounts.enumerated() where amount > 0 {
+            let old = volumes[names[c]] ?? (0, 0)
+            volumes[names[c]] = (try checkedAdd(old.volume, amount, user: user), old.users + 1)
+            spent.append(names[c])
+        }
+        if !spent.isEmpty { sets[spent.sorted(), default: 0] += 1 }
+    }
+
+    /// The names a report lists, largest volume first, and how many of the ten it held back: the
+    /// ten largest among `candidates` (every name when nil) that five users or more spent under,
+    /// less the smallest while the spend under the names not listed is one to four users' (the
+    /// volume less the listed categories' would be theirs: one person's "HIV medication").
+    func listing(among candidates: Set<String>? = nil) -> (names: [String], heldBack: Int) {
+        let minimum = UsageFigures.minimumUsers
+        var top = volumes.filter { $0.value.users >= minimum && (candidates?.contains($0.key) ?? true) }
+            .sorted { $0.value.volume != $1.value.volume ? $0.value.volume > $1.value.volume : $0.key < $1.key }
+            .prefix(10).map(\.key)
+        var heldBack = 0
+        while !top.isEmpty, UsageAccumulator.isSmallComplement(usersSpending(outside: Set(top))) {
+            top.removeLast()
+            heldBack += 1
+        }
+        return (top, heldBack)
+    }
+
+    /// How many users spent under a name not in `listed`.
+    private func usersSpending(outside listed: Set<String>) -> Int {
+        sets.reduce(0) { sum, entry in sum + (entry.key.contains { !listed.contains($0) } ? entry.value : 0) }
     }
 }
