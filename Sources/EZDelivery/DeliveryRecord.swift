@@ -56,12 +56,14 @@ package struct DeliveryRecord: Codable, Equatable, Sendable {
 
     /// Whether this line ends a user's attempts for a temporary reason (``deferredReason(_:attempts:)``):
     /// the user is not done, and a plain re-run sends the message. A line an earlier version wrote
-    /// for the same end ("… (after 3 attempts)", no code or a 4xx) counts too: users an outage
+    /// for the same end ("… (after 3 attempts)", any code but a 5xx) counts too: users an outage
     /// left `failed` before this version are sent by its first plain run (outside delivery re-test).
     var isDeferred: Bool {
         guard status == .failed, let reason else { return false }
         if reason.hasSuffix(Self.deferredSuffix) { return true }
-        guard smtpCode.map({ (400...499).contains($0) }) ?? true,
+        // No code, a 4xx, or the stale 2xx/3xx of an earlier command that such versions recorded
+        // with a timeout; never a 5xx, which is a refusal.
+        guard smtpCode.map({ !(500...599).contains($0) }) ?? true,
               let open = reason.range(of: " (after ", options: .backwards), reason.hasSuffix(" attempts)") else { return false }
         return Int(reason[open.upperBound...].dropLast(" attempts)".count)) != nil
     }

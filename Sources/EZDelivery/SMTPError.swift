@@ -40,9 +40,25 @@ package struct SMTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// sender or of `DATA` itself. A 4xx to `RCPT TO` (a mailbox full) or to the end of the data
     /// is about that recipient or message: three such in a row stopped every run, and nobody
     /// after those three ids was ever sent (outside delivery re-test).
+    ///
+    /// An enhanced status code (RFC 3463) says so whatever the command: `4.3.x` is the mail
+    /// system's (its storage full, 452 4.3.1 to every RCPT TO), `4.4.x` the network's, where
+    /// `4.2.x` is the mailbox's.
     package var isAboutTheServer: Bool {
         if smtpCode == 0 || smtpCode == 421 { return true }
+        if let subject = enhancedStatusSubject { return subject == 3 || subject == 4 }
         return curlMessage.contains("MAIL failed") || curlMessage.contains("DATA failed")
+    }
+
+    /// The subject digit of the reply's enhanced status code (`452 4.3.1 …` → 3), when it has one
+    /// of the reply's own class.
+    var enhancedStatusSubject: Int? {
+        guard let text = smtpText else { return nil }
+        let b = Array(text.utf8.prefix(12))
+        // "452 4.3.1" or "452-4.3.1": the code, a separator, then class.subject.detail.
+        guard b.count >= 9, b[3] == UInt8(ascii: " ") || b[3] == UInt8(ascii: "-"), b[4] == b[0], b[5] == UInt8(ascii: "."),
+              (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(b[6]), b[7] == UInt8(ascii: ".") else { return nil }
+        return Int(b[6] - UInt8(ascii: "0"))
     }
 
     package var description: String {

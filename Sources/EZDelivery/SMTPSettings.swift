@@ -53,6 +53,9 @@ package struct SMTPSettings: Sendable {
                 guard i + 2 < bytes.count, bytes[i + 1].isHexDigit, bytes[i + 2].isHexDigit else {
                     return "--smtp's user or password holds a '%' that is not an escape such as %40: write a '%' itself as %25"
                 }
+                guard bytes[i + 1] > UInt8(ascii: "1") else {   // %00 to %1F: a control character
+                    return "--smtp's user or password holds an escaped control character (%00 to %1F)"
+                }
             }
             if credentials.hasPrefix(":") {
                 return "--smtp names a password but no user (smtp://USER:PASSWORD@host): libcurl would not log in with it"

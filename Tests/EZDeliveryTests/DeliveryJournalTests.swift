@@ -36,8 +36,28 @@ final class DeferredLineTests: XCTestCase {
         // Written before "deferred" existed: an outage's users were left `failed` for good.
         XCTAssertTrue(line("MAIL failed: 451 (SMTP 451: 451 later) (after 3 attempts)", code: 451).isDeferred)
         XCTAssertTrue(line("Couldn't connect to server: Failed to connect to 127.0.0.1 port 2524 (after 3 attempts)", code: nil).isDeferred)
+        // Their silent-server timeouts carried the 250 of the command before (outside re-test).
+        XCTAssertTrue(line("Timeout was reached: server response timeout (SMTP 250: 250 2.1.0 OK) (after 3 attempts)", code: 250).isDeferred)
         XCTAssertFalse(line("RCPT failed: 550 (SMTP 550: 550 no such user)", code: 550).isDeferred)
         XCTAssertFalse(line("something (after 3 attempts)", code: 550).isDeferred, "a 5xx is final, whatever the words")
         XCTAssertFalse(line(DeliveryRecord.retryingReason("MAIL failed: 451", delay: 1), code: 451).isDeferred)
+    }
+}
+
+/// Whose a temporary failure is: the server's (it counts toward stopping the run) or one
+/// recipient's, by the command and the enhanced status code (RFC 3463).
+final class ServerFailureTests: XCTestCase {
+    private func error(_ code: Int, _ text: String?, curl: String = "Failed sending data to the peer: RCPT failed: 452") -> SMTPError {
+        SMTPError(curlCode: 55, curlMessage: curl, smtpCode: code, smtpText: text, dataHandedOver: false)
+    }
+
+    func testTheMailSystemsOwnStatusIsTheServersAndAFullMailboxIsTheRecipients() {
+        XCTAssertTrue(error(452, "452 4.3.1 Insufficient system storage").isAboutTheServer, "storage full: every RCPT alike")
+        XCTAssertTrue(error(451, "451 4.4.1 No answer from host").isAboutTheServer)
+        XCTAssertFalse(error(452, "452 4.2.2 Mailbox full").isAboutTheServer)
+        XCTAssertFalse(error(450, "450 Mailbox busy").isAboutTheServer, "no enhanced code: RCPT TO is about the recipient")
+        XCTAssertTrue(error(451, "451 Temporary local problem", curl: "Failed sending data to the peer: MAIL failed: 451").isAboutTheServer)
+        XCTAssertTrue(error(421, "421 4.7.0 closing").isAboutTheServer)
+        XCTAssertTrue(error(0, nil, curl: "Timeout was reached").isAboutTheServer)
     }
 }

@@ -39,6 +39,7 @@ final class SMTPURLTests: XCTestCase {
             ("smtp://user:pa#ss@mail.example.com:25", Self.encodeThem),
             ("smtp://:secret@mail.example.com:25", "--smtp names a password but no user (smtp://USER:PASSWORD@host): libcurl would not log in with it"),
             ("smtp://u:p%zz@mail.example.com:25", "--smtp's user or password holds a '%' that is not an escape such as %40: write a '%' itself as %25"),
+            ("smtp://u:p%00x@mail.example.com:25", "--smtp's user or password holds an escaped control character (%00 to %1F)"),
             ("smtp://u:p%4@mail.example.com:25", "--smtp's user or password holds a '%' that is not an escape such as %40: write a '%' itself as %25"),
         ]
         for (url, problem) in cases {
