@@ -250,7 +250,10 @@ package struct UsageAccumulator: Sendable {
         // rest of September's unlisted spend: outside figures re-tests).
         var (names, heldBack) = categories.listing()
         if !monthCategories.isEmpty {
-            let everyMonth = monthCategories.map { Set($0.listing().names) }.reduce(Set(categories.volumes.keys)) { $0.intersection($1) }
+            // A month nobody spent in (a year's months still to come, a range's before the first
+            // row) tells nothing and holds nothing back: its empty list would empty every list.
+            let everyMonth = monthCategories.filter { !$0.volumes.isEmpty }
+                .map { Set($0.listing().names) }.reduce(Set(categories.volumes.keys)) { $0.intersection($1) }
             let eligible = categories.listing(among: everyMonth)
             heldBack = max(heldBack, names.filter { !eligible.names.contains($0) }.count)
             names = eligible.names

@@ -303,4 +303,17 @@ final class UsageAccumulatorTests: XCTestCase {
         XCTAssertEqual(straddling.topCategories.map(\.name), ["Groceries"], "Fun is not in September's own list")
         XCTAssertGreaterThan(straddling.topCategoriesHeldBack, 0)
     }
+
+    /// A year's months still to come (or a range's months before the first row) have no spend:
+    /// their empty lists emptied the year's list on the sample ledger. A month nobody spent in
+    /// holds nothing back.
+    func testMonthsNobodySpentInDoNotEmptyTheList() throws {
+        var usage = UsageAccumulator(period: try Period.parse("2026", asOf: day("2026-11-01")), asOf: day("2026-11-01"))
+        for id in 1...6 {
+            var f = LedgerFixture(id: Int64(id), name: "u\(id)", created: "2025-12-10T10:00:00Z")
+            for month in 1...10 { f.add(.expense, 1_000, String(format: "2026-%02d-10T10:00:00Z", month)) }
+            try usage.add(f.ledger)
+        }
+        XCTAssertEqual(usage.finish().topCategories.map(\.name), ["Groceries"])
+    }
 }
