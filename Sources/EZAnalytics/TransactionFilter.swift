@@ -51,6 +51,9 @@ package struct TransactionFilter: Sendable, Hashable {
     /// combining dot above, as Unicode's own folding has it), so that `istanbul` finds
     /// `İSTANBUL`.
     static func caseFolded(_ text: String) -> String {
+        // ASCII keeps its length through case: lower-casing alone folds it, one allocation, not two
+        // (run once per row of a filtered list).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         let folded = text.uppercased().lowercased()
         // Two leftovers of that round trip: capital ẞ lower-cases to ß (which ß itself does not
         // stay: it upper-cases to SS), and İ to i with a combining dot above.
